@@ -1,0 +1,100 @@
+# flame: a fast flame graph toolkit.  See README.md.
+#
+#   make            build every tool
+#   make check      run the whole test suite (ends with "N passed, N failed")
+#   make asan       rebuild with ASan+UBSan in build-asan/ and run the suite
+#   make bench      throughput and peak RSS on generated inputs
+#   make fuzz       build and run the libFuzzer targets (clang)
+#   make demo       render examples/*.folded to examples/*.svg
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+           -Wpointer-arith -Wcast-qual -Wwrite-strings -Wformat=2 -Wundef -Wvla
+ifeq ($(WERROR),1)
+WARN    += -Werror
+endif
+B       ?= build
+VERSION := 0.1.0
+CPPFLAGS += -D_GNU_SOURCE -DFLAME_VERSION=\"$(VERSION)\" -Ilib -I$(B)
+ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) -MMD -MP
+LDLIBS  += -lz -lxxhash -lm
+
+LIB_SRC    := lib/xalloc.c lib/lread.c lib/strtab.c lib/folded.c lib/outfile.c
+RENDER_SRC := render/options.c render/layout.c render/palette.c render/svg.c \
+              render/render.c render/nameattr.c render/xmlesc.c
+TOOLS      := flamegraph flame
+
+LIB_OBJ    := $(LIB_SRC:%.c=$(B)/%.o)
+RENDER_OBJ := $(RENDER_SRC:%.c=$(B)/%.o)
+UNIT_SRC   := $(wildcard tests/unit/test_*.c)
+UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+TESTTOOLS  := $(B)/tests/svgframes $(B)/tests/genfolded $(B)/tests/runstat
+
+.PHONY: all check asan bench fuzz demo clean update-golden deps-check
+all: deps-check $(TOOLS:%=$(B)/%) $(TOOLS)
+
+# Stop early, naming the packages, when a header the build needs is missing.
+deps-check:
+	@printf '#include <zlib.h>\n#include <xxhash.h>\n' | \
+	  $(CC) $(CPPFLAGS) -E -x c - >/dev/null 2>&1 || { \
+	  echo "flame: zlib and xxhash headers are missing;" \
+	       "install them with: apt-get install zlib1g-dev libxxhash-dev" >&2; exit 1; }
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+# The viewer's JavaScript and CSS are kept as plain files and embedded as
+# C string literals so they can be read, linted and diffed on their own.
+$(B)/render/assets.h: render/viewer.js render/viewer.css render/embed.sh
+	@mkdir -p $(dir $@)
+	sh render/embed.sh render/viewer.js viewer_js render/viewer.css viewer_css > $@.tmp && mv $@.tmp $@
+$(B)/render/svg.o: $(B)/render/assets.h
+
+$(B)/flamegraph: $(B)/render/flamegraph.o $(RENDER_OBJ) $(LIB_OBJ)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(B)/flame: $(B)/flame.o $(LIB_OBJ)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# Convenience copies at the top level, so ./flamegraph works after make.
+flamegraph flame: %: $(B)/%
+	cp $< $@
+
+$(B)/tests/test_%: tests/unit/test_%.c $(RENDER_OBJ) $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Irender $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(B)/tests/%: tests/tools/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+check: all $(UNIT_BIN) $(TESTTOOLS)
+	B=$(B) sh tests/run.sh
+
+asan:
+	$(MAKE) B=build-asan CC=clang \
+	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	  LDFLAGS="-fsanitize=address,undefined" check
+
+bench: all $(TESTTOOLS)
+	B=$(B) sh bench/run.sh
+
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,build-fuzz/fuzz_%,$(wildcard tests/fuzz/fuzz_*.c))
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c
+	$(MAKE) B=build-fuzz CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" \
+	  build-fuzz/render/assets.h $(RENDER_OBJ:$(B)/%=build-fuzz/%) $(LIB_OBJ:$(B)/%=build-fuzz/%)
+	clang $(CPPFLAGS:-I$(B)=-Ibuild-fuzz) -Irender -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< \
+	  $(RENDER_OBJ:$(B)/%=build-fuzz/%) $(LIB_OBJ:$(B)/%=build-fuzz/%) $(LDLIBS)
+fuzz: $(FUZZ_TARGETS)
+	FUZZ_SECONDS=$${FUZZ_SECONDS:-60} sh tests/fuzz/run.sh $(FUZZ_TARGETS)
+
+demo: all
+	sh examples/render.sh $(B)/flamegraph
+
+update-golden: all
+	B=$(B) sh tests/golden.sh update
+
+clean:
+	rm -rf build build-asan build-fuzz $(TOOLS)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,121 @@
+/* folded: collapsed-stack lines, parsed and written. */
+#include "folded.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* Perl's \s on bytes: space, \t, \n, \v, \f, \r. */
+static int is_space(unsigned char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+int folded_count(const char *s, size_t len, struct fcount *c)
+{
+	uint64_t n = 0;
+	size_t i = 0, digits = 0;
+
+	while (i < len && s[i] >= '0' && s[i] <= '9') {
+		if (n > (UINT64_MAX - 9) / 10)
+			digits = 100;	/* too big for 64 bits */
+		n = n * 10 + (uint64_t)(s[i] - '0');
+		i++;
+		digits++;
+	}
+	if (i == 0)
+		return -1;
+	c->n = n;
+	c->frac = 0;
+	if (i < len) {
+		size_t j;
+
+		if (s[i] != '.')
+			return -1;
+		for (j = i + 1; j < len; j++)
+			if (s[j] < '0' || s[j] > '9')
+				return -1;
+		for (j = i + 1; j < len && s[j] == '0'; j++)
+			;
+		if (j == len && digits < 20)
+			return 0;	/* "12." or "12.00": still an integer */
+		digits = 100;
+	}
+	if (digits >= 20) {
+		char tmp[64];
+		size_t k = len < sizeof(tmp) - 1 ? len : sizeof(tmp) - 1;
+
+		/* Beyond exact integers: a double is as good as Perl's NV. */
+		memcpy(tmp, s, k);
+		tmp[k] = '\0';
+		c->n = 0;
+		c->frac = strtod(tmp, NULL);
+	}
+	return 0;
+}
+
+/* Splits "stack<ws>count" at the end of s; returns 0 or -1. */
+static int split_count(const char *s, size_t len, size_t *stacklen, struct fcount *c)
+{
+	size_t i = len;
+
+	while (i > 0 && ((s[i - 1] >= '0' && s[i - 1] <= '9') || s[i - 1] == '.'))
+		i--;
+	if (i == len || i == 0 || !is_space((unsigned char)s[i - 1]))
+		return -1;
+	if (folded_count(s + i, len - i, c) < 0)
+		return -1;
+	*stacklen = i - 1;
+	return 0;
+}
+
+int folded_parse(const char *s, size_t len, struct folded *out)
+{
+	size_t n;
+
+	if (split_count(s, len, &n, &out->c1) < 0)
+		return -1;
+	out->stack = s;
+	out->two = 0;
+	if (split_count(s, n, &out->len, &out->c2) == 0) {
+		struct fcount t = out->c1;
+
+		out->c1 = out->c2;
+		out->c2 = t;
+		out->two = 1;
+	} else {
+		out->len = n;
+		memset(&out->c2, 0, sizeof(out->c2));
+	}
+	return 0;
+}
+
+void fcount_add(struct fcount *acc, const struct fcount *c)
+{
+	if (acc->n > UINT64_MAX - c->n)
+		acc->frac += (double)c->n;
+	else
+		acc->n += c->n;
+	acc->frac += c->frac;
+}
+
+double fcount_value(const struct fcount *c)
+{
+	return (double)c->n + c->frac;
+}
+
+size_t fcount_format(const struct fcount *c, char *buf)
+{
+	if (c->frac == 0)
+		return (size_t)snprintf(buf, 32, "%llu", (unsigned long long)c->n);
+	return (size_t)snprintf(buf, 32, "%.15g", fcount_value(c));
+}
+
+int folded_write(FILE *f, const char *stack, size_t len, const struct fcount *c)
+{
+	char num[32];
+	size_t n = fcount_format(c, num);
+
+	if (fwrite(stack, 1, len, f) != len || putc(' ', f) == EOF ||
+	    fwrite(num, 1, n, f) != n || putc('\n', f) == EOF)
+		return -1;
+	return 0;
+}

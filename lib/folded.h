@@ -1,0 +1,49 @@
+/* folded: the collapsed-stack format, "frame;frame;leaf COUNT" or, for a
+ * differential input, "frame;...;leaf COUNT1 COUNT2".  Parsing follows
+ * flamegraph.pl: the count is the digits (with an optional ".digits")
+ * after the last whitespace character; the stack is everything before
+ * that one character. */
+#ifndef FLAME_FOLDED_H
+#define FLAME_FOLDED_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* A sample count: integer counts are summed exactly in n; fractional ones
+ * are added to frac.  The value is n + frac. */
+struct fcount {
+	uint64_t n;	/* exact integer part */
+	double frac;	/* everything that is not an exact integer */
+};
+
+struct folded {
+	const char *stack;	/* points into the parsed line */
+	size_t len;		/* bytes of stack */
+	struct fcount c1;	/* the count, or the first of two */
+	struct fcount c2;	/* the second count when two */
+	int two;		/* 1 for a differential line */
+};
+
+/* Parses one line (no newline).  Returns 0 and fills *out, or -1 when the
+ * line has no count (it is then not a folded line). */
+int folded_parse(const char *s, size_t len, struct folded *out);
+
+/* Parses a count token (digits, optional '.' and digits) into *c.
+ * Returns 0, or -1 when s is not such a token. */
+int folded_count(const char *s, size_t len, struct fcount *c);
+
+/* *acc += *c. */
+void fcount_add(struct fcount *acc, const struct fcount *c);
+
+/* The count as a double. */
+double fcount_value(const struct fcount *c);
+
+/* Writes c to buf (at least 32 bytes) as an integer when it is one, else
+ * as a decimal of up to 15 significant digits; returns the length. */
+size_t fcount_format(const struct fcount *c, char *buf);
+
+/* Writes "stack COUNT\n".  Returns 0, or -1 on a write error. */
+int folded_write(FILE *f, const char *stack, size_t len, const struct fcount *c);
+
+#endif

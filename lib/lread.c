@@ -1,0 +1,433 @@
+/* lread: buffered line reader with gzip and UTF-16 decoding.
+ *
+ * Three stages, each pulling from the one before:
+ *   raw    bytes from the fd or memory (peeked once to detect gzip);
+ *   bytes  the raw bytes, inflated when the input is gzip;
+ *   text   the bytes as UTF-8 (UTF-16 is transcoded, a BOM dropped),
+ *          appended to the line buffer that lread_next splits at '\n'.
+ * Plain input is read straight into the line buffer: no extra copy. */
+#include "lread.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#define ZLIB_CONST
+#include <zlib.h>
+
+#define RAW_SIZE (256 * 1024)		/* compressed input chunk */
+#define READ_SIZE (1024 * 1024)		/* text read per refill */
+
+enum enc { ENC_UTF8, ENC_UTF16LE, ENC_UTF16BE };
+
+struct lread {
+	int fd;				/* source, -1 for memory input */
+	char *name;			/* for messages */
+	const unsigned char *raw;	/* raw bytes not yet consumed... */
+	size_t raw_len;			/* ...and how many */
+	unsigned char *rawbuf;		/* owned buffer behind raw (fd input) */
+	int raw_eof;			/* the fd or memory is exhausted */
+	int gz;				/* inflating */
+	int gz_end;			/* the last gzip member ended */
+	z_stream zs;			/* inflate state when gz */
+	unsigned char head[4];		/* decoded bytes peeked for a BOM */
+	size_t head_len;		/* bytes left in head */
+	size_t head_pos;		/* next byte of head */
+	enum enc enc;			/* text encoding of the bytes */
+	unsigned char *u16;		/* UTF-16 staging buffer */
+	size_t u16_len;			/* bytes pending in u16 */
+	char *buf;			/* line buffer */
+	size_t cap;			/* its size */
+	size_t start;			/* first byte of the next line */
+	size_t scan;			/* bytes before this hold no '\n' */
+	size_t end;			/* end of valid data */
+	size_t max_line;		/* longer lines are skipped */
+	int eof;			/* no more text will come */
+	int skipping;			/* discarding an over-long line */
+	unsigned long lineno;		/* number of the last line returned */
+	char err[128];			/* message after LREAD_ERROR */
+};
+
+static int set_error(struct lread *lr, const char *msg, int errnum)
+{
+	if (errnum)
+		snprintf(lr->err, sizeof(lr->err), "%s: %s", msg, strerror(errnum));
+	else
+		snprintf(lr->err, sizeof(lr->err), "%s", msg);
+	return -1;
+}
+
+/* Makes raw bytes available; returns 0 at end of input, -1 on error. */
+static int raw_fill(struct lread *lr)
+{
+	ssize_t n;
+
+	if (lr->raw_len)
+		return 1;
+	if (lr->raw_eof || lr->fd < 0) {
+		lr->raw_eof = 1;
+		return 0;
+	}
+	do
+		n = read(lr->fd, lr->rawbuf, RAW_SIZE);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return set_error(lr, "read error", errno);
+	if (n == 0)
+		lr->raw_eof = 1;
+	lr->raw = lr->rawbuf;
+	lr->raw_len = (size_t)n;
+	return n > 0;
+}
+
+static int inflate_more(struct lread *lr, unsigned char *dst, size_t cap)
+{
+	size_t got = 0;
+
+	while (got == 0 && !lr->gz_end) {
+		int r = raw_fill(lr);
+
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			return set_error(lr, "truncated gzip data", 0);
+		lr->zs.next_in = lr->raw;
+		lr->zs.avail_in = (uInt)lr->raw_len;
+		lr->zs.next_out = dst;
+		lr->zs.avail_out = (uInt)cap;
+		r = inflate(&lr->zs, Z_NO_FLUSH);
+		lr->raw += lr->raw_len - lr->zs.avail_in;
+		lr->raw_len = lr->zs.avail_in;
+		got = cap - lr->zs.avail_out;
+		if (r == Z_STREAM_END) {
+			/* Another member may follow (cat a.gz b.gz). */
+			if (raw_fill(lr) > 0 && lr->raw[0] == 0x1f)
+				inflateReset(&lr->zs);
+			else
+				lr->gz_end = 1;
+		} else if (r == Z_MEM_ERROR) {
+			return set_error(lr, "out of memory inflating", 0);
+		} else if (r != Z_OK && r != Z_BUF_ERROR) {
+			return set_error(lr, "corrupt gzip data", 0);
+		}
+	}
+	return (int)got;
+}
+
+/* Reads decoded (inflated) bytes into dst; returns the count, 0 at end of
+ * input, -1 on error. */
+static ssize_t bytes_read(struct lread *lr, unsigned char *dst, size_t cap)
+{
+	ssize_t n;
+
+	if (lr->head_pos < lr->head_len) {
+		n = (ssize_t)(lr->head_len - lr->head_pos);
+		if ((size_t)n > cap)
+			n = (ssize_t)cap;
+		memcpy(dst, lr->head + lr->head_pos, (size_t)n);
+		lr->head_pos += (size_t)n;
+		return n;
+	}
+	if (lr->gz)
+		return inflate_more(lr, dst, cap > (1u << 30) ? (1u << 30) : cap);
+	if (lr->raw_len) {
+		n = (ssize_t)(lr->raw_len < cap ? lr->raw_len : cap);
+		memcpy(dst, lr->raw, (size_t)n);
+		lr->raw += n;
+		lr->raw_len -= (size_t)n;
+		return n;
+	}
+	if (lr->raw_eof || lr->fd < 0)
+		return 0;
+	do
+		n = read(lr->fd, dst, cap);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return set_error(lr, "read error", errno);
+	if (n == 0)
+		lr->raw_eof = 1;
+	return n;
+}
+
+static size_t put_utf8(char *d, unsigned cp)
+{
+	if (cp < 0x80) {
+		d[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		d[0] = (char)(0xc0 | cp >> 6);
+		d[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		d[0] = (char)(0xe0 | cp >> 12);
+		d[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		d[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	d[0] = (char)(0xf0 | cp >> 18);
+	d[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+	d[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	d[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+/* Converts the UTF-16 units staged in u16 to UTF-8 at dst (room for at
+ * least 2 bytes per input byte); keeps an incomplete unit or a high
+ * surrogate waiting for its pair.  Unpaired surrogates become U+FFFD. */
+static size_t u16_convert(struct lread *lr, char *dst, int at_end)
+{
+	const unsigned char *s = lr->u16;
+	size_t i = 0, o = 0, n = lr->u16_len;
+	int be = lr->enc == ENC_UTF16BE;
+
+	while (i + 2 <= n) {
+		unsigned u = be ? (unsigned)(s[i] << 8 | s[i + 1]) : (unsigned)(s[i + 1] << 8 | s[i]);
+
+		if (u >= 0xd800 && u < 0xdc00) {
+			unsigned v;
+
+			if (i + 4 > n && !at_end)
+				break;
+			v = i + 4 <= n ? (be ? (unsigned)(s[i + 2] << 8 | s[i + 3])
+					  : (unsigned)(s[i + 3] << 8 | s[i + 2])) : 0;
+			if (v >= 0xdc00 && v < 0xe000) {
+				o += put_utf8(dst + o, 0x10000 + ((u - 0xd800) << 10) + (v - 0xdc00));
+				i += 4;
+				continue;
+			}
+			u = 0xfffd;
+		} else if (u >= 0xdc00 && u < 0xe000) {
+			u = 0xfffd;
+		}
+		o += put_utf8(dst + o, u);
+		i += 2;
+	}
+	if (at_end && i < n) {
+		o += put_utf8(dst + o, 0xfffd);
+		i = n;
+	}
+	memmove(lr->u16, lr->u16 + i, n - i);
+	lr->u16_len = n - i;
+	return o;
+}
+
+/* Appends decoded text to the line buffer at end; returns bytes added, 0 at
+ * end of input, -1 on error.  The buffer has at least READ_SIZE free. */
+static ssize_t text_read(struct lread *lr)
+{
+	char *dst = lr->buf + lr->end;
+	ssize_t n;
+	size_t o;
+
+	if (lr->enc == ENC_UTF8)
+		return bytes_read(lr, (unsigned char *)dst, lr->cap - lr->end);
+	do {
+		n = bytes_read(lr, lr->u16 + lr->u16_len, READ_SIZE / 2 - lr->u16_len);
+		if (n < 0)
+			return -1;
+		lr->u16_len += (size_t)n;
+		o = u16_convert(lr, dst, n == 0);
+	} while (o == 0 && n > 0);
+	return (ssize_t)o;
+}
+
+/* Peeks the first decoded bytes for a byte-order mark. */
+static int sniff(struct lread *lr)
+{
+	unsigned char *h = lr->head;
+	size_t n = 0;
+
+	if (raw_fill(lr) < 0)
+		return -1;
+	if (lr->raw_len >= 2 && lr->raw[0] == 0x1f && lr->raw[1] == 0x8b) {
+		if (inflateInit2(&lr->zs, 15 + 16) != Z_OK)
+			return set_error(lr, "cannot initialise zlib", 0);
+		lr->gz = 1;
+	}
+	while (n < 3) {
+		ssize_t r = bytes_read(lr, h + n, 3 - n);
+
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	lr->head_len = n;
+	if (n >= 3 && h[0] == 0xef && h[1] == 0xbb && h[2] == 0xbf) {
+		lr->head_pos = 3;
+	} else if (n >= 2 && (h[0] == 0xff || h[0] == 0xfe) && h[1] == (h[0] ^ 1)) {
+		lr->enc = h[0] == 0xff ? ENC_UTF16LE : ENC_UTF16BE;
+		lr->head_pos = 2;
+		lr->u16 = xmalloc(READ_SIZE / 2);
+	}
+	return 0;
+}
+
+/* Sets up a reader; raw is the initial raw data for memory input (fd -1),
+ * or NULL to read fd through an owned buffer. */
+static struct lread *lread_alloc(int fd, const char *name,
+				 const unsigned char *raw, size_t raw_len)
+{
+	struct lread *lr = xcalloc(1, sizeof(*lr));
+
+	lr->fd = fd;
+	lr->name = xstrndup(name, strlen(name));
+	lr->max_line = (size_t)256 << 20;
+	lr->cap = READ_SIZE * 2;
+	lr->buf = xmalloc(lr->cap);
+	if (raw) {
+		lr->raw = raw;
+		lr->raw_len = raw_len;
+		lr->raw_eof = 1;
+	} else {
+		lr->rawbuf = xmalloc(RAW_SIZE);
+	}
+	if (sniff(lr) < 0)
+		lr->eof = -1;	/* reported by the first lread_next */
+	return lr;
+}
+
+struct lread *lread_open(const char *path)
+{
+	int fd = 0;
+
+	if (path && strcmp(path, "-") != 0) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return NULL;
+		return lread_alloc(fd, path, NULL, 0);
+	}
+	return lread_alloc(fd, "<stdin>", NULL, 0);
+}
+
+struct lread *lread_from_mem(const void *data, size_t len, const char *name)
+{
+	static const unsigned char empty[1];
+
+	return lread_alloc(-1, name, data ? data : empty, len);
+}
+
+void lread_free(struct lread *lr)
+{
+	if (!lr)
+		return;
+	if (lr->fd > 0)
+		close(lr->fd);
+	if (lr->gz)
+		inflateEnd(&lr->zs);
+	free(lr->rawbuf);
+	free(lr->u16);
+	free(lr->buf);
+	free(lr->name);
+	free(lr);
+}
+
+/* Makes room for READ_SIZE more bytes after end, dropping consumed bytes. */
+static void make_room(struct lread *lr)
+{
+	if (lr->start > 0) {
+		memmove(lr->buf, lr->buf + lr->start, lr->end - lr->start);
+		lr->end -= lr->start;
+		lr->scan -= lr->start;
+		lr->start = 0;
+	}
+	if (lr->cap - lr->end < READ_SIZE)
+		xgrow(&lr->buf, &lr->cap, lr->end + READ_SIZE, 1);
+}
+
+/* Hands out buf[start, stop) as a line, without a trailing '\r'. */
+static int emit(struct lread *lr, size_t stop, size_t next,
+		const char **line, size_t *len)
+{
+	size_t n = stop - lr->start;
+
+	if (n > 0 && lr->buf[lr->start + n - 1] == '\r')
+		n--;
+	*line = lr->buf + lr->start;
+	*len = n;
+	lr->start = lr->scan = next;
+	lr->lineno++;
+	return LREAD_LINE;
+}
+
+int lread_next(struct lread *lr, const char **line, size_t *len)
+{
+	for (;;) {
+		char *nl = memchr(lr->buf + lr->scan, '\n', lr->end - lr->scan);
+		ssize_t n;
+
+		if (nl) {
+			size_t stop = (size_t)(nl - lr->buf);
+
+			if (lr->skipping || stop - lr->start > lr->max_line) {
+				int was = lr->skipping;
+
+				lr->skipping = 0;
+				lr->start = lr->scan = stop + 1;
+				if (was)
+					continue;
+				lr->lineno++;
+				return LREAD_TOOLONG;
+			}
+			return emit(lr, stop, stop + 1, line, len);
+		}
+		lr->scan = lr->end;
+		if (lr->eof < 0)
+			return LREAD_ERROR;
+		if (lr->eof) {
+			if (lr->start == lr->end || lr->skipping)
+				return LREAD_EOF;
+			return emit(lr, lr->end, lr->end, line, len);
+		}
+		if (lr->end - lr->start > lr->max_line && !lr->skipping) {
+			/* Give up on this line; keep reading to its end. */
+			lr->skipping = 1;
+			lr->lineno++;
+			lr->start = lr->scan = lr->end;
+			return LREAD_TOOLONG;
+		}
+		if (lr->skipping)
+			lr->start = lr->scan = lr->end;
+		make_room(lr);
+		n = text_read(lr);
+		if (n < 0) {
+			lr->eof = -1;
+			/* Lines complete before the error are still delivered. */
+			continue;
+		}
+		if (n == 0)
+			lr->eof = 1;
+		lr->end += (size_t)n;
+	}
+}
+
+void lread_set_max_line(struct lread *lr, size_t max)
+{
+	lr->max_line = max;
+}
+
+unsigned long lread_lineno(const struct lread *lr)
+{
+	return lr->lineno;
+}
+
+const char *lread_name(const struct lread *lr)
+{
+	return lr->name;
+}
+
+const char *lread_error(const struct lread *lr)
+{
+	return lr->err;
+}
+
+int lread_gzipped(const struct lread *lr)
+{
+	return lr->gz;
+}

@@ -1,0 +1,53 @@
+/* lread: a fast line reader over a file, stdin or memory.  Inflates gzip
+ * transparently (also concatenated members), strips a UTF-8 BOM, converts
+ * UTF-16LE/BE (with BOM) to UTF-8, and returns lines without their "\n" or
+ * "\r\n"; a missing final newline is fine.  Lines may hold any byte,
+ * NUL included: always use the returned length. */
+#ifndef FLAME_LREAD_H
+#define FLAME_LREAD_H
+
+#include <stddef.h>
+
+struct lread;
+
+enum {
+	LREAD_EOF = 0,		/* no more lines */
+	LREAD_LINE = 1,		/* *line, *len hold the next line */
+	LREAD_ERROR = -1,	/* read or decompression error: see lread_error */
+	LREAD_TOOLONG = -2	/* a line over the limit was skipped; go on */
+};
+
+/* Opens path for reading; NULL or "-" means stdin.  Returns NULL with errno
+ * set when the file cannot be opened.  Free with lread_free. */
+struct lread *lread_open(const char *path);
+
+/* Reads the len bytes at data (which must outlive the reader); name is used
+ * in messages.  Never fails.  Free with lread_free. */
+struct lread *lread_from_mem(const void *data, size_t len, const char *name);
+
+/* Closes the input (not stdin) and frees lr.  lread_free(NULL) does nothing. */
+void lread_free(struct lread *lr);
+
+/* Reads the next line.  Returns LREAD_LINE and points *line at len bytes
+ * inside the reader's buffer, valid until the next call; or LREAD_EOF,
+ * LREAD_ERROR (the input is unusable from here on) or LREAD_TOOLONG. */
+int lread_next(struct lread *lr, const char **line, size_t *len);
+
+/* Lines longer than max bytes are skipped with LREAD_TOOLONG (default
+ * 256 MiB, so memory stays bounded on garbage without newlines). */
+void lread_set_max_line(struct lread *lr, size_t max);
+
+/* The 1-based number of the line last returned (or skipped). */
+unsigned long lread_lineno(const struct lread *lr);
+
+/* The input's name for messages: the path, or "<stdin>". */
+const char *lread_name(const struct lread *lr);
+
+/* After LREAD_ERROR: a description ("read error: ...", "corrupt gzip
+ * data"), owned by the reader. */
+const char *lread_error(const struct lread *lr);
+
+/* Non-zero when the input was gzip-compressed. */
+int lread_gzipped(const struct lread *lr);
+
+#endif

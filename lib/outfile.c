@@ -1,0 +1,107 @@
+/* outfile: temp file + rename. */
+#include "outfile.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct outfile {
+	FILE *f;	/* the stream */
+	char *path;	/* destination, NULL for stdout */
+	char *tmp;	/* temporary file beside path */
+};
+
+struct outfile *outfile_open(const char *path)
+{
+	struct outfile *o = xcalloc(1, sizeof(*o));
+	mode_t mask;
+	int fd;
+
+	if (!path || strcmp(path, "-") == 0) {
+		o->f = stdout;
+		return o;
+	}
+	o->path = xstrndup(path, strlen(path));
+	o->tmp = xmalloc(strlen(path) + 8);
+	strcpy(o->tmp, path);
+	strcat(o->tmp, ".XXXXXX");
+	fd = mkstemp(o->tmp);
+	if (fd < 0)
+		goto fail;
+	/* mkstemp makes 0600; give the file the mode a plain open would. */
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) < 0 || !(o->f = fdopen(fd, "w"))) {
+		int e = errno;
+
+		close(fd);
+		unlink(o->tmp);
+		errno = e;
+		goto fail;
+	}
+	return o;
+fail:
+	free(o->tmp);
+	free(o->path);
+	free(o);
+	return NULL;
+}
+
+FILE *outfile_stream(struct outfile *o)
+{
+	return o->f;
+}
+
+const char *outfile_name(const struct outfile *o)
+{
+	return o->path ? o->path : "<stdout>";
+}
+
+static void release(struct outfile *o)
+{
+	free(o->tmp);
+	free(o->path);
+	free(o);
+}
+
+int outfile_commit(struct outfile *o)
+{
+	int bad, e;
+
+	errno = 0;
+	if (!o->path) {
+		bad = fflush(o->f) != 0 || ferror(o->f);
+		e = errno ? errno : EIO;
+		release(o);
+		errno = e;
+		return bad ? -1 : 0;
+	}
+	bad = ferror(o->f);
+	if (fclose(o->f) != 0)
+		bad = 1;
+	e = errno ? errno : EIO;
+	if (!bad && rename(o->tmp, o->path) == 0) {
+		release(o);
+		return 0;
+	}
+	if (!bad)
+		e = errno;
+	unlink(o->tmp);
+	release(o);
+	errno = e;
+	return -1;
+}
+
+void outfile_abort(struct outfile *o)
+{
+	if (!o)
+		return;
+	if (o->path) {
+		fclose(o->f);
+		unlink(o->tmp);
+	}
+	release(o);
+}

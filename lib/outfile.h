@@ -1,0 +1,30 @@
+/* outfile: output written atomically.  A named file is written to a
+ * temporary file beside it and renamed over it only when everything was
+ * written, so a reader never sees half a file and a failed run leaves the
+ * old file alone.  NULL or "-" means stdout. */
+#ifndef FLAME_OUTFILE_H
+#define FLAME_OUTFILE_H
+
+#include <stdio.h>
+
+struct outfile;
+
+/* Starts writing path.  Returns NULL with errno set when the temporary
+ * file cannot be created.  End with outfile_commit or outfile_abort. */
+struct outfile *outfile_open(const char *path);
+
+/* The stream to write to, owned by o. */
+FILE *outfile_stream(struct outfile *o);
+
+/* Flushes, checks for write errors, and renames the file into place (for
+ * stdout: flushes and checks).  Returns 0, or -1 with errno set, having
+ * removed the temporary file.  Frees o either way. */
+int outfile_commit(struct outfile *o);
+
+/* Removes the temporary file and frees o.  outfile_abort(NULL) does nothing. */
+void outfile_abort(struct outfile *o);
+
+/* The name for messages: the path, or "<stdout>". */
+const char *outfile_name(const struct outfile *o);
+
+#endif

@@ -1,0 +1,237 @@
+/* strtab: open-addressing hash table over an append-only arena.
+ *
+ * Each slot holds an id + 1 (0 = empty) and 32 bits of the key's hash, so
+ * most probes that miss never touch the string.  Entries are laid out in
+ * the arena as [value][length][bytes NUL]; the id -> entry index is a
+ * plain array, which gives insertion-ordered ids for free. */
+#include "strtab.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#define CHUNK (1024 * 1024)	/* arena chunk; larger strings get their own */
+
+struct slot {
+	uint32_t id1;		/* id + 1, 0 when empty */
+	uint32_t hash;		/* high bits of the key's hash */
+};
+
+struct chunk {
+	struct chunk *next;	/* older chunk */
+	size_t used;		/* bytes handed out from data */
+	size_t size;		/* bytes in data */
+	max_align_t data[];	/* the entries */
+};
+
+struct strtab {
+	struct slot *slots;	/* 2^bits slots */
+	unsigned bits;		/* log2 of the slot count */
+	size_t valsize;		/* value bytes per entry, rounded for alignment */
+	char **entries;		/* id -> entry start (its value) */
+	size_t n;		/* entries in use */
+	size_t cap;		/* capacity of entries */
+	struct chunk *arena;	/* newest chunk first */
+	size_t bytes;		/* total memory held */
+};
+
+struct strtab *strtab_new(size_t valsize)
+{
+	struct strtab *t = xcalloc(1, sizeof(*t));
+	size_t a = sizeof(max_align_t);
+
+	t->valsize = (valsize + a - 1) / a * a;
+	t->bits = 10;
+	t->slots = xcalloc((size_t)1 << t->bits, sizeof(*t->slots));
+	t->bytes = sizeof(*t) + (sizeof(*t->slots) << t->bits);
+	return t;
+}
+
+void strtab_free(struct strtab *t)
+{
+	struct chunk *c, *next;
+
+	if (!t)
+		return;
+	for (c = t->arena; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	free(t->entries);
+	free(t->slots);
+	free(t);
+}
+
+static void *arena_alloc(struct strtab *t, size_t n)
+{
+	size_t a = sizeof(max_align_t);
+	struct chunk *c = t->arena;
+
+	n = (n + a - 1) / a * a;
+	if (!c || c->size - c->used < n) {
+		size_t size = n > CHUNK / 4 ? n : CHUNK;
+
+		c = xmalloc(sizeof(*c) + size);
+		c->size = size;
+		c->used = 0;
+		/* A big string gets a chunk of its own behind the current one,
+		 * so the current chunk's free space is not wasted. */
+		if (t->arena && n > CHUNK / 4) {
+			c->next = t->arena->next;
+			t->arena->next = c;
+		} else {
+			c->next = t->arena;
+			t->arena = c;
+		}
+		t->bytes += sizeof(*c) + size;
+	}
+	c->used += n;
+	return (char *)c->data + c->used - n;
+}
+
+static const char *entry_str(const struct strtab *t, const char *e, size_t *len)
+{
+	size_t n;
+
+	memcpy(&n, e + t->valsize, sizeof(n));
+	if (len)
+		*len = n;
+	return e + t->valsize + sizeof(n);
+}
+
+static void grow_slots(struct strtab *t)
+{
+	unsigned bits = t->bits + 1;
+	size_t mask = ((size_t)1 << bits) - 1;
+	struct slot *s = xcalloc(mask + 1, sizeof(*s));
+	size_t i;
+
+	for (i = 0; i < ((size_t)1 << t->bits); i++) {
+		struct slot old = t->slots[i];
+		size_t len, j;
+		const char *str;
+
+		if (!old.id1)
+			continue;
+		str = entry_str(t, t->entries[old.id1 - 1], &len);
+		j = (size_t)XXH3_64bits(str, len) & mask;
+		while (s[j].id1)
+			j = (j + 1) & mask;
+		s[j] = old;
+	}
+	free(t->slots);
+	t->bytes += sizeof(*s) << t->bits;
+	t->slots = s;
+	t->bits = bits;
+}
+
+/* Returns the slot where s is, or the empty slot where it would go. */
+static size_t probe(const struct strtab *t, const char *s, size_t len, uint64_t h)
+{
+	size_t mask = ((size_t)1 << t->bits) - 1;
+	size_t j = (size_t)h & mask;
+	uint32_t hi = (uint32_t)(h >> 32);
+
+	for (;; j = (j + 1) & mask) {
+		const struct slot *sl = &t->slots[j];
+		size_t n;
+		const char *e;
+
+		if (!sl->id1)
+			return j;
+		if (sl->hash != hi)
+			continue;
+		e = entry_str(t, t->entries[sl->id1 - 1], &n);
+		if (n == len && memcmp(e, s, len) == 0)
+			return j;
+	}
+}
+
+uint32_t strtab_find(const struct strtab *t, const char *s, size_t len)
+{
+	size_t j = probe(t, s, len, XXH3_64bits(s, len));
+
+	return t->slots[j].id1 ? t->slots[j].id1 - 1 : UINT32_MAX;
+}
+
+uint32_t strtab_intern(struct strtab *t, const char *s, size_t len, int *added)
+{
+	uint64_t h = XXH3_64bits(s, len);
+	size_t j = probe(t, s, len, h);
+	char *e;
+
+	if (added)
+		*added = t->slots[j].id1 == 0;
+	if (t->slots[j].id1)
+		return t->slots[j].id1 - 1;
+	if (t->n >= UINT32_MAX - 1)
+		xmalloc(SIZE_MAX);	/* reports out of memory and exits */
+	e = arena_alloc(t, t->valsize + sizeof(len) + len + 1);
+	memset(e, 0, t->valsize);
+	memcpy(e + t->valsize, &len, sizeof(len));
+	memcpy(e + t->valsize + sizeof(len), s, len);
+	e[t->valsize + sizeof(len) + len] = '\0';
+	xgrow(&t->entries, &t->cap, t->n + 1, sizeof(*t->entries));
+	t->entries[t->n] = e;
+	t->slots[j].id1 = (uint32_t)++t->n;
+	t->slots[j].hash = (uint32_t)(h >> 32);
+	/* Keep the load under 1/2 so probe chains stay short. */
+	if (t->n * 2 > ((size_t)1 << t->bits))
+		grow_slots(t);
+	return (uint32_t)(t->n - 1);
+}
+
+size_t strtab_count(const struct strtab *t)
+{
+	return t->n;
+}
+
+const char *strtab_str(const struct strtab *t, uint32_t id, size_t *len)
+{
+	return entry_str(t, t->entries[id], len);
+}
+
+void *strtab_val(const struct strtab *t, uint32_t id)
+{
+	return t->entries[id];
+}
+
+size_t strtab_bytes(const struct strtab *t)
+{
+	return t->bytes + t->cap * sizeof(*t->entries);
+}
+
+struct sortkey {
+	const char *s;	/* the string */
+	size_t len;	/* its length */
+	uint32_t id;	/* its id */
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct sortkey *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int r = memcmp(x->s, y->s, n);
+
+	if (r)
+		return r;
+	return (x->len > y->len) - (x->len < y->len);
+}
+
+uint32_t *strtab_sorted(const struct strtab *t)
+{
+	size_t i, n = strtab_count(t);
+	struct sortkey *k = xcalloc(n, sizeof(*k));
+	uint32_t *ids = xcalloc(n, sizeof(*ids));
+
+	for (i = 0; i < n; i++) {
+		k[i].id = (uint32_t)i;
+		k[i].s = strtab_str(t, (uint32_t)i, &k[i].len);
+	}
+	qsort(k, n, sizeof(*k), cmp_key);
+	for (i = 0; i < n; i++)
+		ids[i] = k[i].id;
+	free(k);
+	return ids;
+}

@@ -1,0 +1,44 @@
+/* strtab: interns byte strings (any bytes, NUL included) in an arena and
+ * gives each a dense id, in insertion order, and a fixed-size value that
+ * starts zeroed.  Keys are hashed with xxHash (XXH3).  Strings and values
+ * stay at the same address until strtab_free. */
+#ifndef FLAME_STRTAB_H
+#define FLAME_STRTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct strtab;
+
+/* Returns an empty table whose entries carry valsize bytes of value.
+ * Free with strtab_free. */
+struct strtab *strtab_new(size_t valsize);
+
+/* Frees the table, its strings and values.  strtab_free(NULL) does nothing. */
+void strtab_free(struct strtab *t);
+
+/* Returns the id of the len bytes at s, adding a copy (NUL-terminated)
+ * with a zeroed value when absent; sets *added (if not NULL) to 1 when it
+ * was added, else 0. */
+uint32_t strtab_intern(struct strtab *t, const char *s, size_t len, int *added);
+
+/* Returns the id of s, or UINT32_MAX when absent. */
+uint32_t strtab_find(const struct strtab *t, const char *s, size_t len);
+
+/* Number of distinct strings. */
+size_t strtab_count(const struct strtab *t);
+
+/* The string with id (NUL-terminated); its length in *len if not NULL. */
+const char *strtab_str(const struct strtab *t, uint32_t id, size_t *len);
+
+/* The value of id: valsize bytes owned by the table. */
+void *strtab_val(const struct strtab *t, uint32_t id);
+
+/* Returns the ids of t sorted by their strings, bytewise (LC_ALL=C sort
+ * order).  The caller frees the array of strtab_count(t) ids. */
+uint32_t *strtab_sorted(const struct strtab *t);
+
+/* Bytes of memory held, for benchmarks. */
+size_t strtab_bytes(const struct strtab *t);
+
+#endif

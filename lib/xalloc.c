@@ -1,0 +1,74 @@
+/* xalloc: allocation that never returns NULL. */
+#include "xalloc.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void oom(size_t n)
+{
+	/* program_invocation_short_name (glibc) names the tool without a
+	 * global of our own. */
+	fprintf(stderr, "%s: out of memory (%zu bytes)\n",
+		program_invocation_short_name, n);
+	exit(1);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		oom(n);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p;
+
+	if (size && nmemb > SIZE_MAX / size)
+		oom(SIZE_MAX);
+	p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+	if (!p)
+		oom(nmemb * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q)
+		oom(n);
+	return q;
+}
+
+char *xstrndup(const char *s, size_t len)
+{
+	char *d = xmalloc(len + 1);
+
+	memcpy(d, s, len);
+	d[len] = '\0';
+	return d;
+}
+
+void xgrow(void *p, size_t *cap, size_t need, size_t elem)
+{
+	void **pp = p;
+	size_t n = *cap ? *cap : 16;
+
+	if (need <= *cap)
+		return;
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			oom(SIZE_MAX);
+		n *= 2;
+	}
+	if (elem && n > SIZE_MAX / elem)
+		oom(SIZE_MAX);
+	*pp = xrealloc(*pp, n * elem);
+	*cap = n;
+}

@@ -1,0 +1,26 @@
+/* xalloc: the one allocation API.  Every function either succeeds or
+ * prints "PROG: out of memory (N bytes)" to stderr and exits 1, so callers
+ * never check for NULL. */
+#ifndef FLAME_XALLOC_H
+#define FLAME_XALLOC_H
+
+#include <stddef.h>
+
+/* Returns n bytes of uninitialised memory; the caller frees it. */
+void *xmalloc(size_t n);
+
+/* Returns nmemb * size zeroed bytes; exits on overflow.  Caller frees. */
+void *xcalloc(size_t nmemb, size_t size);
+
+/* Resizes p to n bytes (p may be NULL).  Caller frees the result. */
+void *xrealloc(void *p, size_t n);
+
+/* Returns a NUL-terminated copy of the first len bytes of s.  Caller frees. */
+char *xstrndup(const char *s, size_t len);
+
+/* Grows the array *p of elements of size elem so it holds at least need
+ * elements, doubling its capacity *cap; exits on size overflow.  Does
+ * nothing when *cap >= need. */
+void xgrow(void *p, size_t *cap, size_t need, size_t elem);
+
+#endif

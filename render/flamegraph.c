@@ -1,0 +1,105 @@
+/* flamegraph: collapsed stacks to an interactive SVG, a drop-in for
+ * flamegraph.pl.  Exit 0 graph written, 1 I/O error, 2 usage error or no
+ * valid input. */
+#include "lread.h"
+#include "outfile.h"
+#include "render.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#define PROG "flamegraph"
+
+static void warn(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, PROG ": %s\n", msg);
+}
+
+/* Feeds one input to r; returns 0, or -1 after reporting an error. */
+static int read_input(struct render *r, const char *path)
+{
+	struct lread *lr = lread_open(path);
+	const char *line;
+	size_t len;
+	int st;
+
+	if (!lr) {
+		fprintf(stderr, PROG ": cannot open '%s': %s\n", path, strerror(errno));
+		return -1;
+	}
+	while ((st = lread_next(lr, &line, &len)) != LREAD_EOF && st != LREAD_ERROR)
+		if (st == LREAD_LINE)
+			render_add_line(r, line, len);
+	if (st == LREAD_ERROR)
+		fprintf(stderr, PROG ": %s: %s\n", lread_name(lr), lread_error(lr));
+	lread_free(lr);
+	return st == LREAD_ERROR ? -1 : 0;
+}
+
+static int render_to(struct render *r, const struct fg_opts *o)
+{
+	struct outfile *out = outfile_open(o->output);
+	char err[512];
+	int drawn;
+
+	if (!out) {
+		fprintf(stderr, PROG ": cannot write '%s': %s\n", o->output, strerror(errno));
+		return 1;
+	}
+	drawn = render_write(r, outfile_stream(out));
+	if (outfile_commit(out) < 0) {
+		fprintf(stderr, PROG ": write error on '%s': %s\n",
+			o->output ? o->output : "<stdout>", strerror(errno));
+		return 1;
+	}
+	if (drawn != 0) {
+		fprintf(stderr, PROG ": ERROR: no stack counts found\n");
+		return 2;
+	}
+	if (render_finish(r, err, sizeof(err)) < 0) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct fg_opts o;
+	struct render *r;
+	char err[512];
+	int first, i, rc = 0;
+
+	fgopt_init(&o);
+	if (fgopt_parse(&o, argc, argv, &first, err, sizeof(err)) < 0) {
+		fprintf(stderr, PROG ": %s\nTry '" PROG " --help' for more information.\n", err);
+		return 2;
+	}
+	if (o.help || o.version) {
+		if (o.help)
+			fgopt_usage(stdout, PROG);
+		else
+			puts(PROG " (flame) " FLAME_VERSION);
+		return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+	}
+	r = render_new(&o, warn, NULL);
+	if (render_load(r, err, sizeof(err)) < 0) {
+		fprintf(stderr, PROG ": %s\n", err);
+		render_free(r);
+		return 1;
+	}
+	for (i = first; i < argc && rc == 0; i++)
+		rc = read_input(r, argv[i]);
+	if (first == argc)
+		rc = read_input(r, "-");
+	if (render_ignored(r))
+		fprintf(stderr, PROG ": ignored %lu lines with invalid format\n", render_ignored(r));
+	if (rc == 0)
+		rc = render_to(r, &o);
+	else
+		rc = 1;
+	render_free(r);
+	return rc;
+}

@@ -1,0 +1,139 @@
+/* layout: flamegraph.pl's frame merging, with pruning on the fly. */
+#include "layout.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct open {
+	const char *name;	/* frame name */
+	size_t len;		/* its length */
+	size_t out;		/* index in lo->f */
+};
+
+struct flow {
+	struct layout *lo;	/* output */
+	struct open *open;	/* open frames by depth, [0] the root */
+	size_t nopen;		/* open frames */
+	size_t cap;		/* capacity of open */
+	const char **fp;	/* fields of the current stack */
+	size_t *fl;		/* their lengths */
+	size_t fcap;		/* capacity of fp and fl */
+	double minwidth;	/* narrower frames are dropped */
+	double time;		/* samples so far */
+};
+
+size_t layout_split(const char *s, size_t len, const char **ptr, size_t *plen, size_t max)
+{
+	size_t n = 0, keep = 0;
+	const char *end = s + len, *p = s;
+
+	if (len == 0)
+		return 0;
+	for (;;) {
+		const char *semi = memchr(p, ';', (size_t)(end - p));
+		const char *fe = semi ? semi : end;
+
+		if (n < max) {
+			ptr[n] = p;
+			plen[n] = (size_t)(fe - p);
+		}
+		n++;
+		if (fe > p)
+			keep = n;	/* trailing empty fields are dropped */
+		if (!semi)
+			break;
+		p = semi + 1;
+	}
+	return keep;
+}
+
+static void push(struct flow *fw, unsigned depth, const char *name, size_t len, int two)
+{
+	struct layout *lo = fw->lo;
+	struct frame *f;
+
+	xgrow(&lo->f, &lo->cap, lo->n + 1, sizeof(*lo->f));
+	xgrow(&fw->open, &fw->cap, (size_t)depth + 1, sizeof(*fw->open));
+	f = &lo->f[lo->n];
+	f->name = name;
+	f->len = len;
+	f->depth = depth;
+	f->start = fw->time;
+	f->end = fw->time;
+	f->delta = 0;
+	f->has_delta = two;
+	fw->open[depth].name = name;
+	fw->open[depth].len = len;
+	fw->open[depth].out = lo->n++;
+}
+
+/* Closes open frames deeper than keep. */
+static void close_to(struct flow *fw, size_t keep)
+{
+	struct layout *lo = fw->lo;
+
+	while (fw->nopen > keep) {
+		size_t i = fw->open[--fw->nopen].out;
+		struct frame *f = &lo->f[i];
+
+		f->end = fw->time;
+		/* Frames after i are its descendants, narrower still. */
+		if (f->end - f->start < fw->minwidth)
+			lo->n = i;
+	}
+}
+
+static void flow_stack(struct flow *fw, const struct lentry *e)
+{
+	size_t n = layout_split(e->stack, e->len, fw->fp, fw->fl, fw->fcap), same = 1, i;
+
+	if (n > fw->fcap) {
+		xgrow(&fw->fp, &fw->fcap, n, sizeof(*fw->fp));
+		fw->fl = xrealloc(fw->fl, fw->fcap * sizeof(*fw->fl));
+		n = layout_split(e->stack, e->len, fw->fp, fw->fl, fw->fcap);
+	}
+	while (same < fw->nopen && same <= n && fw->open[same].len == fw->fl[same - 1] &&
+	       memcmp(fw->open[same].name, fw->fp[same - 1], fw->fl[same - 1]) == 0)
+		same++;
+	close_to(fw, same);
+	for (i = same; i <= n; i++)
+		push(fw, (unsigned)i, fw->fp[i - 1], fw->fl[i - 1], e->two);
+	fw->nopen = n + 1;
+	if (e->two) {
+		struct frame *leaf = &fw->lo->f[fw->open[n].out];
+
+		leaf->delta += e->delta;
+		leaf->has_delta = 1;
+	}
+	fw->time += e->weight;
+}
+
+void layout_build(struct layout *lo, const struct lentry *e, size_t n, double minwidth)
+{
+	struct flow fw;
+	size_t i;
+
+	memset(lo, 0, sizeof(*lo));
+	memset(&fw, 0, sizeof(fw));
+	fw.lo = lo;
+	fw.minwidth = minwidth;
+	push(&fw, 0, "", 0, n > 0 && e[0].two);
+	fw.nopen = 1;
+	for (i = 0; i < n; i++)
+		flow_stack(&fw, &e[i]);
+	close_to(&fw, 0);
+	lo->total = fw.time;
+	for (i = 0; i < lo->n; i++)
+		if (lo->f[i].depth > lo->depthmax)
+			lo->depthmax = lo->f[i].depth;
+	free(fw.open);
+	free(fw.fp);
+	free(fw.fl);
+}
+
+void layout_release(struct layout *lo)
+{
+	free(lo->f);
+	memset(lo, 0, sizeof(*lo));
+}

@@ -1,0 +1,63 @@
+/* options: flamegraph.pl's command line, parsed into struct fg_opts.
+ * Long options take one or two dashes, "--opt=value" or "--opt value",
+ * and any unambiguous prefix, as Getopt::Long does. */
+#ifndef FLAME_OPTIONS_H
+#define FLAME_OPTIONS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum fg_palette {
+	PAL_HOT, PAL_MEM, PAL_IO, PAL_WAKEUP, PAL_CHAIN, PAL_JAVA, PAL_JS,
+	PAL_PERL, PAL_RED, PAL_GREEN, PAL_BLUE, PAL_AQUA, PAL_YELLOW,
+	PAL_PURPLE, PAL_ORANGE
+};
+
+struct fg_opts {
+	const char *title;	/* NULL: "Flame Graph", "Icicle Graph" or "Flame Chart" */
+	const char *subtitle;	/* NULL: none */
+	long width;		/* image width, px */
+	long frameheight;	/* frame height, px (--height) */
+	double fontsize;	/* px */
+	double fontwidth;	/* average glyph width / fontsize */
+	double minwidth;	/* omit narrower frames: px, or % of the total */
+	int minwidth_pct;	/* minwidth is a percentage */
+	const char *fonttype;	/* CSS font family */
+	const char *countname;	/* "samples" */
+	const char *nametype;	/* "Function:" */
+	enum fg_palette colors;	/* --colors */
+	const char *bg1;	/* background gradient colours */
+	const char *bg2;
+	int hash;		/* colours from flamegraph.pl's name hash */
+	int random;		/* random colours */
+	int cp;			/* consistent palette via palette.map */
+	int reverse;		/* reverse each stack */
+	int inverted;		/* icicle graph */
+	int flamechart;		/* input order, no merging */
+	int negate;		/* swap differential hues */
+	const char *notes;	/* comment text */
+	double total;		/* --total, 0 when unset */
+	double factor;		/* count multiplier for display */
+	const char *nameattr;	/* attribute file */
+	const char *encoding;	/* XML declaration encoding */
+	const char *output;	/* -o FILE, NULL: stdout */
+	int help;		/* --help given */
+	int version;		/* --version given */
+	char bgbuf[8];		/* storage for a "#rrggbb" background */
+};
+
+/* Sets the defaults of flamegraph.pl. */
+void fgopt_init(struct fg_opts *o);
+
+/* Parses argv into o; on return argv[*first..argc) are the input files.
+ * Returns 0, or -1 with a message in err (usage error). */
+int fgopt_parse(struct fg_opts *o, int argc, char **argv, int *first,
+		char *err, size_t errlen);
+
+/* Writes the --help text. */
+void fgopt_usage(FILE *f, const char *prog);
+
+/* The palette's name ("hot", ...). */
+const char *fgopt_palette_name(enum fg_palette p);
+
+#endif

@@ -1,0 +1,49 @@
+/* render: collapsed stacks in, flame graph SVG out.  Collect stacks with
+ * render_add_line (folded text) or render_add (already parsed, for the
+ * collapsers), then call render_write once. */
+#ifndef FLAME_RENDER_H
+#define FLAME_RENDER_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "folded.h"
+#include "options.h"
+
+struct render;
+
+/* A warning sink: msg is one line without the program name or newline. */
+typedef void render_warn_fn(void *ctx, const char *msg);
+
+/* Returns a renderer for the options (which must outlive it).  Warnings
+ * go to warn.  Free with render_free. */
+struct render *render_new(const struct fg_opts *o, render_warn_fn *warn, void *ctx);
+
+/* Frees r.  render_free(NULL) does nothing. */
+void render_free(struct render *r);
+
+/* Loads the files the options name (--nameattr, --cp's palette.map).
+ * Returns 0, or -1 with a message in err. */
+int render_load(struct render *r, char *err, size_t errlen);
+
+/* Adds one line of folded text.  Returns 0, or -1 when the line is not a
+ * folded line (it is counted as ignored). */
+int render_add_line(struct render *r, const char *line, size_t len);
+
+/* Adds a stack with its count; c2 is the second count of a differential
+ * input, or NULL. */
+void render_add(struct render *r, const char *stack, size_t len,
+		const struct fcount *c1, const struct fcount *c2);
+
+/* Lines render_add_line ignored. */
+unsigned long render_ignored(const struct render *r);
+
+/* Writes the SVG to f.  Returns 0 when a graph was drawn, 1 when there
+ * were no samples (an SVG saying so is written).  Write errors are left
+ * in f's error flag. */
+int render_write(struct render *r, FILE *f);
+
+/* Saves palette.map when --cp is on.  Returns 0, or -1 with a message. */
+int render_finish(struct render *r, char *err, size_t errlen);
+
+#endif

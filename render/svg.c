@@ -1,0 +1,286 @@
+/* svg: the SVG document.  Geometry (padding, frame boxes, label room)
+ * follows flamegraph.pl so graphs line up with the ones people know. */
+#include "svg.h"
+#include "nameattr.h"
+#include "palette.h"
+#include "xmlesc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/assets.h"
+
+#define XPAD SVG_XPAD
+#define FRAMEPAD 1		/* vertical gap between frames */
+#define SEARCHCOLOR "rgb(230,0,230)"
+
+const char *svg_num(char *buf, double v)
+{
+	snprintf(buf, 32, "%.15g", v);
+	return buf;
+}
+
+void svg_commify(char *buf, size_t size, double n)
+{
+	char digits[64];
+	size_t len, i, o = 0, lead;
+	int neg;
+
+	snprintf(digits, sizeof(digits), "%.0f", n);
+	neg = digits[0] == '-';
+	len = strlen(digits + neg);
+	lead = len % 3 ? len % 3 : 3;
+	if (neg && o + 1 < size)
+		buf[o++] = '-';
+	for (i = 0; i < len && o + 2 < size; i++) {
+		if (i >= lead && (i - lead) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[neg + i];
+	}
+	buf[o] = '\0';
+}
+
+static void text_el(FILE *f, const char *id, double x, double y, const char *cls,
+		    const char *s)
+{
+	char ybuf[32];
+
+	fprintf(f, "<text id=\"%s\" x=\"%.2f\" y=\"%s\"%s>", id, x, svg_num(ybuf, y), cls);
+	xmlesc_write(f, s, strlen(s), (size_t)-1);
+	fputs("</text>\n", f);
+}
+
+static void header(FILE *f, const struct fg_opts *o, double height)
+{
+	char hb[32];
+
+	fprintf(f, "<?xml version=\"1.0\"%s%s%s standalone=\"no\"?>\n",
+		o->encoding ? " encoding=\"" : "", o->encoding ? o->encoding : "",
+		o->encoding ? "\"" : "");
+	fputs("<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
+	      "\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n", f);
+	svg_num(hb, height);
+	fprintf(f, "<svg version=\"1.1\" width=\"%ld\" height=\"%s\" viewBox=\"0 0 %ld %s\" "
+		"xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\"",
+		o->width, hb, o->width, hb);
+}
+
+/* The font family goes into CSS: keep only characters that cannot end
+ * the declaration or the style element. */
+static void css_font(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		if (!strchr(";{}<>&\\\n\r", *s))
+			putc(*s, f);
+}
+
+static void style(FILE *f, const struct fg_opts *o)
+{
+	char fs[32], ts[32];
+
+	fprintf(f, "<defs><linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\">"
+		"<stop stop-color=\"%s\" offset=\"5%%\"/><stop stop-color=\"%s\" offset=\"95%%\"/>"
+		"</linearGradient></defs>\n", o->bg1, o->bg2);
+	fputs("<style type=\"text/css\">\ntext { font-family:", f);
+	css_font(f, o->fonttype);
+	fprintf(f, "; font-size:%spx; fill:rgb(0,0,0); }\n#title { text-anchor:middle; font-size:%spx; }\n",
+		svg_num(fs, o->fontsize), svg_num(ts, o->fontsize + 5));
+	fputs(viewer_css, f);
+	fputs("</style>\n", f);
+}
+
+void svg_write_empty(FILE *f, const struct fg_opts *o)
+{
+	header(f, o, o->fontsize * 5);
+	fputs(">\n", f);
+	style(f, o);
+	text_el(f, "title", (double)(o->width / 2), o->fontsize * 2, "",
+		"ERROR: No valid input provided to flamegraph.");
+	fputs("</svg>\n", f);
+}
+
+static double image_height(const struct svg_in *in)
+{
+	const struct fg_opts *o = in->o;
+	double h = (in->lo->depthmax + 1) * (double)o->frameheight + o->fontsize * 3 +
+		   o->fontsize * 2 + 10;
+
+	if (o->subtitle && *o->subtitle)
+		h += o->fontsize * 2;
+	return h;
+}
+
+static const char *default_title(const struct fg_opts *o)
+{
+	if (o->title && *o->title)
+		return o->title;
+	if (o->flamechart)
+		return "Flame Chart";
+	return o->inverted ? "Icicle Graph" : "Flame Graph";
+}
+
+/* The viewer reads its settings from attributes, never from script text,
+ * so no option value is ever parsed as code. */
+static void settings(FILE *f, const struct fg_opts *o)
+{
+	char b1[32], b2[32];
+
+	fprintf(f, " data-xpad=\"%d\" data-fontsize=\"%s\" data-fontwidth=\"%s\" data-inverted=\"%d\""
+		" data-searchcolor=\"%s\" data-nametype=\"", XPAD, svg_num(b1, o->fontsize),
+		svg_num(b2, o->fontwidth), o->inverted, SEARCHCOLOR);
+	xmlesc_write(f, o->nametype, strlen(o->nametype), (size_t)-1);
+	fputs("\" data-countname=\"", f);
+	xmlesc_write(f, o->countname, strlen(o->countname), (size_t)-1);
+	fputs("\">\n", f);
+}
+
+static void chrome(FILE *f, const struct svg_in *in, double height)
+{
+	const struct fg_opts *o = in->o;
+	double w = (double)o->width, fs = o->fontsize, ypad2 = fs * 2 + 10;
+
+	fputs("<!-- Flame graph made by flame. Hover a frame for details, click to zoom, "
+	      "Ctrl-F to search. -->\n<!-- NOTES: ", f);
+	if (o->notes)
+		xmlesc_comment(f, o->notes, strlen(o->notes));
+	fputs(" -->\n", f);
+	style(f, o);
+	fputs("<script type=\"text/ecmascript\"><![CDATA[\n", f);
+	fputs(viewer_js, f);
+	fputs("]]></script>\n", f);
+	fprintf(f, "<rect x=\"0.0\" y=\"0\" width=\"%.1f\" height=\"%.1f\" fill=\"url(#background)\"/>\n",
+		w, height);
+	text_el(f, "title", (double)(o->width / 2), fs * 2, "", default_title(o));
+	if (o->subtitle && *o->subtitle)
+		text_el(f, "subtitle", (double)(o->width / 2), fs * 4, "", o->subtitle);
+	text_el(f, "details", XPAD, height - ypad2 / 2, "", " ");
+	text_el(f, "unzoom", XPAD, fs * 2, " class=\"fg-hidden fg-button\"", "Reset Zoom");
+	text_el(f, "search", w - XPAD - 100, fs * 2, " class=\"fg-button fg-faint\"", "Search");
+	text_el(f, "ignorecase", w - XPAD - 16, fs * 2, " class=\"fg-button fg-faint\"", "ic");
+	text_el(f, "matched", w - XPAD - 100, height - ypad2 / 2, "", " ");
+}
+
+/* Length of name without a trailing _[k] _[w] _[i] _[j] annotation. */
+static size_t strip_annotation(const char *s, size_t n)
+{
+	if (n >= 4 && s[n - 4] == '_' && s[n - 3] == '[' && s[n - 1] == ']' &&
+	    strchr("kwij", s[n - 2]) && s[n - 2])
+		return n - 4;
+	return n;
+}
+
+static void title(FILE *f, const struct svg_in *in, const struct frame *fr, double end)
+{
+	const struct fg_opts *o = in->o;
+	double samples = (end - fr->start) * o->factor, all = in->timemax * o->factor;
+	char num[64];
+	double pct;
+
+	svg_commify(num, sizeof(num), samples);
+	fputs("<title>", f);
+	if (fr->depth == 0) {
+		fprintf(f, "all (%s ", num);
+		xmlesc_write(f, o->countname, strlen(o->countname), (size_t)-1);
+		fputs(", 100%)</title>", f);
+		return;
+	}
+	xmlesc_write(f, fr->name, strip_annotation(fr->name, fr->len), (size_t)-1);
+	fprintf(f, " (%s ", num);
+	xmlesc_write(f, o->countname, strlen(o->countname), (size_t)-1);
+	/* From the unrounded count, so fractions never pass 100%. */
+	pct = 100 * samples / all;
+	fprintf(f, ", %.2f%%", pct > 100 ? 100.0 : pct);
+	if (fr->has_delta) {
+		double d = o->negate ? -fr->delta : fr->delta;
+
+		fprintf(f, "; %s%.2f%%", d > 0 ? "+" : "", 100 * d / all);
+	}
+	fputs(")</title>", f);
+}
+
+static void fill(const struct svg_in *in, const struct frame *fr, char *out)
+{
+	if (fr->len == 2 && memcmp(fr->name, "--", 2) == 0)
+		strcpy(out, "rgb(160,160,160)");
+	else if (fr->len == 1 && fr->name[0] == '-')
+		strcpy(out, "rgb(200,200,200)");
+	else if (fr->has_delta)
+		palette_diff(fr->delta, in->maxdelta, in->o->negate, out);
+	else
+		palette_color(in->pal, fr->name, fr->len, out);
+}
+
+static void label(FILE *f, const struct svg_in *in, const struct frame *fr, double x1,
+		  double x2, double ty)
+{
+	const struct fg_opts *o = in->o;
+	double room = (x2 - x1) / (o->fontsize * o->fontwidth);
+	size_t chars = room >= 1e9 ? (size_t)1e9 : (size_t)room;
+	size_t n = strip_annotation(fr->name, fr->len), have;
+	char yb[32];
+
+	if (chars < 3 || n == 0)
+		return;
+	have = xmlesc_count(fr->name, n);
+	fprintf(f, "<text x=\"%.2f\" y=\"%s\">", x1 + 3, svg_num(yb, ty));
+	if (have <= chars) {
+		xmlesc_write(f, fr->name, n, (size_t)-1);
+	} else {
+		xmlesc_write(f, fr->name, n, chars - 2);
+		fputs("..", f);
+	}
+	fputs("</text>", f);
+}
+
+static void frame(FILE *f, const struct svg_in *in, const struct frame *fr, double height)
+{
+	const struct fg_opts *o = in->o;
+	double wpt = ((double)o->width - 2 * XPAD) / in->timemax;
+	double end = fr->depth == 0 ? in->timemax : fr->end, fh = (double)o->frameheight;
+	double x1 = XPAD + fr->start * wpt, x2 = XPAD + end * wpt, y1, y2;
+	double ypad1 = o->fontsize * 3, ypad2 = o->fontsize * 2 + 10;
+	const struct nattr *na = fr->depth ? nameattr_find(in->na, fr->name, fr->len) : NULL;
+	char xs1[32], xs2[32], yb[32], color[48];
+
+	if (!o->inverted) {
+		y1 = height - ypad2 - (fr->depth + 1) * fh + FRAMEPAD;
+		y2 = height - ypad2 - fr->depth * fh;
+	} else {
+		y1 = ypad1 + fr->depth * fh;
+		y2 = ypad1 + (fr->depth + 1) * fh - FRAMEPAD;
+	}
+	if (na && na->a_attrs)
+		fprintf(f, "<a%s%s>", na->a_attrs, na->g_attrs);
+	else
+		fprintf(f, "<g%s>", na ? na->g_attrs : "");
+	if (na && na->title) {
+		fputs("<title>", f);
+		xmlesc_write(f, na->title, strlen(na->title), (size_t)-1);
+		fputs("</title>", f);
+	} else {
+		title(f, in, fr, end);
+	}
+	/* Width from the rounded ends, as flamegraph.pl prints it. */
+	snprintf(xs1, sizeof(xs1), "%.1f", x1);
+	snprintf(xs2, sizeof(xs2), "%.1f", x2);
+	fill(in, fr, color);
+	fprintf(f, "<rect x=\"%s\" y=\"%s\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>", xs1,
+		svg_num(yb, y1), strtod(xs2, NULL) - strtod(xs1, NULL), y2 - y1, color);
+	label(f, in, fr, x1, x2, 3 + (y1 + y2) / 2);
+	fputs(na && na->a_attrs ? "</a>\n" : "</g>\n", f);
+}
+
+void svg_write(FILE *f, const struct svg_in *in)
+{
+	double height = image_height(in);
+	size_t i;
+
+	header(f, in->o, height);
+	settings(f, in->o);
+	chrome(f, in, height);
+	fputs("<g id=\"frames\">\n", f);
+	for (i = 0; i < in->lo->n; i++)
+		frame(f, in, &in->lo->f[i], height);
+	fputs("</g>\n</svg>\n", f);
+}

@@ -1,0 +1,39 @@
+/* svg: writes a laid-out flame graph as an interactive SVG document with
+ * flamegraph.pl's geometry: one <g> per frame holding a <title>, a <rect>
+ * and, when the name fits, a <text> label. */
+#ifndef FLAME_SVG_H
+#define FLAME_SVG_H
+
+#include <stdio.h>
+
+#include "layout.h"
+#include "options.h"
+
+#define SVG_XPAD 10	/* left and right padding, px */
+
+struct palette;
+struct nameattr;
+
+struct svg_in {
+	const struct fg_opts *o;	/* options */
+	const struct layout *lo;	/* frames */
+	struct palette *pal;		/* colours */
+	const struct nameattr *na;	/* per-name attributes, or NULL */
+	double timemax;			/* samples spanning the width */
+	double maxdelta;		/* largest |delta|, >= 1 */
+};
+
+/* Writes the graph.  Write errors are left in f's error flag. */
+void svg_write(FILE *f, const struct svg_in *in);
+
+/* Writes the small SVG that says there was no valid input. */
+void svg_write_empty(FILE *f, const struct fg_opts *o);
+
+/* Formats v as Perl prints a number (%.15g); returns buf. */
+const char *svg_num(char *buf, double v);
+
+/* Writes n with thousands separators ("1,234,567"), as flamegraph.pl
+ * labels sample counts, after rounding it to an integer. */
+void svg_commify(char *buf, size_t size, double n);
+
+#endif

@@ -1,0 +1,335 @@
+/* flame viewer: hover for details, click to zoom, Ctrl-F / F3 to search.
+ * Settings come from data-* attributes on the root element; frames are the
+ * children of #frames, each with a <title>, a <rect> and maybe a <text>. */
+"use strict";
+var fg = null;
+
+function fg_attr(name, fallback) {
+	var v = document.documentElement.getAttribute("data-" + name);
+	return v === null ? fallback : v;
+}
+
+/* The frame name is the title without its " (N samples, P%...)" tail. */
+function fg_name_of(title) {
+	var tail = " " + fg.countname + ", ";
+	var i = title.lastIndexOf(" (");
+	while (i >= 0) {
+		var rest = title.substring(i + 2);
+		var m = /^[-0-9,.]+/.exec(rest);
+		if (m && rest.substr(m[0].length, tail.length) === tail)
+			return title.substring(0, i);
+		i = i > 0 ? title.lastIndexOf(" (", i - 1) : -1;
+	}
+	return title;
+}
+
+function fg_collect() {
+	var kids = document.getElementById("frames").children;
+	for (var i = 0; i < kids.length; i++) {
+		var el = kids[i];
+		var rect = el.querySelector("rect");
+		var title = el.querySelector("title");
+		if (!rect || !title)
+			continue;
+		var text = el.querySelector("text");
+		var f = {
+			el: el, rect: rect, text: text,
+			title: title.textContent,
+			x: parseFloat(rect.getAttribute("x")),
+			w: parseFloat(rect.getAttribute("width")),
+			y: parseFloat(rect.getAttribute("y")),
+			h: parseFloat(rect.getAttribute("height")),
+			x0: rect.getAttribute("x"),
+			w0: rect.getAttribute("width"),
+			y0: rect.getAttribute("y"),
+			fill0: rect.getAttribute("fill"),
+			label0: text ? text.textContent : ""
+		};
+		f.name = fg_name_of(f.title);
+		f.chars = Array.from(f.name);
+		el.fg = f;
+		fg.frames.push(f);
+		if (!fg.root || f.w > fg.root.w)
+			fg.root = f;
+	}
+}
+
+/* Label text that fits w pixels, the way the SVG was written. */
+function fg_fit(f, w) {
+	var room = Math.floor(w / (fg.fontsize * fg.fontwidth));
+	if (room < 3 || f.chars.length === 0 || f === fg.root)
+		return "";
+	if (f.chars.length <= room)
+		return f.name;
+	return f.chars.slice(0, room - 2).join("") + "..";
+}
+
+function fg_place(f, x, w) {
+	f.rect.setAttribute("x", x.toFixed(1));
+	f.rect.setAttribute("width", w.toFixed(1));
+	var label = fg_fit(f, w);
+	if (!f.text) {
+		if (label === "")
+			return;
+		f.text = document.createElementNS("http://www.w3.org/2000/svg", "text");
+		f.text.setAttribute("y", String(f.y + f.h / 2 + 3));
+		f.el.appendChild(f.text);
+	}
+	f.text.setAttribute("x", (x + 3).toFixed(2));
+	f.text.textContent = label;
+}
+
+function fg_restore(f) {
+	f.rect.setAttribute("x", f.x0);
+	f.rect.setAttribute("width", f.w0);
+	if (f.text) {
+		f.text.setAttribute("x", (f.x + 3).toFixed(2));
+		f.text.textContent = f.label0;
+	}
+	f.el.classList.remove("fg-dim", "fg-hidden");
+}
+
+function fg_params() {
+	var out = {};
+	var parts = window.location.search.substring(1).split("&");
+	for (var i = 0; i < parts.length; i++) {
+		var eq = parts[i].indexOf("=");
+		if (eq <= 0)
+			continue;
+		try {
+			out[parts[i].substring(0, eq)] = decodeURIComponent(parts[i].substring(eq + 1));
+		} catch (e) {
+			/* a malformed escape: ignore that parameter */
+		}
+	}
+	return out;
+}
+
+function fg_set_params(changes) {
+	var p = fg_params();
+	for (var k in changes) {
+		if (changes[k] === null)
+			delete p[k];
+		else
+			p[k] = changes[k];
+	}
+	var q = [];
+	for (var key in p)
+		q.push(encodeURIComponent(key) + "=" + encodeURIComponent(p[key]));
+	var url = window.location.pathname + (q.length ? "?" + q.join("&") : "") + window.location.hash;
+	try {
+		history.replaceState(null, "", url);
+	} catch (e) {
+		/* some file: URLs refuse; the state just is not kept */
+	}
+}
+
+function fg_unzoom() {
+	for (var i = 0; i < fg.frames.length; i++)
+		fg_restore(fg.frames[i]);
+	fg.zoomed = null;
+	fg.unzoombtn.classList.add("fg-hidden");
+	fg_set_params({ x: null, y: null });
+	fg_update_matched();
+}
+
+function fg_zoom(z) {
+	if (z === fg.root || z.w >= fg.root.w - 0.05) {
+		fg_unzoom();
+		return;
+	}
+	var eps = 1e-6;
+	var full = fg.width - 2 * fg.xpad;
+	var scale = full / z.w;
+	for (var i = 0; i < fg.frames.length; i++) {
+		var f = fg.frames[i];
+		var above = fg.inverted ? f.y < z.y : f.y > z.y;
+		f.el.classList.remove("fg-dim", "fg-hidden");
+		if (above && f.x <= z.x + eps && f.x + f.w >= z.x + z.w - eps) {
+			f.el.classList.add("fg-dim");
+			fg_place(f, fg.xpad, full);
+		} else if (!above && f.x >= z.x - eps && f.x + f.w <= z.x + z.w + eps) {
+			fg_place(f, fg.xpad + (f.x - z.x) * scale, f.w * scale);
+		} else {
+			f.el.classList.add("fg-hidden");
+		}
+	}
+	fg.zoomed = z;
+	fg.unzoombtn.classList.remove("fg-hidden");
+	fg_set_params({ x: z.x0, y: z.y0 });
+	fg_update_matched();
+}
+
+/* Share of the samples (of the zoomed frame, when zoomed) under at least
+ * one matching frame; nested matches are counted once. */
+function fg_update_matched() {
+	if (fg.regex === null)
+		return;
+	var base = fg.zoomed || fg.root;
+	var lo = base.x, hi = base.x + base.w;
+	var spans = [];
+	for (var i = 0; i < fg.frames.length; i++) {
+		var f = fg.frames[i];
+		if (!f.match)
+			continue;
+		var a = Math.max(f.x, lo), b = Math.min(f.x + f.w, hi);
+		if (b > a)
+			spans.push([a, b]);
+	}
+	spans.sort(function (p, q) { return p[0] - q[0]; });
+	var covered = 0, end = -Infinity;
+	for (var j = 0; j < spans.length; j++) {
+		var s = Math.max(spans[j][0], end);
+		if (spans[j][1] > s)
+			covered += spans[j][1] - s;
+		end = Math.max(end, spans[j][1]);
+	}
+	var pct = hi > lo ? 100 * covered / (hi - lo) : 0;
+	fg.matchedtxt.textContent = "Matched: " + (Math.abs(pct - 100) < 1e-9 ? "100" : pct.toFixed(1)) + "%";
+}
+
+function fg_clear_search() {
+	for (var i = 0; i < fg.frames.length; i++) {
+		var f = fg.frames[i];
+		if (f.match)
+			f.rect.setAttribute("fill", f.fill0);
+		f.match = false;
+	}
+	fg.regex = null;
+	fg.term = null;
+	fg.searchbtn.textContent = "Search";
+	fg.searchbtn.classList.remove("fg-on");
+	fg.matchedtxt.textContent = " ";
+	fg_set_params({ s: null });
+}
+
+function fg_search(term) {
+	var re;
+	fg_clear_search();
+	if (term === null || term === "")
+		return;
+	try {
+		re = new RegExp(term, fg.ignorecase ? "i" : "");
+	} catch (e) {
+		fg.matchedtxt.textContent = "Invalid regular expression";
+		return;
+	}
+	fg.term = term;
+	fg.regex = re;
+	for (var i = 0; i < fg.frames.length; i++) {
+		var f = fg.frames[i];
+		f.match = f !== fg.root && re.test(f.name);
+		if (f.match)
+			f.rect.setAttribute("fill", fg.searchcolor);
+	}
+	fg.searchbtn.textContent = "Reset Search";
+	fg.searchbtn.classList.add("fg-on");
+	fg_set_params({ s: term });
+	fg_update_matched();
+}
+
+function fg_prompt() {
+	var q = "Search frames by regular expression" +
+		(fg.ignorecase ? " (ignoring case)" : "") + ", e.g. ^ext4_ (Ctrl-I toggles case)";
+	var term = window.prompt(q, fg.term || "");
+	if (term !== null)
+		fg_search(term);
+}
+
+function fg_toggle_case() {
+	fg.ignorecase = !fg.ignorecase;
+	fg.icbtn.classList.toggle("fg-on", fg.ignorecase);
+	if (fg.term !== null)
+		fg_search(fg.term);
+}
+
+function fg_frame_of(node) {
+	while (node && node.parentNode) {
+		if (node.parentNode.id === "frames")
+			return node.fg || null;
+		node = node.parentNode;
+	}
+	return null;
+}
+
+function fg_on_click(e) {
+	var f = fg_frame_of(e.target);
+	if (f) {
+		/* A linked frame (--nameattr href) follows its link; Ctrl zooms. */
+		if (f.el.nodeName === "a" && !e.ctrlKey)
+			return;
+		e.preventDefault();
+		fg_zoom(f);
+		return;
+	}
+	var id = e.target.id;
+	if (id === "unzoom")
+		fg_unzoom();
+	else if (id === "search")
+		fg.term !== null ? fg_clear_search() : fg_prompt();
+	else if (id === "ignorecase")
+		fg_toggle_case();
+}
+
+function fg_on_key(e) {
+	if (e.key === "F3" || ((e.ctrlKey || e.metaKey) && (e.key === "f" || e.key === "F"))) {
+		e.preventDefault();
+		fg_prompt();
+	} else if ((e.ctrlKey || e.metaKey) && (e.key === "i" || e.key === "I")) {
+		e.preventDefault();
+		fg_toggle_case();
+	} else if (e.key === "Escape") {
+		if (fg.term !== null)
+			fg_clear_search();
+		else if (fg.zoomed)
+			fg_unzoom();
+	}
+}
+
+function fg_hover(e, on) {
+	var f = fg_frame_of(e.target);
+	if (f)
+		fg.details.textContent = on ? fg.nametype + " " + f.title : " ";
+}
+
+function fg_init() {
+	fg = {
+		xpad: parseFloat(fg_attr("xpad", "10")),
+		fontsize: parseFloat(fg_attr("fontsize", "12")),
+		fontwidth: parseFloat(fg_attr("fontwidth", "0.59")),
+		inverted: fg_attr("inverted", "0") === "1",
+		nametype: fg_attr("nametype", "Function:"),
+		countname: fg_attr("countname", "samples"),
+		searchcolor: fg_attr("searchcolor", "rgb(230,0,230)"),
+		width: parseFloat(document.documentElement.getAttribute("width")),
+		frames: [], root: null, zoomed: null,
+		term: null, regex: null, ignorecase: false,
+		details: document.getElementById("details"),
+		matchedtxt: document.getElementById("matched"),
+		unzoombtn: document.getElementById("unzoom"),
+		searchbtn: document.getElementById("search"),
+		icbtn: document.getElementById("ignorecase")
+	};
+	fg_collect();
+	if (!fg.root)
+		return;
+	window.addEventListener("click", fg_on_click);
+	window.addEventListener("keydown", fg_on_key);
+	var frames = document.getElementById("frames");
+	frames.addEventListener("mouseover", function (e) { fg_hover(e, true); });
+	frames.addEventListener("mouseout", function (e) { fg_hover(e, false); });
+	var p = fg_params();
+	if (p.x !== undefined && p.y !== undefined) {
+		for (var i = 0; i < fg.frames.length; i++) {
+			var f = fg.frames[i];
+			if (Math.abs(f.x - parseFloat(p.x)) < 0.05 && Math.abs(f.y - parseFloat(p.y)) < 0.05) {
+				fg_zoom(f);
+				break;
+			}
+		}
+	}
+	if (p.s)
+		fg_search(p.s);
+}
+
+window.addEventListener("load", fg_init);
