@@ -37,6 +37,7 @@ struct render {
 	size_t nseq;			/* entries in seq */
 	size_t seqcap;			/* capacity of seq */
 	unsigned long ignored;		/* invalid lines */
+	int fractional;			/* some count had a fraction */
 	char *buf[2];			/* scratch for rewritten stacks */
 	size_t bufcap[2];		/* their capacities */
 	struct palette *pal;		/* colours */
@@ -127,11 +128,12 @@ static size_t reverse_stack(struct render *r, const char **s, size_t len)
 }
 
 /* --colors=chain: flamegraph.pl marks the frames after each "--" separator
- * as wakers ("_[w]") and always appends a "--" after the first part. */
-static size_t chain_stack(struct render *r, const char **s, size_t len)
+ * as wakers ("_[w]") and always appends a "--" after the first part.  It
+ * does so after sorting, so this runs on the sorted entries.  Writes the
+ * result at out (room for len * 5 + 8 bytes); returns its length. */
+static size_t chain_stack(char *out, const char *s, size_t len)
 {
-	char *out = scratch(r, 1, len * 5 + 8);
-	const char *p = *s, *end = *s + len, *sep;
+	const char *p = s, *end = s + len, *sep;
 	size_t o;
 
 	while (end - p >= 4 && memcmp(end - 4, ";--;", 4) == 0)
@@ -161,8 +163,24 @@ static size_t chain_stack(struct render *r, const char **s, size_t len)
 		}
 		p = next ? next + 4 : end;
 	}
-	*s = out;
 	return o;
+}
+
+/* Rewrites every entry for --colors=chain; the texts live in r->buf[1]. */
+static void chain_entries(struct render *r, struct lentry *e, size_t n)
+{
+	size_t i, need = 0, o = 0;
+
+	for (i = 0; i < n; i++)
+		need += e[i].len * 5 + 8;
+	scratch(r, 1, need);
+	for (i = 0; i < n; i++) {
+		size_t len = chain_stack(r->buf[1] + o, e[i].stack, e[i].len);
+
+		e[i].stack = r->buf[1] + o;
+		e[i].len = len;
+		o += len;
+	}
 }
 
 void render_add(struct render *r, const char *stack, size_t len,
@@ -175,8 +193,7 @@ void render_add(struct render *r, const char *stack, size_t len,
 
 	if (r->o->reverse)
 		len = reverse_stack(r, &stack, len);
-	if (r->o->colors == PAL_CHAIN)
-		len = chain_stack(r, &stack, len);
+	r->fractional |= c1->frac != 0 || (c2 && c2->frac != 0);
 	id = strtab_intern(r->stacks, stack, len, NULL);
 	v = strtab_val(r->stacks, id);
 	fcount_add(&v->w, w);
@@ -228,7 +245,7 @@ static int cmp_line(const void *a, const void *b)
 	return (unsigned char)x->stack[n] < ' ' ? -1 : 1;
 }
 
-static struct lentry *entries(const struct render *r, size_t *count)
+static struct lentry *entries(struct render *r, size_t *count)
 {
 	size_t i, n = r->o->flamechart ? r->nseq : strtab_count(r->stacks);
 	struct lentry *e = xcalloc(n ? n : 1, sizeof(*e));
@@ -244,6 +261,8 @@ static struct lentry *entries(const struct render *r, size_t *count)
 	}
 	if (!r->o->flamechart)
 		qsort(e, n, sizeof(*e), cmp_line);
+	if (r->o->colors == PAL_CHAIN)
+		chain_entries(r, e, n);
 	*count = n;
 	return e;
 }
@@ -291,6 +310,7 @@ int render_write(struct render *r, FILE *f)
 	in.pal = r->pal;
 	in.na = r->na;
 	in.maxdelta = maxdelta;
+	in.fractional = r->fractional;
 	svg_write(f, &in);
 	layout_release(&lo);
 	free(e);

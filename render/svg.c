@@ -174,7 +174,7 @@ static void title(FILE *f, const struct svg_in *in, const struct frame *fr, doub
 {
 	const struct fg_opts *o = in->o;
 	double samples = (end - fr->start) * o->factor, all = in->timemax * o->factor;
-	char num[64];
+	char num[64], rounded[64];
 	double pct;
 
 	svg_commify(num, sizeof(num), samples);
@@ -188,11 +188,14 @@ static void title(FILE *f, const struct svg_in *in, const struct frame *fr, doub
 	xmlesc_write(f, fr->name, strip_annotation(fr->name, fr->len), (size_t)-1);
 	fprintf(f, " (%s ", num);
 	xmlesc_write(f, o->countname, strlen(o->countname), (size_t)-1);
-	/* From the unrounded count, so fractions never pass 100%. */
-	pct = 100 * samples / all;
+	/* flamegraph.pl divides the rounded count; with fractional counts
+	 * that can pass 100%, so then the exact count is used. */
+	snprintf(rounded, sizeof(rounded), "%.0f", samples);
+	pct = 100 * (in->fractional ? samples : strtod(rounded, NULL)) / all;
 	fprintf(f, ", %.2f%%", pct > 100 ? 100.0 : pct);
 	if (fr->has_delta) {
-		double d = o->negate ? -fr->delta : fr->delta;
+		/* + 0.0 turns -0 into 0: Perl negates an integer zero to 0. */
+		double d = (o->negate ? -fr->delta : fr->delta) + 0.0;
 
 		fprintf(f, "; %s%.2f%%", d > 0 ? "+" : "", 100 * d / all);
 	}

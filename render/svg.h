@@ -21,6 +21,7 @@ struct svg_in {
 	const struct nameattr *na;	/* per-name attributes, or NULL */
 	double timemax;			/* samples spanning the width */
 	double maxdelta;		/* largest |delta|, >= 1 */
+	int fractional;			/* some count had a fraction */
 };
 
 /* Writes the graph.  Write errors are left in f's error flag. */
