@@ -1,11 +1,12 @@
 /* svgframes: the frames of a flame graph SVG, for tests.
  *
- *   svgframes FILE.svg            print "y<TAB>x<TAB>width<TAB>title" per
+ *   svgframes FILE.svg            print "y<TAB>x<TAB>width<TAB>fill<TAB>title" per
  *                                 frame, sorted (frame order in the file
  *                                 does not matter)
- *   svgframes -c A B [--loose-pct] compare two SVGs or frame lists: same
- *                                 titles, x, y, width within 0.1 px; exit 1
- *                                 and print the differences when not
+ *   svgframes -c A B [--loose-pct] [--no-fill]
+ *                                 compare two SVGs or frame lists: same
+ *                                 titles and fills, x, y, width within
+ *                                 0.1 px; exit 1 and print the differences
  *
  * A frame is a <title> followed by a <rect>, which is how both flamegraph.pl
  * and flame write them. */
@@ -17,6 +18,7 @@
 
 struct fr {
 	double x, y, w;		/* rect geometry */
+	char fill[32];		/* fill attribute */
 	char *title;		/* title text, entities as written */
 };
 
@@ -52,7 +54,8 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
-static void add(struct list *l, double x, double y, double w, const char *t, size_t tl)
+static void add(struct list *l, double x, double y, double w, const char *fill,
+		size_t fl, const char *t, size_t tl)
 {
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 1024;
@@ -63,22 +66,39 @@ static void add(struct list *l, double x, double y, double w, const char *t, siz
 	l->f[l->n].x = x;
 	l->f[l->n].y = y;
 	l->f[l->n].w = w;
+	if (fl > 31)
+		fl = 31;
+	memcpy(l->f[l->n].fill, fill, fl);
+	l->f[l->n].fill[fl] = '\0';
 	l->f[l->n].title = malloc(tl + 1);
 	memcpy(l->f[l->n].title, t, tl);
 	l->f[l->n].title[tl] = '\0';
 	l->n++;
 }
 
-/* The value of attribute name="..." inside the tag [s, end). */
-static double attr(const char *s, const char *end, const char *name)
+/* The value of attribute name="..." inside the tag [s, end); *len its length. */
+static const char *attr_str(const char *s, const char *end, const char *name, size_t *len)
 {
 	size_t n = strlen(name);
-	const char *p;
+	const char *p, *q;
 
-	for (p = s; p + n + 2 < end; p++)
-		if (isspace((unsigned char)p[-1]) && strncmp(p, name, n) == 0 && p[n] == '=' && p[n + 1] == '"')
-			return strtod(p + n + 2, NULL);
-	return NAN;
+	for (p = s; p + n + 2 < end; p++) {
+		if (isspace((unsigned char)p[-1]) && strncmp(p, name, n) == 0 && p[n] == '=' && p[n + 1] == '"') {
+			q = strchr(p + n + 2, '"');
+			*len = q ? (size_t)(q - p - n - 2) : 0;
+			return p + n + 2;
+		}
+	}
+	*len = 0;
+	return "";
+}
+
+static double attr(const char *s, const char *end, const char *name)
+{
+	size_t n;
+	const char *v = attr_str(s, end, name, &n);
+
+	return n ? strtod(v, NULL) : NAN;
 }
 
 static void parse_svg(struct list *l, const char *s)
@@ -98,7 +118,11 @@ static void parse_svg(struct list *l, const char *s)
 		re = strchr(r, '>');
 		if (!re)
 			break;
-		add(l, attr(r, re, "x"), attr(r, re, "y"), attr(r, re, "width"), t, (size_t)(te - t));
+		size_t fl;
+		const char *fill = attr_str(r, re, "fill", &fl);
+
+		add(l, attr(r, re, "x"), attr(r, re, "y"), attr(r, re, "width"), fill, fl, t,
+		    (size_t)(te - t));
 		p = re;
 	}
 }
@@ -110,9 +134,11 @@ static void parse_list(struct list *l, char *s)
 	for (line = strtok(s, "\n"); line; line = strtok(NULL, "\n")) {
 		double y, x, w;
 		int off = 0;
+		char *tab;
 
-		if (sscanf(line, "%lf\t%lf\t%lf\t%n", &y, &x, &w, &off) == 3 && off > 0)
-			add(l, x, y, w, line + off, strlen(line + off));
+		if (sscanf(line, "%lf\t%lf\t%lf\t%n", &y, &x, &w, &off) == 3 && off > 0 &&
+		    (tab = strchr(line + off, '\t')))
+			add(l, x, y, w, line + off, (size_t)(tab - line - off), tab + 1, strlen(tab + 1));
 	}
 }
 
@@ -157,7 +183,7 @@ static int same_title(const char *a, const char *b, int loose)
 	return pa && pb && pa - a == pb - b && strncmp(a, b, (size_t)(pa - a)) == 0;
 }
 
-static int compare(const struct list *a, const struct list *b, int loose)
+static int compare(const struct list *a, const struct list *b, int loose, int nofill)
 {
 	size_t i, bad = 0;
 
@@ -167,9 +193,10 @@ static int compare(const struct list *a, const struct list *b, int loose)
 		const struct fr *p = &a->f[i], *q = &b->f[i];
 
 		if (!same_title(p->title, q->title, loose) || fabs(p->x - q->x) > 0.1001 ||
+		    (!nofill && strcmp(p->fill, q->fill) != 0) ||
 		    fabs(p->y - q->y) > 0.1001 || fabs(p->w - q->w) > 0.1001) {
-			printf("- %g\t%g\t%g\t%s\n+ %g\t%g\t%g\t%s\n", p->y, p->x, p->w, p->title,
-			       q->y, q->x, q->w, q->title);
+			printf("- %g\t%g\t%g\t%s\t%s\n+ %g\t%g\t%g\t%s\t%s\n", p->y, p->x, p->w,
+			       p->fill, p->title, q->y, q->x, q->w, q->fill, q->title);
 			bad++;
 		}
 	}
@@ -182,16 +209,23 @@ int main(int argc, char **argv)
 	size_t i;
 
 	if (argc >= 4 && strcmp(argv[1], "-c") == 0) {
+		int loose = 0, nofill = 0, k;
+
+		for (k = 4; k < argc; k++) {
+			loose |= strcmp(argv[k], "--loose-pct") == 0;
+			nofill |= strcmp(argv[k], "--no-fill") == 0;
+		}
 		load(&a, argv[2]);
 		load(&b, argv[3]);
-		return compare(&a, &b, argc > 4 && strcmp(argv[4], "--loose-pct") == 0);
+		return compare(&a, &b, loose, nofill);
 	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: svgframes FILE | svgframes -c A B [--loose-pct]\n");
+		fprintf(stderr, "usage: svgframes FILE | svgframes -c A B [--loose-pct] [--no-fill]\n");
 		return 2;
 	}
 	load(&a, argv[1]);
 	for (i = 0; i < a.n; i++)
-		printf("%.1f\t%.1f\t%.1f\t%s\n", a.f[i].y, a.f[i].x, a.f[i].w, a.f[i].title);
+		printf("%.1f\t%.1f\t%.1f\t%s\t%s\n", a.f[i].y, a.f[i].x, a.f[i].w, a.f[i].fill,
+		       a.f[i].title);
 	return 0;
 }

@@ -1,0 +1,22 @@
+# Shared helpers for the test scripts, sourced by tests/run.sh.
+# Each check calls pass, fail or skip once; run.sh prints the totals.
+
+PASSED=0
+FAILED=0
+SKIPPED=0
+
+pass() { PASSED=$((PASSED + 1)); [ -n "$VERBOSE" ] && echo "ok   $1"; return 0; }
+fail() { FAILED=$((FAILED + 1)); echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/     /' | head -40; return 0; }
+skip() { SKIPPED=$((SKIPPED + 1)); echo "skip $1${2:+ ($2)}"; return 0; }
+
+# check NAME CMD...: passes when CMD succeeds.
+check() {
+	_n=$1; shift
+	if _out=$("$@" 2>&1); then pass "$_n"; else fail "$_n" "$_out"; fi
+}
+
+# XML well-formedness with expat (python3), the strictest parser at hand.
+have_python() { command -v python3 >/dev/null 2>&1; }
+xml_ok() {
+	python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$1"
+}
