@@ -12,11 +12,28 @@ struct outfile {
 	FILE *f;	/* the stream */
 	char *path;	/* destination, NULL for stdout */
 	char *tmp;	/* temporary file beside path */
+	int direct;	/* path is written in place (not a regular file) */
 };
+
+/* Devices, FIFOs and the like are written in place: renaming a file over
+ * /dev/null or a pipe would replace it. */
+static struct outfile *open_direct(struct outfile *o, const char *path)
+{
+	o->f = fopen(path, "w");
+	if (!o->f) {
+		free(o);
+		return NULL;
+	}
+	o->path = xstrndup(path, strlen(path));
+	o->direct = 1;
+	return o;
+}
 
 struct outfile *outfile_open(const char *path)
 {
 	struct outfile *o = xcalloc(1, sizeof(*o));
+	struct stat st;
+	char *real = NULL;
 	mode_t mask;
 	int fd;
 
@@ -24,9 +41,15 @@ struct outfile *outfile_open(const char *path)
 		o->f = stdout;
 		return o;
 	}
-	o->path = xstrndup(path, strlen(path));
-	o->tmp = xmalloc(strlen(path) + 8);
-	strcpy(o->tmp, path);
+	if (stat(path, &st) == 0) {
+		if (!S_ISREG(st.st_mode))
+			return open_direct(o, path);
+		/* Replace a symlink's target, not the link. */
+		real = realpath(path, NULL);
+	}
+	o->path = real ? real : xstrndup(path, strlen(path));
+	o->tmp = xmalloc(strlen(o->path) + 8);
+	strcpy(o->tmp, o->path);
 	strcat(o->tmp, ".XXXXXX");
 	fd = mkstemp(o->tmp);
 	if (fd < 0)
@@ -83,6 +106,11 @@ int outfile_commit(struct outfile *o)
 	if (fclose(o->f) != 0)
 		bad = 1;
 	e = errno ? errno : EIO;
+	if (o->direct) {
+		release(o);
+		errno = e;
+		return bad ? -1 : 0;
+	}
 	if (!bad && rename(o->tmp, o->path) == 0) {
 		release(o);
 		return 0;
@@ -101,7 +129,8 @@ void outfile_abort(struct outfile *o)
 		return;
 	if (o->path) {
 		fclose(o->f);
-		unlink(o->tmp);
+		if (!o->direct)
+			unlink(o->tmp);
 	}
 	release(o);
 }

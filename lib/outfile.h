@@ -1,7 +1,9 @@
 /* outfile: output written atomically.  A named file is written to a
  * temporary file beside it and renamed over it only when everything was
  * written, so a reader never sees half a file and a failed run leaves the
- * old file alone.  NULL or "-" means stdout. */
+ * old file alone.  NULL or "-" means stdout.  A path that exists and is
+ * not a regular file (/dev/null, a FIFO) is written in place; a symlink's
+ * target is replaced, not the link. */
 #ifndef FLAME_OUTFILE_H
 #define FLAME_OUTFILE_H
 

@@ -106,7 +106,8 @@ static void put_attr(FILE *f, struct seen *s, const char *name, size_t nlen,
 	putc('"', f);
 }
 
-/* Parses an *_extra list: name="v" name='v' name=v, space separated. */
+/* Parses an *_extra list: name="v" name='v' name=v, space separated.
+ * Unsafe names are skipped (and reported); the rest are kept. */
 static void put_extra(FILE *f, struct seen *s, const char *p, size_t n, const struct ctx *c)
 {
 	size_t i = 0;
@@ -121,9 +122,9 @@ static void put_extra(FILE *f, struct seen *s, const char *p, size_t n, const st
 		for (name = i; i < n && p[i] != '=' && !isspace((unsigned char)p[i]); i++)
 			;
 		nlen = i - name;
-		if (i == n || p[i] != '=' || !safe_name(p + name, nlen)) {
-			warnf(c, "ignored attribute list", p, n);
-			return;
+		if (i == n || p[i] != '=') {
+			warnf(c, "ignored attribute without a value", p + name, nlen);
+			continue;
 		}
 		i++;
 		if (i < n && (p[i] == '"' || p[i] == '\'')) {
@@ -139,7 +140,10 @@ static void put_extra(FILE *f, struct seen *s, const char *p, size_t n, const st
 				;
 			vlen = i - v;
 		}
-		put_attr(f, s, p + name, nlen, p + v, vlen);
+		if (safe_name(p + name, nlen))
+			put_attr(f, s, p + name, nlen, p + v, vlen);
+		else
+			warnf(c, "ignored unsafe attribute", p + name, nlen);
 	}
 }
 
