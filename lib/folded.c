@@ -12,38 +12,36 @@ static int is_space(unsigned char c)
 int folded_count(const char *s, size_t len, struct fcount *c)
 {
 	uint64_t n = 0;
-	size_t i = 0, digits = 0;
+	size_t i = 0, j;
+	int inexact = 0;	/* too big for 64 bits, or a real fraction */
 
 	while (i < len && s[i] >= '0' && s[i] <= '9') {
-		if (n > (UINT64_MAX - 9) / 10)
-			digits = 100;	/* too big for 64 bits */
-		n = n * 10 + (uint64_t)(s[i] - '0');
+		uint64_t d = (uint64_t)(s[i] - '0');
+
+		if (n > (UINT64_MAX - d) / 10)
+			inexact = 1;
+		n = n * 10 + d;
 		i++;
-		digits++;
 	}
 	if (i == 0)
 		return -1;
-	c->n = n;
-	c->frac = 0;
 	if (i < len) {
-		size_t j;
-
 		if (s[i] != '.')
 			return -1;
-		for (j = i + 1; j < len; j++)
+		for (j = i + 1; j < len; j++) {
 			if (s[j] < '0' || s[j] > '9')
 				return -1;
-		for (j = i + 1; j < len && s[j] == '0'; j++)
-			;
-		if (j == len && digits < 20)
-			return 0;	/* "12." or "12.00": still an integer */
-		digits = 100;
+			if (s[j] != '0')
+				inexact = 1;	/* "12." and "12.00" stay integers */
+		}
 	}
-	if (digits >= 20) {
+	c->n = n;
+	c->frac = 0;
+	if (inexact) {
 		char tmp[64];
 		size_t k = len < sizeof(tmp) - 1 ? len : sizeof(tmp) - 1;
 
-		/* Beyond exact integers: a double is as good as Perl's NV. */
+		/* Beyond exact integers a double is as good as Perl's NV. */
 		memcpy(tmp, s, k);
 		tmp[k] = '\0';
 		c->n = 0;
