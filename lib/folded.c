@@ -1,5 +1,6 @@
 /* folded: collapsed-stack lines, parsed and written. */
 #include "folded.h"
+#include "xalloc.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,14 +39,12 @@ int folded_count(const char *s, size_t len, struct fcount *c)
 	c->n = n;
 	c->frac = 0;
 	if (inexact) {
-		char tmp[64];
-		size_t k = len < sizeof(tmp) - 1 ? len : sizeof(tmp) - 1;
+		char *tmp = xstrndup(s, len);
 
 		/* Beyond exact integers a double is as good as Perl's NV. */
-		memcpy(tmp, s, k);
-		tmp[k] = '\0';
 		c->n = 0;
 		c->frac = strtod(tmp, NULL);
+		free(tmp);
 	}
 	return 0;
 }

@@ -1,0 +1,248 @@
+// Browser tests of the flame graph viewer in Debian's chromium, driven by
+// playwright-core.  Usage: node viewer.test.mjs FLAMEGRAPH_BINARY INPUT_DIR
+// Prints one "ok NAME" or "FAIL NAME: why" line per check, then
+// "N passed, N failed".
+import { chromium } from "playwright-core";
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const [flamegraph, inputs] = process.argv.slice(2);
+const dir = mkdtempSync(join(tmpdir(), "flame-browser-"));
+let passed = 0, failed = 0;
+
+function check(name, cond, why = "") {
+	if (cond) { passed++; console.log(`ok   ${name}`); }
+	else { failed++; console.log(`FAIL ${name}${why ? ": " + why : ""}`); }
+}
+function near(a, b, tol) { return Math.abs(a - b) <= tol; }
+
+// Reference values come from the folded input, not from the SVG.
+function parseFolded(file) {
+	return readFileSync(file, "utf8").split("\n").filter(l => l).map(l => {
+		const m = /^(.*)\s(\d+(?:\.\d*)?)$/.exec(l);
+		return { frames: m[1].split(";"), count: parseFloat(m[2]) };
+	});
+}
+function samplesUnder(stacks, prefix) {
+	return stacks.filter(s => prefix.every((f, i) => s.frames[i] === f))
+		.reduce((a, s) => a + s.count, 0);
+}
+// Share of the samples under prefix in stacks with any frame matching re:
+// what "Matched:" must show (a matching ancestor covers everything).
+function matchedPct(stacks, re, prefix = []) {
+	const base = stacks.filter(s => prefix.every((f, i) => s.frames[i] === f));
+	const total = base.reduce((a, s) => a + s.count, 0);
+	const hit = base.filter(s => s.frames.some(f => re.test(f)))
+		.reduce((a, s) => a + s.count, 0);
+	return 100 * hit / total;
+}
+
+function render(name, args) {
+	writeFileSync(join(dir, name), execFileSync(flamegraph, args));
+}
+render("basic.svg", [join(inputs, "basic.folded")]);
+render("gen.svg", [join(inputs, "gen.folded")]);
+render("inverted.svg", ["--inverted", join(inputs, "basic.folded")]);
+render("attrs.svg", ["--nameattr", join(inputs, "attrs.tsv"), join(inputs, "basic.folded")]);
+
+const server = createServer((req, res) => {
+	const file = join(dir, new URL(req.url, "http://x").pathname.replace(/^\/+/, ""));
+	try {
+		const body = readFileSync(file);
+		res.writeHead(200, { "content-type": "image/svg+xml" });
+		res.end(body);
+	} catch {
+		res.writeHead(404);
+		res.end();
+	}
+});
+await new Promise(r => server.listen(0, "127.0.0.1", r));
+const base = `http://127.0.0.1:${server.address().port}/`;
+
+const browser = await chromium.launch({
+	executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+	args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+const page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
+const errors = [];
+page.on("pageerror", e => errors.push(String(e)));
+let answer = null;
+page.on("dialog", d => { const a = answer; answer = null; a === null ? d.dismiss() : d.accept(a); });
+
+// Geometry of the frame whose name is exactly `name` (first match).
+async function frame(name) {
+	return page.evaluate(n => {
+		for (const g of document.getElementById("frames").children) {
+			const t = g.querySelector("title").textContent;
+			if (t === n || t.startsWith(n + " (")) {
+				const r = g.querySelector("rect"), x = g.querySelector("text");
+				return { title: t, x: +r.getAttribute("x"), w: +r.getAttribute("width"), y: +r.getAttribute("y"),
+					fill: r.getAttribute("fill"), cls: g.getAttribute("class") || "",
+					hidden: getComputedStyle(g).display === "none", label: x ? x.textContent : "" };
+			}
+		}
+		return null;
+	}, name);
+}
+const text = id => page.evaluate(i => document.getElementById(i).textContent, id);
+// An SVG document has no margin: page coordinates are SVG user units.
+async function clickAt(name) {
+	const f = await frame(name);
+	await page.mouse.click(f.x + Math.min(f.w / 2, 5), f.y + 7);
+}
+
+const basic = parseFolded(join(inputs, "basic.folded"));
+const total = basic.reduce((a, s) => a + s.count, 0);
+
+await page.goto(base + "basic.svg");
+check("viewer loads without script errors", errors.length === 0, errors.join("; "));
+
+// Hover.
+let f = await frame("handle_request");
+await page.mouse.move(f.x + 3, f.y + 7);
+const want = `handle_request (${samplesUnder(basic, ["main", "run_server", "handle_request"])} samples, ` +
+	`${(100 * samplesUnder(basic, ["main", "run_server", "handle_request"]) / total).toFixed(2)}%)`;
+check("hover shows Function: NAME (N samples, P%)", (await text("details")) === "Function: " + want,
+	await text("details"));
+check("the frame's <title> tooltip has the same text", f.title === want, f.title);
+await page.mouse.move(2, 2);
+check("moving away clears the details line", (await text("details")).trim() === "");
+
+// Zoom.
+const before = await frame("parse_headers");
+await clickAt("handle_request");
+f = await frame("handle_request");
+check("clicked frame fills the width", near(f.x, 10, 0.05) && near(f.w, 1180, 0.05), JSON.stringify(f));
+const main = await frame("main");
+check("ancestors are dimmed", main.cls.includes("fg-dim") && near(main.w, 1180, 0.05), JSON.stringify(main));
+check("frames outside the zoomed one are hidden", (await frame("gc_thread")).hidden);
+const ph = await frame("parse_headers");
+const hr = samplesUnder(basic, ["main", "run_server", "handle_request"]);
+const phs = samplesUnder(basic, ["main", "run_server", "handle_request", "parse_headers"]);
+check("children are scaled to the zoomed frame", near(ph.w, 1180 * phs / hr, 0.2), `${ph.w} vs ${1180 * phs / hr}`);
+check("Reset Zoom appears", !(await page.evaluate(() => document.getElementById("unzoom").classList.contains("fg-hidden"))));
+check("zoom is kept in the URL", /[?&]x=/.test(page.url()) && /[?&]y=/.test(page.url()), page.url());
+const zoomedUrl = page.url();
+await page.click("#unzoom");
+const after = await frame("parse_headers");
+check("Reset Zoom restores widths and labels", after.x === before.x && after.w === before.w && after.label === before.label,
+	JSON.stringify(after));
+check("Reset Zoom shows every frame again", !(await frame("gc_thread")).hidden);
+check("Reset Zoom clears the URL state", !/[?&]x=/.test(page.url()), page.url());
+
+// Labels are re-fitted to the new widths.
+const anon = "(anonymous namespace)::compute";
+const short = await frame(anon);
+await clickAt("std::function<int (int, int)>::operator()");
+const long = await frame(anon);
+check("labels are re-fitted after zoom", short.label.endsWith("..") && long.label === anon,
+	`${short.label} -> ${long.label}`);
+await page.click("#unzoom");
+check("labels are restored by Reset Zoom", (await frame(anon)).label === short.label);
+
+// Search: Ctrl-F, highlight, Matched %.
+answer = "parse|send";
+await page.keyboard.press("Control+f");
+await page.waitForTimeout(50);
+const m1 = await text("matched");
+const exp1 = matchedPct(basic, /parse|send/);
+check("Ctrl-F searches and shows Matched %", m1 === `Matched: ${exp1.toFixed(1)}%`, `${m1} vs ${exp1}`);
+check("matching frames are highlighted", (await frame("send_response")).fill === "rgb(230,0,230)"
+	&& (await frame("parse_headers")).fill === "rgb(230,0,230)");
+check("other frames keep their colour", (await frame("main")).fill !== "rgb(230,0,230)");
+check("search is kept in the URL", /[?&]s=parse%7Csend/.test(page.url()), page.url());
+await page.keyboard.press("Escape");
+check("Escape clears the search", (await text("matched")).trim() === "" &&
+	(await frame("send_response")).fill !== "rgb(230,0,230)");
+
+// Nested matches count once: "handle_request" and "parse_headers" overlap.
+answer = "handle_request|parse_headers|memchr";
+await page.keyboard.press("F3");
+await page.waitForTimeout(50);
+const exp2 = matchedPct(basic, /handle_request|parse_headers|memchr/);
+check("F3 searches; nested matches are counted once", (await text("matched")) === `Matched: ${exp2.toFixed(1)}%`,
+	await text("matched"));
+await page.click("#search");	// "Reset Search"
+check("the Search control resets an active search", (await text("matched")).trim() === "");
+
+// Ignore case with Ctrl-I.
+answer = "GC::";
+await page.click("#search");
+await page.waitForTimeout(50);
+const exp3 = matchedPct(basic, /GC::/);
+check("the Search control asks for a term", (await text("matched")) === `Matched: ${exp3.toFixed(1)}%`,
+	await text("matched"));
+await page.keyboard.press("Escape");
+answer = "gc::";
+await page.keyboard.press("Control+f");
+await page.waitForTimeout(50);
+check("searches are case-sensitive by default", (await text("matched")) === "Matched: 0.0%", await text("matched"));
+await page.keyboard.press("Control+i");
+await page.waitForTimeout(50);
+check("Ctrl-I toggles ignore-case and re-runs the search", (await text("matched")) === `Matched: ${exp3.toFixed(1)}%`,
+	await text("matched"));
+await page.keyboard.press("Control+i");
+await page.click("#ignorecase");
+check("the ic control toggles ignore-case", (await text("matched")) === `Matched: ${exp3.toFixed(1)}%`);
+await page.keyboard.press("Escape");
+await page.click("#ignorecase");
+
+// Matched % within the zoomed frame.
+await clickAt("handle_request");
+answer = "memchr";
+await page.keyboard.press("Control+f");
+await page.waitForTimeout(50);
+const exp4 = matchedPct(basic, /memchr/, ["main", "run_server", "handle_request"]);
+check("Matched % is relative to the zoomed frame", (await text("matched")) === `Matched: ${exp4.toFixed(1)}%`,
+	`${await text("matched")} vs ${exp4}`);
+await page.keyboard.press("Escape");
+await page.keyboard.press("Escape");
+check("Escape with no search resets the zoom", (await frame("handle_request")).w < 1180 &&
+	!(await frame("gc_thread")).hidden);
+
+// URL state restores zoom and search.
+await page.goto(zoomedUrl.replace(/basic\.svg.*$/, "basic.svg") + "?" + zoomedUrl.split("?")[1] + "&s=memchr");
+await page.waitForTimeout(50);
+f = await frame("handle_request");
+check("?x=&y= restores the zoom", near(f.w, 1180, 0.05), JSON.stringify(f));
+check("?s= restores the search", (await text("matched")) === `Matched: ${exp4.toFixed(1)}%`, await text("matched"));
+
+// Inverted graphs zoom upward.
+await page.goto(base + "inverted.svg");
+await clickAt("handle_request");
+const im = await frame("main");
+check("icicle graph: ancestors above are dimmed", im.cls.includes("fg-dim") && !(await frame("parse_headers")).hidden);
+
+// A large graph: Matched % from the input.
+const gen = parseFolded(join(inputs, "gen.folded"));
+await page.goto(base + "gen.svg?s=" + encodeURIComponent("^std::|_\\[k\\]$|Service"));
+await page.waitForTimeout(100);
+// Names are matched as displayed, without the _[k] annotation.
+const exp5 = matchedPct(gen.map(s => ({ ...s, frames: s.frames.map(x => x.replace(/_\[[kwij]\]$/, "")) })),
+	/^std::|_\[k\]$|Service/);
+const m5 = parseFloat((await text("matched")).replace(/[^0-9.]/g, ""));
+check("large graph: Matched % agrees with the input", near(m5, exp5, 0.15), `${m5} vs ${exp5}`);
+
+// Linked frames (--nameattr href) follow their link; Ctrl-click zooms.
+await page.goto(base + "attrs.svg");
+const a = await page.evaluate(() => {
+	const el = [...document.getElementById("frames").children].find(g => g.nodeName === "a");
+	return el ? el.getAttribute("target") + " " + el.querySelector("title").textContent : null;
+});
+check("--nameattr href makes a link element with its title", a === "_blank Request handler", String(a));
+const urlBefore = page.url();
+await page.keyboard.down("Control");
+await clickAt("Request handler");
+await page.keyboard.up("Control");
+check("Ctrl-click on a linked frame zooms instead of following it", page.url().startsWith(urlBefore) &&
+	/[?&]x=/.test(page.url()), page.url());
+check("no script errors anywhere", errors.length === 0, errors.join("; "));
+
+await browser.close();
+server.close();
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
