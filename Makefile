@@ -30,6 +30,8 @@ RENDER_OBJ := $(RENDER_SRC:%.c=$(B)/%.o)
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 TESTTOOLS  := $(B)/tests/svgframes $(B)/tests/genfolded $(B)/tests/runstat
+FUZZ_SRC   := $(wildcard tests/fuzz/fuzz_*.c)
+REPLAY_BIN := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=$(B)/tests/replay_%)
 
 .PHONY: all check asan bench fuzz demo clean update-golden deps-check
 all: deps-check $(TOOLS:%=$(B)/%) $(TOOLS)
@@ -68,7 +70,11 @@ $(B)/tests/%: tests/tools/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-check: all $(UNIT_BIN) $(TESTTOOLS)
+$(B)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(RENDER_OBJ) $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Irender $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+check: all $(UNIT_BIN) $(TESTTOOLS) $(REPLAY_BIN)
 	B=$(B) sh tests/run.sh
 
 asan:
@@ -79,7 +85,7 @@ asan:
 bench: all $(TESTTOOLS)
 	B=$(B) sh bench/run.sh
 
-FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,build-fuzz/fuzz_%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_TARGETS := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=build-fuzz/fuzz_%)
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c
 	$(MAKE) B=build-fuzz CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" \
 	  build-fuzz/render/assets.h $(RENDER_OBJ:$(B)/%=build-fuzz/%) $(LIB_OBJ:$(B)/%=build-fuzz/%)
