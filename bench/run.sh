@@ -1,0 +1,78 @@
+#!/bin/sh
+# make bench: flamegraph throughput (MB/s of collapsed input) and peak RSS
+# on a generated input of 1M lines and ~90k distinct deep stacks, memory
+# against input size, SVG size, and ratios to flamegraph.pl and
+# inferno-flamegraph when they are on PATH (or FLAMEGRAPH_PL/INFERNO).
+set -e
+B=${B:-build}
+OUT=bench/out
+mkdir -p "$OUT"
+FG=$B/flamegraph
+RUN=$B/tests/runstat
+LINES=${BENCH_LINES:-1000000}
+DISTINCT=${BENCH_DISTINCT:-90000}
+
+big=$OUT/big.folded
+if [ ! -s "$big" ] || [ "$(cat "$OUT/big.params" 2>/dev/null)" != "$LINES $DISTINCT" ]; then
+	echo "generating $LINES lines, $DISTINCT distinct stacks..."
+	"$B/tests/genfolded" -n "$LINES" -d "$DISTINCT" -D 60 -s 42 > "$big"
+	echo "$LINES $DISTINCT" > "$OUT/big.params"
+fi
+size=$(wc -c < "$big")
+mb=$(echo "$size" | awk '{ printf "%.1f", $1 / 1e6 }')
+distinct=$(cut -d' ' -f1 "$big" | LC_ALL=C sort -u | wc -l)
+echo "input: $mb MB, $(wc -l < "$big") lines, $distinct distinct stacks"
+
+# measure NAME CMD...: best of 3 wall times; prints MB/s and peak RSS.
+measure() {
+	name=$1
+	shift
+	best=
+	for i in 1 2 3; do
+		"$RUN" -o "$OUT/$name.svg" -- "$@" 2> "$OUT/$name.stat" || true
+		t=$(tail -n 1 "$OUT/$name.stat" | cut -d' ' -f1)
+		rss=$(tail -n 1 "$OUT/$name.stat" | cut -d' ' -f2)
+		if [ -z "$best" ] || awk "BEGIN { exit !($t < $best) }"; then best=$t; bestrss=$rss; fi
+	done
+	mbs=$(awk "BEGIN { printf \"%.0f\", $size / 1e6 / $best }")
+	printf '%-28s %8.3f s %8s MB/s %8.1f MB peak RSS\n' "$name" "$best" "$mbs" "$(awk "BEGIN { print $bestrss / 1024 }")"
+	eval "T_$name=$best"
+}
+
+cat "$big" > /dev/null	# warm the page cache
+measure flamegraph "$FG" "$big"
+echo "svg: $(wc -c < "$OUT/flamegraph.svg") bytes, $(grep -c '^<g><title>' "$OUT/flamegraph.svg") frames"
+
+# Memory follows distinct stacks, not input size: the same stacks twice.
+cat "$big" "$big" > "$OUT/double.folded"
+"$RUN" -o /dev/null -- "$FG" "$OUT/double.folded" 2> "$OUT/double.stat"
+echo "2x input (same stacks):      peak RSS $(tail -n 1 "$OUT/double.stat" | awk '{ printf "%.1f MB", $2 / 1024 }')"
+rm -f "$OUT/double.folded"
+gzip -1 -c "$big" > "$OUT/big.folded.gz"
+"$RUN" -o /dev/null -- "$FG" "$OUT/big.folded.gz" 2> "$OUT/gz.stat"
+echo "gzip input:                  $(tail -n 1 "$OUT/gz.stat" | awk -v s="$size" '{ printf "%.0f MB/s of uncompressed input", s / 1e6 / $1 }')"
+rm -f "$OUT/big.folded.gz"
+
+# Against the reference implementations, on a 100k-line sample (the Perl
+# script needs minutes for the full input).
+head -n 100000 "$big" > "$OUT/sample.folded"
+ssize=$(wc -c < "$OUT/sample.folded")
+"$RUN" -o "$OUT/sample.svg" -- "$FG" "$OUT/sample.folded" 2> "$OUT/s.stat"
+ts=$(tail -n 1 "$OUT/s.stat" | cut -d' ' -f1)
+PL=${FLAMEGRAPH_PL:-$(command -v flamegraph.pl || true)}
+if [ -n "$PL" ]; then
+	"$RUN" -o "$OUT/sample-pl.svg" -- perl "$PL" "$OUT/sample.folded" 2> "$OUT/pl.stat" || true
+	tp=$(tail -n 1 "$OUT/pl.stat" | cut -d' ' -f1)
+	echo "flamegraph.pl on 100k lines: $tp s vs $ts s: $(awk "BEGIN { printf \"%.0fx\", $tp / $ts }") faster;" \
+	     "SVG $(wc -c < "$OUT/sample.svg") vs $(wc -c < "$OUT/sample-pl.svg") bytes"
+else
+	echo "flamegraph.pl: not on PATH (set FLAMEGRAPH_PL to compare)"
+fi
+INF=${INFERNO:-$(command -v inferno-flamegraph || true)}
+if [ -n "$INF" ]; then
+	measure inferno "$INF" "$big"
+	echo "inferno-flamegraph: $(awk "BEGIN { printf \"%.1fx\", $T_inferno / $T_flamegraph }") slower than flamegraph"
+else
+	echo "inferno-flamegraph: not on PATH (set INFERNO to compare)"
+fi
+rm -f "$OUT/sample.folded" "$OUT"/*.svg
