@@ -1,9 +1,10 @@
 /* strtab: open-addressing hash table over an append-only arena.
  *
- * Each slot holds an id + 1 (0 = empty) and 32 bits of the key's hash, so
- * most probes that miss never touch the string.  Entries are laid out in
- * the arena as [value][length][bytes NUL]; the id -> entry index is a
- * plain array, which gives insertion-ordered ids for free. */
+ * Each slot holds the entry's address, 32 bits of the key's hash and the
+ * key's length, so a probe reads the string only when both match, and a
+ * hit costs one cache miss for the slot and one for the entry.  Entries
+ * are laid out in the arena as [value][id][length][bytes NUL]; the
+ * id -> entry array gives insertion-ordered ids. */
 #include "strtab.h"
 #include "xalloc.h"
 
@@ -14,8 +15,15 @@
 #define CHUNK (1024 * 1024)	/* arena chunk; larger strings get their own */
 
 struct slot {
-	uint32_t id1;		/* id + 1, 0 when empty */
+	char *entry;		/* the entry, NULL when empty */
 	uint32_t hash;		/* high bits of the key's hash */
+	uint32_t len;		/* key length, saturated at UINT32_MAX */
+};
+
+/* The header before an entry's bytes. */
+struct head {
+	size_t len;		/* key length */
+	uint32_t id;		/* insertion index */
 };
 
 struct chunk {
@@ -92,12 +100,21 @@ static void *arena_alloc(struct strtab *t, size_t n)
 
 static const char *entry_str(const struct strtab *t, const char *e, size_t *len)
 {
-	size_t n;
+	const struct head *h = (const struct head *)(const void *)(e + t->valsize);
 
-	memcpy(&n, e + t->valsize, sizeof(n));
 	if (len)
-		*len = n;
-	return e + t->valsize + sizeof(n);
+		*len = h->len;
+	return e + t->valsize + sizeof(*h);
+}
+
+static uint32_t entry_id(const struct strtab *t, const char *e)
+{
+	return ((const struct head *)(const void *)(e + t->valsize))->id;
+}
+
+static uint32_t slot_len(size_t len)
+{
+	return len < UINT32_MAX ? (uint32_t)len : UINT32_MAX;
 }
 
 static void grow_slots(struct strtab *t)
@@ -112,11 +129,11 @@ static void grow_slots(struct strtab *t)
 		size_t len, j;
 		const char *str;
 
-		if (!old.id1)
+		if (!old.entry)
 			continue;
-		str = entry_str(t, t->entries[old.id1 - 1], &len);
+		str = entry_str(t, old.entry, &len);
 		j = (size_t)XXH3_64bits(str, len) & mask;
-		while (s[j].id1)
+		while (s[j].entry)
 			j = (j + 1) & mask;
 		s[j] = old;
 	}
@@ -131,18 +148,18 @@ static size_t probe(const struct strtab *t, const char *s, size_t len, uint64_t 
 {
 	size_t mask = ((size_t)1 << t->bits) - 1;
 	size_t j = (size_t)h & mask;
-	uint32_t hi = (uint32_t)(h >> 32);
+	uint32_t hi = (uint32_t)(h >> 32), sl_len = slot_len(len);
 
 	for (;; j = (j + 1) & mask) {
 		const struct slot *sl = &t->slots[j];
 		size_t n;
 		const char *e;
 
-		if (!sl->id1)
+		if (!sl->entry)
 			return j;
-		if (sl->hash != hi)
+		if (sl->hash != hi || sl->len != sl_len)
 			continue;
-		e = entry_str(t, t->entries[sl->id1 - 1], &n);
+		e = entry_str(t, sl->entry, &n);
 		if (n == len && memcmp(e, s, len) == 0)
 			return j;
 	}
@@ -152,30 +169,34 @@ uint32_t strtab_find(const struct strtab *t, const char *s, size_t len)
 {
 	size_t j = probe(t, s, len, XXH3_64bits(s, len));
 
-	return t->slots[j].id1 ? t->slots[j].id1 - 1 : UINT32_MAX;
+	return t->slots[j].entry ? entry_id(t, t->slots[j].entry) : UINT32_MAX;
 }
 
 uint32_t strtab_intern(struct strtab *t, const char *s, size_t len, int *added)
 {
 	uint64_t h = XXH3_64bits(s, len);
 	size_t j = probe(t, s, len, h);
+	struct head hd;
 	char *e;
 
 	if (added)
-		*added = t->slots[j].id1 == 0;
-	if (t->slots[j].id1)
-		return t->slots[j].id1 - 1;
+		*added = t->slots[j].entry == NULL;
+	if (t->slots[j].entry)
+		return entry_id(t, t->slots[j].entry);
 	if (t->n >= UINT32_MAX - 1)
-		xmalloc(SIZE_MAX);	/* reports out of memory and exits */
-	e = arena_alloc(t, t->valsize + sizeof(len) + len + 1);
+		xalloc_fail(SIZE_MAX);	/* ids are 32-bit */
+	e = arena_alloc(t, t->valsize + sizeof(hd) + len + 1);
 	memset(e, 0, t->valsize);
-	memcpy(e + t->valsize, &len, sizeof(len));
-	memcpy(e + t->valsize + sizeof(len), s, len);
-	e[t->valsize + sizeof(len) + len] = '\0';
+	hd.len = len;
+	hd.id = (uint32_t)t->n;
+	memcpy(e + t->valsize, &hd, sizeof(hd));
+	memcpy(e + t->valsize + sizeof(hd), s, len);
+	e[t->valsize + sizeof(hd) + len] = '\0';
 	xgrow(&t->entries, &t->cap, t->n + 1, sizeof(*t->entries));
-	t->entries[t->n] = e;
-	t->slots[j].id1 = (uint32_t)++t->n;
+	t->entries[t->n++] = e;
+	t->slots[j].entry = e;
 	t->slots[j].hash = (uint32_t)(h >> 32);
+	t->slots[j].len = slot_len(len);
 	/* Keep the load under 1/2 so probe chains stay short. */
 	if (t->n * 2 > ((size_t)1 << t->bits))
 		grow_slots(t);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void oom(size_t n)
+_Noreturn void xalloc_fail(size_t n)
 {
 	/* program_invocation_short_name (glibc) names the tool without a
 	 * global of our own. */
@@ -21,7 +21,7 @@ void *xmalloc(size_t n)
 	void *p = malloc(n ? n : 1);
 
 	if (!p)
-		oom(n);
+		xalloc_fail(n);
 	return p;
 }
 
@@ -30,10 +30,10 @@ void *xcalloc(size_t nmemb, size_t size)
 	void *p;
 
 	if (size && nmemb > SIZE_MAX / size)
-		oom(SIZE_MAX);
+		xalloc_fail(SIZE_MAX);
 	p = calloc(nmemb ? nmemb : 1, size ? size : 1);
 	if (!p)
-		oom(nmemb * size);
+		xalloc_fail(nmemb * size);
 	return p;
 }
 
@@ -42,7 +42,7 @@ void *xrealloc(void *p, size_t n)
 	void *q = realloc(p, n ? n : 1);
 
 	if (!q)
-		oom(n);
+		xalloc_fail(n);
 	return q;
 }
 
@@ -64,11 +64,11 @@ void xgrow(void *p, size_t *cap, size_t need, size_t elem)
 		return;
 	while (n < need) {
 		if (n > SIZE_MAX / 2)
-			oom(SIZE_MAX);
+			xalloc_fail(SIZE_MAX);
 		n *= 2;
 	}
 	if (elem && n > SIZE_MAX / elem)
-		oom(SIZE_MAX);
+		xalloc_fail(SIZE_MAX);
 	*pp = xrealloc(*pp, n * elem);
 	*cap = n;
 }

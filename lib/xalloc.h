@@ -23,4 +23,8 @@ char *xstrndup(const char *s, size_t len);
  * nothing when *cap >= need. */
 void xgrow(void *p, size_t *cap, size_t need, size_t elem);
 
+/* Reports running out of memory (n bytes wanted) and exits 1, for
+ * allocations made elsewhere (open_memstream, a full id space). */
+_Noreturn void xalloc_fail(size_t n);
+
 #endif

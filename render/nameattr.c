@@ -154,7 +154,7 @@ static char *build(const struct fields *fl, int anchor, struct seen *s, const st
 	FILE *f = open_memstream(&buf, &size);
 
 	if (!f)
-		xmalloc(SIZE_MAX);	/* reports out of memory */
+		xalloc_fail(0);
 	if (anchor) {
 		put_attr(f, s, "xlink:href", 10, fl->v[K_HREF], fl->n[K_HREF]);
 		if (fl->v[K_TARGET])
