@@ -187,3 +187,10 @@ head -c 300000 /dev/urandom > "$T/garbage.bin" 2>/dev/null || dd if=/dev/urandom
 rc=$?
 [ "$rc" = 0 ] || [ "$rc" = 2 ] && pass "binary garbage does not crash" || fail "binary garbage does not crash" "exit $rc"
 wellformed "binary garbage still gives well-formed XML" "$T/garbage.svg"
+
+# A machine without the zlib/xxhash headers gets told which packages to install.
+if command -v make > /dev/null 2>&1; then
+	make -s deps-check CC="cc -nostdinc" > "$T/out" 2> "$T/err"
+	[ $? != 0 ] && grep -q "zlib1g-dev libxxhash-dev" "$T/err" && pass "missing headers name the Debian packages" \
+		|| fail "missing headers name the Debian packages" "$(cat "$T/err")"
+fi

@@ -1,6 +1,7 @@
 # Golden tests: each tests/data/flamegraph/CASE/ has "args" (flamegraph's
 # arguments; files are relative to the case) and results/:
 #   out.svg       flame's own output, byte for byte (make update-golden)
+#   perl.size     the size of flamegraph.pl's SVG: flame's must not be larger
 #   perl.frames   frames flamegraph.pl drew for the same arguments, recorded
 #                 by tests/record-perl.sh; compared within 0.1 px.  A case
 #                 with a "loose-pct" file has fractional counts, where the
@@ -21,6 +22,12 @@ golden_case() {
 		pass "$_name"
 	else
 		fail "$_name" "$(printf '%s\n' "$_d" | head -30)"
+	fi
+	if [ -f "$_dir/results/perl.size" ]; then
+		_ours=$(wc -c < "$TMP/out.svg")
+		_theirs=$(cat "$_dir/results/perl.size")
+		[ "$_ours" -le "$_theirs" ] && pass "$_name is no larger than flamegraph.pl's SVG" \
+			|| fail "$_name is no larger than flamegraph.pl's SVG" "$_ours > $_theirs bytes"
 	fi
 	if [ -f "$_dir/results/perl.frames" ]; then
 		_loose=
