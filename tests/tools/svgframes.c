@@ -142,6 +142,15 @@ static void parse_list(struct list *l, char *s)
 	}
 }
 
+static void release(struct list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->f[i].title);
+	free(l->f);
+}
+
 static int cmp(const void *a, const void *b)
 {
 	const struct fr *p = a, *q = b;
@@ -209,7 +218,7 @@ int main(int argc, char **argv)
 	size_t i;
 
 	if (argc >= 4 && strcmp(argv[1], "-c") == 0) {
-		int loose = 0, nofill = 0, k;
+		int loose = 0, nofill = 0, k, r;
 
 		for (k = 4; k < argc; k++) {
 			loose |= strcmp(argv[k], "--loose-pct") == 0;
@@ -217,7 +226,10 @@ int main(int argc, char **argv)
 		}
 		load(&a, argv[2]);
 		load(&b, argv[3]);
-		return compare(&a, &b, loose, nofill);
+		r = compare(&a, &b, loose, nofill);
+		release(&a);
+		release(&b);
+		return r;
 	}
 	if (argc != 2) {
 		fprintf(stderr, "usage: svgframes FILE | svgframes -c A B [--loose-pct] [--no-fill]\n");
@@ -227,5 +239,6 @@ int main(int argc, char **argv)
 	for (i = 0; i < a.n; i++)
 		printf("%.1f\t%.1f\t%.1f\t%s\t%s\n", a.f[i].y, a.f[i].x, a.f[i].w, a.f[i].fill,
 		       a.f[i].title);
+	release(&a);
 	return 0;
 }
