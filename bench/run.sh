@@ -20,7 +20,7 @@ if [ ! -s "$big" ] || [ "$(cat "$OUT/big.params" 2>/dev/null)" != "$LINES $DISTI
 fi
 size=$(wc -c < "$big")
 mb=$(echo "$size" | awk '{ printf "%.1f", $1 / 1e6 }')
-distinct=$(cut -d' ' -f1 "$big" | LC_ALL=C sort -u | wc -l)
+distinct=$(sed 's/ [0-9]*$//' "$big" | LC_ALL=C sort -u | wc -l)
 echo "input: $mb MB, $(wc -l < "$big") lines, $distinct distinct stacks"
 
 # measure NAME CMD...: best of 3 wall times; prints MB/s and peak RSS.

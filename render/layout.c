@@ -2,12 +2,15 @@
 #include "layout.h"
 #include "xalloc.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct open {
 	const char *name;	/* frame name */
 	size_t len;		/* its length */
+	size_t end;		/* offset of its end in the stack: the same in
+				   every stack that shares the frame */
 	size_t out;		/* index in lo->f */
 };
 
@@ -21,6 +24,8 @@ struct flow {
 	size_t fcap;		/* capacity of fp and fl */
 	double minwidth;	/* narrower frames are dropped */
 	double time;		/* samples so far */
+	const char *prev;	/* the previous stack */
+	size_t prevlen;		/* its length */
 };
 
 size_t layout_split(const char *s, size_t len, const char **ptr, size_t *plen, size_t max)
@@ -48,7 +53,8 @@ size_t layout_split(const char *s, size_t len, const char **ptr, size_t *plen, s
 	return keep;
 }
 
-static void push(struct flow *fw, unsigned depth, const char *name, size_t len, int two)
+static void push(struct flow *fw, unsigned depth, const char *name, size_t len,
+		 size_t end, int two)
 {
 	struct layout *lo = fw->lo;
 	struct frame *f;
@@ -65,6 +71,7 @@ static void push(struct flow *fw, unsigned depth, const char *name, size_t len, 
 	f->has_delta = two;
 	fw->open[depth].name = name;
 	fw->open[depth].len = len;
+	fw->open[depth].end = end;
 	fw->open[depth].out = lo->n++;
 }
 
@@ -84,24 +91,71 @@ static void close_to(struct flow *fw, size_t keep)
 	}
 }
 
+/* Index of the first byte where a and b differ (or the shorter length). */
+static size_t mismatch(const char *a, size_t na, const char *b, size_t nb)
+{
+	size_t n = na < nb ? na : nb, i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, y;
+
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return i + (size_t)__builtin_ctzll(x ^ y) / 8;
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/* How many open frames (the root included) the stack s shares with the
+ * previous one: a frame is shared when its bytes and the delimiter after
+ * it are the same in both. */
+static size_t shared(const struct flow *fw, const char *s, size_t len)
+{
+	size_t p = mismatch(fw->prev, fw->prevlen, s, len), same = 1;
+
+	while (same < fw->nopen) {
+		size_t end = fw->open[same].end;
+
+		if (end > p)
+			break;
+		if (end == p && !((p == len || s[p] == ';') &&
+				  (p == fw->prevlen || fw->prev[p] == ';')))
+			break;
+		same++;
+	}
+	return same;
+}
+
 static void flow_stack(struct flow *fw, const struct lentry *e)
 {
-	size_t n = layout_split(e->stack, e->len, fw->fp, fw->fl, fw->fcap), same = 1, i;
+	size_t same = shared(fw, e->stack, e->len), off, n, i;
 
+	off = same > 1 ? fw->open[same - 1].end + 1 : 0;
+	if (off > e->len)
+		off = e->len;
+	n = layout_split(e->stack + off, e->len - off, fw->fp, fw->fl, fw->fcap);
 	if (n > fw->fcap) {
 		xgrow(&fw->fp, &fw->fcap, n, sizeof(*fw->fp));
 		fw->fl = xrealloc(fw->fl, fw->fcap * sizeof(*fw->fl));
-		n = layout_split(e->stack, e->len, fw->fp, fw->fl, fw->fcap);
+		n = layout_split(e->stack + off, e->len - off, fw->fp, fw->fl, fw->fcap);
 	}
-	while (same < fw->nopen && same <= n && fw->open[same].len == fw->fl[same - 1] &&
-	       memcmp(fw->open[same].name, fw->fp[same - 1], fw->fl[same - 1]) == 0)
-		same++;
+	/* Perl's split drops trailing empty fields, shared ones included. */
+	while (n == 0 && same > 1 && fw->open[same - 1].len == 0)
+		same--;
 	close_to(fw, same);
-	for (i = same; i <= n; i++)
-		push(fw, (unsigned)i, fw->fp[i - 1], fw->fl[i - 1], e->two);
-	fw->nopen = n + 1;
+	for (i = 0; i < n; i++) {
+		size_t at = (size_t)(fw->fp[i] - e->stack);
+
+		push(fw, (unsigned)(same + i), fw->fp[i], fw->fl[i], at + fw->fl[i], e->two);
+	}
+	fw->nopen = same + n;
+	fw->prev = e->stack;
+	fw->prevlen = e->len;
 	if (e->two) {
-		struct frame *leaf = &fw->lo->f[fw->open[n].out];
+		struct frame *leaf = &fw->lo->f[fw->open[fw->nopen - 1].out];
 
 		leaf->delta += e->delta;
 		leaf->has_delta = 1;
@@ -118,8 +172,9 @@ void layout_build(struct layout *lo, const struct lentry *e, size_t n, double mi
 	memset(&fw, 0, sizeof(fw));
 	fw.lo = lo;
 	fw.minwidth = minwidth;
-	push(&fw, 0, "", 0, n > 0 && e[0].two);
+	push(&fw, 0, "", 0, 0, n > 0 && e[0].two);
 	fw.nopen = 1;
+	fw.prev = "";
 	for (i = 0; i < n; i++)
 		flow_stack(&fw, &e[i]);
 	close_to(&fw, 0);
