@@ -427,6 +427,27 @@ const char *lread_error(const struct lread *lr)
 	return lr->err;
 }
 
+int lread_each(const char *path, void (*fn)(void *ctx, const char *line, size_t len),
+	       void *ctx, char *err, size_t errlen)
+{
+	struct lread *lr = lread_open(path);
+	const char *line;
+	size_t len;
+	int st;
+
+	if (!lr) {
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	while ((st = lread_next(lr, &line, &len)) != LREAD_EOF && st != LREAD_ERROR)
+		if (st == LREAD_LINE)
+			fn(ctx, line, len);
+	if (st == LREAD_ERROR)
+		snprintf(err, errlen, "%s: %s", lread_name(lr), lread_error(lr));
+	lread_free(lr);
+	return st == LREAD_ERROR ? -1 : 0;
+}
+
 int lread_gzipped(const struct lread *lr)
 {
 	return lr->gz;

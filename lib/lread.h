@@ -47,6 +47,14 @@ const char *lread_name(const struct lread *lr);
  * data"), owned by the reader. */
 const char *lread_error(const struct lread *lr);
 
+/* Calls fn(ctx, line, len) for each line of path (NULL or "-": stdin);
+ * over-long lines are skipped.  Returns 0, or -1 with a message in err
+ * ("cannot open 'x': ...", "x: corrupt gzip data") when the file cannot
+ * be opened or read to the end; the lines before a read error are given
+ * to fn all the same. */
+int lread_each(const char *path, void (*fn)(void *ctx, const char *line, size_t len),
+	       void *ctx, char *err, size_t errlen);
+
 /* Non-zero when the input was gzip-compressed. */
 int lread_gzipped(const struct lread *lr);
 

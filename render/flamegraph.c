@@ -17,27 +17,6 @@ static void warn(void *ctx, const char *msg)
 	fprintf(stderr, PROG ": %s\n", msg);
 }
 
-/* Feeds one input to r; returns 0, or -1 after reporting an error. */
-static int read_input(struct render *r, const char *path)
-{
-	struct lread *lr = lread_open(path);
-	const char *line;
-	size_t len;
-	int st;
-
-	if (!lr) {
-		fprintf(stderr, PROG ": cannot open '%s': %s\n", path, strerror(errno));
-		return -1;
-	}
-	while ((st = lread_next(lr, &line, &len)) != LREAD_EOF && st != LREAD_ERROR)
-		if (st == LREAD_LINE)
-			render_add_line(r, line, len);
-	if (st == LREAD_ERROR)
-		fprintf(stderr, PROG ": %s: %s\n", lread_name(lr), lread_error(lr));
-	lread_free(lr);
-	return st == LREAD_ERROR ? -1 : 0;
-}
-
 static int render_to(struct render *r, const struct fg_opts *o)
 {
 	struct outfile *out = outfile_open(o->output);
@@ -67,10 +46,12 @@ static int render_to(struct render *r, const struct fg_opts *o)
 
 int main(int argc, char **argv)
 {
+	static const char *const dash[] = { "-" };
+	const char *const *in;
 	struct fg_opts o;
 	struct render *r;
 	char err[512];
-	int first, i, rc = 0;
+	int first, i, n, rc = 0;
 
 	fgopt_init(&o);
 	if (fgopt_parse(&o, argc, argv, &first, err, sizeof(err)) < 0) {
@@ -90,16 +71,16 @@ int main(int argc, char **argv)
 		render_free(r);
 		return 1;
 	}
-	for (i = first; i < argc && rc == 0; i++)
-		rc = read_input(r, argv[i]);
-	if (first == argc)
-		rc = read_input(r, "-");
+	in = first < argc ? (const char *const *)argv + first : dash;
+	n = first < argc ? argc - first : 1;
+	for (i = 0; i < n && rc == 0; i++) {
+		rc = lread_each(in[i], render_line_cb, r, err, sizeof(err)) < 0;
+		if (rc)
+			fprintf(stderr, PROG ": %s\n", err);
+	}
 	if (render_ignored(r))
 		fprintf(stderr, PROG ": ignored %lu lines with invalid format\n", render_ignored(r));
-	if (rc == 0)
-		rc = render_to(r, &o);
-	else
-		rc = 1;
+	rc = rc ? 1 : render_to(r, &o);
 	render_free(r);
 	return rc;
 }

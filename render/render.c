@@ -225,6 +225,11 @@ int render_add_line(struct render *r, const char *line, size_t len)
 	return 0;
 }
 
+void render_line_cb(void *r, const char *line, size_t len)
+{
+	render_add_line(r, line, len);
+}
+
 unsigned long render_ignored(const struct render *r)
 {
 	return r->ignored;
