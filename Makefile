@@ -23,10 +23,12 @@ LDLIBS  += -lz -lxxhash -lm
 LIB_SRC    := lib/xalloc.c lib/lread.c lib/strtab.c lib/folded.c lib/outfile.c
 RENDER_SRC := render/options.c render/layout.c render/palette.c render/svg.c \
               render/render.c render/nameattr.c render/xmlesc.c
-TOOLS      := flamegraph flame
+COLLAPSE_SRC := collapse/perf.c collapse/perf_cli.c
+TOOLS      := flamegraph flame stackcollapse-perf
 
 LIB_OBJ    := $(LIB_SRC:%.c=$(B)/%.o)
 RENDER_OBJ := $(RENDER_SRC:%.c=$(B)/%.o)
+COLLAPSE_OBJ := $(COLLAPSE_SRC:%.c=$(B)/%.o)
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 TESTTOOLS  := $(B)/tests/svgframes $(B)/tests/genfolded $(B)/tests/runstat
@@ -56,11 +58,13 @@ $(B)/render/svg.o: $(B)/render/assets.h
 
 $(B)/flamegraph: $(B)/render/flamegraph.o $(RENDER_OBJ) $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(B)/stackcollapse-perf: $(B)/collapse/stackcollapse-perf.o $(COLLAPSE_OBJ) $(LIB_OBJ)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(B)/flame: $(B)/flame.o $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Convenience copies at the top level, so ./flamegraph works after make.
-flamegraph flame: %: $(B)/%
+flamegraph flame stackcollapse-perf: %: $(B)/%
 	cp $< $@
 
 $(B)/tests/test_%: tests/unit/test_%.c $(RENDER_OBJ) $(LIB_OBJ)

@@ -1,0 +1,693 @@
+/* perf: perf script text -> collapsed stacks.
+ *
+ * An event is a header line ("comm [pid/]tid [cpu] time: [period] event:")
+ * then frame lines ("addr symbol+0xoff (dso)", leaf first), ended by a
+ * blank line.  Frames are tidied as stackcollapse-perf.pl does and kept
+ * leaf first in fbuf; at the end of the event they are joined root first
+ * behind the process name and added to the table with the period as the
+ * weight (1 when perf printed none). */
+#include "perf.h"
+#include "folded.h"
+#include "strtab.h"
+#include "xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REPORT_MAX 5	/* malformed lines named on stderr */
+
+enum skip { KEEP, SKIP_EVENT, SKIP_REST };
+
+struct frame {
+	size_t off;	/* offset in fbuf */
+	size_t len;	/* bytes */
+};
+
+struct perf {
+	const struct perf_opts *o;	/* options */
+	struct strtab *out;		/* stack -> struct fcount */
+	perf_warn_fn *warn;		/* message sink */
+	void *ctx;			/* its context */
+	const char *name;		/* input name, for messages */
+	int in_event;			/* a header was read; frames follow */
+	enum skip skip;			/* what to do with the event's frames */
+	int java;			/* comm starts with "java" */
+	uint64_t period;		/* weight of the event */
+	char *pname;			/* root frame: comm[-pid[/tid]] */
+	size_t pnamelen;		/* its length */
+	size_t pnamecap;		/* its capacity */
+	char *fbuf;			/* frame texts */
+	size_t flen;			/* bytes used */
+	size_t fcap;			/* capacity */
+	struct frame *fr;		/* frames, leaf first */
+	size_t nfr;			/* frames in the event */
+	size_t frcap;			/* capacity of fr */
+	size_t srcwait;			/* frames (from the end) awaiting a source line */
+	char *key;			/* the assembled stack */
+	size_t keycap;			/* its capacity */
+	char *sym;			/* a demangled symbol */
+	size_t symcap;			/* its capacity */
+	int have_event;			/* st.event holds the event to keep */
+	struct perf_stats st;		/* counters */
+};
+
+struct perf *perf_new(const struct perf_opts *o, struct strtab *out,
+		      perf_warn_fn *warn, void *ctx)
+{
+	struct perf *p = xcalloc(1, sizeof(*p));
+
+	p->o = o;
+	p->out = out;
+	p->warn = warn;
+	p->ctx = ctx;
+	p->name = "<stdin>";
+	if (o->event_filter) {
+		snprintf(p->st.event, sizeof(p->st.event), "%s", o->event_filter);
+		p->have_event = 1;
+	}
+	return p;
+}
+
+void perf_free(struct perf *p)
+{
+	if (!p)
+		return;
+	free(p->pname);
+	free(p->fbuf);
+	free(p->fr);
+	free(p->key);
+	free(p->sym);
+	free(p);
+}
+
+const struct perf_stats *perf_stats(const struct perf *p)
+{
+	return &p->st;
+}
+
+static void malformed(struct perf *p, unsigned long lineno, const char *what,
+		      const char *line, size_t len)
+{
+	char msg[256];
+
+	if (p->st.malformed++ >= REPORT_MAX)
+		return;
+	snprintf(msg, sizeof(msg), "%s:%lu: %s: '%.*s'", p->name, lineno, what,
+		 (int)(len > 80 ? 80 : len), line);
+	p->warn(p->ctx, msg);
+}
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* ---- frames ---- */
+
+static void frame_begin(struct perf *p)
+{
+	xgrow(&p->fr, &p->frcap, p->nfr + 1, sizeof(*p->fr));
+	p->fr[p->nfr].off = p->flen;
+	p->fr[p->nfr].len = 0;
+	p->nfr++;
+}
+
+static void frame_put(struct perf *p, const char *s, size_t n)
+{
+	xgrow(&p->fbuf, &p->fcap, p->flen + n, 1);
+	memcpy(p->fbuf + p->flen, s, n);
+	p->flen += n;
+	p->fr[p->nfr - 1].len += n;
+}
+
+/* The frame being built, as a string. */
+static const char *frame_text(const struct perf *p, size_t *len)
+{
+	const struct frame *f = &p->fr[p->nfr - 1];
+
+	*len = f->len;
+	return p->fbuf + f->off;
+}
+
+static int ends_with(const char *s, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+
+	return n >= k && memcmp(s + n - k, suffix, k) == 0;
+}
+
+static int contains(const char *s, size_t n, const char *needle)
+{
+	return memmem(s, n, needle, strlen(needle)) != NULL;
+}
+
+/* Kernel DSOs: [kernel.kallsyms] and other [..], modules (.ko), and
+ * vmlinux files, versioned ones included. */
+static int is_kernel(const char *d, size_t n)
+{
+	const char *v = NULL, *q;
+	size_t i;
+
+	if (n == 9 && memcmp(d, "[unknown]", 9) == 0)
+		return 0;
+	if ((n && d[0] == '[') || ends_with(d, n, ".ko"))
+		return 1;
+	for (q = d; (q = memmem(q, n - (size_t)(q - d), "vmlinux", 7)); q++)
+		v = q;
+	if (!v)
+		return 0;
+	for (i = (size_t)(v - d); i < n; i++) {
+		char c = d[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) ||
+		      c == '-' || c == '.' || c == '_'))
+			return 0;
+	}
+	return 1;
+}
+
+static int is_jit(const char *d, size_t n)
+{
+	return (n >= 10 && memcmp(d, "/tmp/perf-", 10) == 0 && ends_with(d, n, ".map")) ||
+	       (contains(d, n, "/jitted-") && ends_with(d, n, ".so"));
+}
+
+/* Length of s without its parameter list: the first '(' outside <> {} []
+ * that does not open a Go receiver ".(" or "(anonymous namespace)". */
+static size_t without_params(const char *s, size_t n)
+{
+	int depth = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '<': case '{': case '[':
+			depth++;
+			break;
+		case '>': case '}': case ']': case ')':
+			depth--;
+			break;
+		case '(':
+			if (depth == 0 && !(i > 0 && s[i - 1] == '.') &&
+			    !(n - i >= 21 && memcmp(s + i, "(anonymous namespace)", 21) == 0))
+				return i;
+			depth++;
+			break;
+		default:
+			break;
+		}
+	}
+	return n;
+}
+
+/* Writes the name of one (inlined) part of a frame. */
+static void put_name(struct perf *p, const char *f, size_t n, const char *pc, size_t pclen,
+		     const char *dso, size_t dlen)
+{
+	size_t i, start;
+
+	if (n == 9 && memcmp(f, "[unknown]", 9) == 0) {
+		int unknown_dso = dlen == 9 && memcmp(dso, "[unknown]", 9) == 0;
+
+		/* An unknown symbol is named after its DSO when it has one. */
+		for (start = dlen; start > 0 && dso[start - 1] != '/'; start--)
+			;
+		frame_put(p, "[", 1);
+		if (unknown_dso)
+			frame_put(p, "unknown", 7);
+		else
+			frame_put(p, dso + start, dlen - start);
+		if (p->o->addrs) {
+			frame_put(p, " <", 2);
+			frame_put(p, pc, pclen);
+			frame_put(p, ">", 1);
+		}
+		frame_put(p, "]", 1);
+		return;
+	}
+	if (p->java && n > 1 && f[0] == 'L' && memchr(f, '/', n)) {
+		f++;
+		n--;
+	}
+	n = without_params(f, n);
+	for (i = 0; i < n; i++)
+		frame_put(p, f[i] == ';' ? ":" : f + i, 1);
+}
+
+static void annotate(struct perf *p, int inlined, const char *dso, size_t dlen)
+{
+	size_t n;
+	const char *t = frame_text(p, &n);
+
+	if (inlined) {
+		if (!contains(t, n, "_[i]"))
+			frame_put(p, "_[i]", 4);
+	} else if (p->o->kernel && is_kernel(dso, dlen)) {
+		frame_put(p, "_[k]", 4);
+	} else if (p->o->jit && is_jit(dso, dlen) && !contains(t, n, "_[j]")) {
+		frame_put(p, "_[j]", 4);
+	}
+}
+
+/* Splits "addr symbol (dso)"; returns 0 or -1 when it is not a frame. */
+static int split_frame(const char *s, size_t n, const char **pc, size_t *pclen,
+		       const char **fn, size_t *fnlen, const char **dso, size_t *dlen)
+{
+	size_t i = 0, j, a, b;
+	int depth = 0;
+
+	while (i < n && is_space(s[i]))
+		i++;
+	for (j = i; j < n && !is_space(s[j]); j++)
+		;
+	if (j == i || j == n || s[n - 1] != ')')
+		return -1;
+	*pc = s + i;
+	*pclen = j - i;
+	/* The DSO is the last balanced "(...)", so "(x (deleted))" and paths
+	 * with spaces stay whole. */
+	for (b = n; b > j; b--) {
+		if (s[b - 1] == ')')
+			depth++;
+		else if (s[b - 1] == '(' && --depth == 0)
+			break;
+	}
+	if (b <= j || !is_space(s[b - 2]))
+		return -1;
+	*dso = s + b;
+	*dlen = n - 1 - b;
+	for (a = j; a < b - 1 && is_space(s[a]); a++)
+		;
+	for (b -= 2; b > a && is_space(s[b - 1]); b--)
+		;
+	/* An empty symbol reads as " ", as stackcollapse-perf.pl has it. */
+	*fn = a < b ? s + a : " ";
+	*fnlen = a < b ? b - a : 1;
+	return 0;
+}
+
+static int is_hex(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* Rust's legacy mangling escapes, as perf leaves them when it demangles
+ * only partly: "GcBox$LT$T$GT$::new::h0123456789abcdef". */
+static const char *const rust_escapes[][2] = {
+	{ "$SP$", "@" }, { "$BP$", "*" }, { "$RF$", "&" }, { "$LT$", "<" }, { "$GT$", ">" },
+	{ "$LP$", "(" }, { "$RP$", ")" }, { "$C$", "," }, { "$u7e$", "~" }, { "$u20$", " " },
+	{ "$u27$", "'" }, { "$u3d$", "=" }, { "$u5b$", "[" }, { "$u5d$", "]" }, { "$u7b$", "{" },
+	{ "$u7d$", "}" }, { "$u3b$", ";" }, { "$u2b$", "+" }, { "$u21$", "!" }, { "$u22$", "\"" },
+};
+
+static size_t rust_escape(const char *s, size_t n, char *out)
+{
+	size_t k;
+
+	for (k = 0; k < sizeof(rust_escapes) / sizeof(rust_escapes[0]); k++) {
+		size_t len = strlen(rust_escapes[k][0]);
+
+		if (n >= len && memcmp(s, rust_escapes[k][0], len) == 0) {
+			*out = rust_escapes[k][1][0];
+			return len;
+		}
+	}
+	return 0;
+}
+
+/* Finishes demangling a Rust symbol with a trailing "::h<16 hex>" hash;
+ * other symbols are returned as they are. */
+static const char *rust_fix(struct perf *p, const char *f, size_t *n)
+{
+	size_t len = *n, i, o = 0;
+
+	if (len < 17 || f[len - 17] != 'h')
+		return f;
+	for (i = len - 16; i < len; i++)
+		if (!is_hex(f[i]))
+			return f;
+	len -= 17;
+	if (len >= 2 && f[len - 2] == ':' && f[len - 1] == ':')
+		len -= 2;
+	i = len >= 2 && f[0] == '_' && f[1] == '$' ? 1 : 0;
+	xgrow(&p->sym, &p->symcap, len + 1, 1);
+	while (i < len) {
+		size_t used;
+
+		if (f[i] == '.' && i + 1 < len && f[i + 1] == '.') {
+			p->sym[o++] = ':';
+			p->sym[o++] = ':';
+			i += 2;
+		} else if (f[i] == '$') {
+			used = rust_escape(f + i, len - i, p->sym + o);
+			if (!used) {
+				/* Not an escape we know: keep the rest as it is. */
+				memcpy(p->sym + o, f + i, len - i);
+				o += len - i;
+				break;
+			}
+			o++;
+			i += used;
+		} else {
+			p->sym[o++] = f[i++];
+		}
+	}
+	*n = o;
+	return p->sym;
+}
+
+static int skip_after(const struct perf *p, const char *f, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < p->o->nskip_after; i++)
+		if (strlen(p->o->skip_after[i]) == n && memcmp(p->o->skip_after[i], f, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* Strips a "+0x1f" offset. */
+static size_t strip_offset(const char *f, size_t n)
+{
+	size_t i = n;
+
+	while (i > 0 && strchr("0123456789abcdefABCDEF", f[i - 1]) && f[i - 1])
+		i--;
+	if (i >= 3 && memcmp(f + i - 3, "+0x", 3) == 0)
+		return i - 3;
+	return n;
+}
+
+static int frame_line(struct perf *p, const char *s, size_t n)
+{
+	const char *pc, *fn, *dso, *part;
+	size_t pclen, fnlen, dlen, first = p->nfr, k, parts = 0;
+
+	if (split_frame(s, n, &pc, &pclen, &fn, &fnlen, &dso, &dlen) < 0)
+		return -1;
+	fnlen = strip_offset(fn, fnlen);
+	if (fnlen > 0 && fn[0] == '(')
+		return 0;	/* a process name, not a frame */
+	fn = rust_fix(p, fn, &fnlen);
+	/* Java inlining ("a->b->c"): the parts after the first are inlined. */
+	for (part = fn; part <= fn + fnlen; parts++) {
+		const char *arrow = memmem(part, (size_t)(fn + fnlen - part), "->", 2);
+		const char *pe = arrow ? arrow : fn + fnlen;
+
+		frame_begin(p);
+		put_name(p, part, (size_t)(pe - part), pc, pclen, dso, dlen);
+		annotate(p, parts > 0, dso, dlen);
+		part = arrow ? arrow + 2 : fn + fnlen + 1;
+	}
+	/* Frames are kept leaf first: the parts of one line go in reverse. */
+	for (k = 0; k < parts / 2; k++) {
+		struct frame t = p->fr[first + k];
+
+		p->fr[first + k] = p->fr[p->nfr - 1 - k];
+		p->fr[p->nfr - 1 - k] = t;
+	}
+	if (p->o->srcline && !(fnlen == 9 && memcmp(fn, "[unknown]", 9) == 0 &&
+			       dlen == 9 && memcmp(dso, "[unknown]", 9) == 0))
+		p->srcwait = parts;
+	if (skip_after(p, fn, fnlen))
+		p->skip = SKIP_REST;
+	return 0;
+}
+
+/* --srcline: "  file.c:12" after a frame; appended as "frame:file.c:12". */
+static void source_line(struct perf *p, const char *s, size_t n)
+{
+	size_t i = p->nfr - p->srcwait, o = 0;
+	struct frame *f = &p->fr[i];
+	char *clean = xmalloc(n + 1);
+
+	for (size_t j = 0; j < n; j++) {
+		if (s[j] == '[') {	/* "[27b25]" address parts go */
+			const char *close = memchr(s + j, ']', n - j);
+
+			if (close) {
+				j = (size_t)(close - s);
+				continue;
+			}
+		}
+		clean[o++] = s[j];
+	}
+	i = 0;
+	while (i < o && is_space(clean[i]))
+		i++;
+	while (o > i && is_space(clean[o - 1]))
+		o--;
+	if (o > i) {
+		/* Move the frame to the end of fbuf so it can grow. */
+		size_t off = p->flen;
+
+		xgrow(&p->fbuf, &p->fcap, p->flen + f->len + 1 + (o - i), 1);
+		memmove(p->fbuf + off, p->fbuf + f->off, f->len);
+		f->off = off;
+		p->flen += f->len;
+		p->fbuf[p->flen++] = ':';
+		memcpy(p->fbuf + p->flen, clean + i, o - i);
+		p->flen += o - i;
+		f->len += 1 + (o - i);
+	}
+	free(clean);
+	p->srcwait--;
+}
+
+/* ---- events ---- */
+
+static void end_event(struct perf *p)
+{
+	size_t need = p->pnamelen + 1, o = 0, i;
+	struct fcount c;
+
+	if (!p->in_event)
+		return;
+	p->in_event = 0;
+	p->srcwait = 0;
+	if (p->skip == SKIP_EVENT) {
+		p->st.filtered++;
+		return;
+	}
+	for (i = 0; i < p->nfr; i++)
+		need += p->fr[i].len + 1;
+	xgrow(&p->key, &p->keycap, need, 1);
+	/* After --skip-after the process name is not part of the stack. */
+	if (p->skip != SKIP_REST || p->nfr == 0) {
+		memcpy(p->key, p->pname, p->pnamelen);
+		o = p->pnamelen;
+	}
+	for (i = p->nfr; i-- > 0;) {
+		if (o)
+			p->key[o++] = ';';
+		memcpy(p->key + o, p->fbuf + p->fr[i].off, p->fr[i].len);
+		o += p->fr[i].len;
+	}
+	c.n = p->period;
+	c.frac = 0;
+	fcount_add(strtab_val(p->out, strtab_intern(p->out, p->key, o, NULL)), &c);
+	p->st.samples++;
+}
+
+struct header {
+	const char *comm;	/* process name */
+	size_t commlen;		/* its length */
+	const char *pid;	/* "?" when only a TID is printed */
+	size_t pidlen;		/* its length */
+	const char *tid;	/* thread id */
+	size_t tidlen;		/* its length */
+	const char *event;	/* event name, NULL when absent */
+	size_t eventlen;	/* its length */
+	uint64_t period;	/* 0 when absent */
+	const char *rest;	/* text after the event (a frame, or a tracepoint's payload) */
+	size_t restlen;		/* its length */
+};
+
+/* Finds the first all-digit word ("1234" or "1234/5678") after the
+ * command name, which may itself contain spaces or digits. */
+static int header_ids(const char *s, size_t n, struct header *h, size_t *after)
+{
+	size_t i, w;
+
+	for (w = 0; w < n && !is_space(s[w]); w++)
+		;
+	while (w < n) {
+		size_t start, slash = 0;
+
+		while (w < n && is_space(s[w]))
+			w++;
+		start = w;
+		for (i = w; i < n && (is_digit(s[i]) || (s[i] == '/' && !slash)); i++)
+			if (s[i] == '/')
+				slash = i;
+		if (i > start && i < n && is_space(s[i]) && slash != start && slash + 1 != i) {
+			size_t c = start;
+
+			while (c > 0 && is_space(s[c - 1]))
+				c--;
+			for (h->comm = s; h->comm < s + c && is_space(*h->comm); h->comm++)
+				;
+			h->commlen = (size_t)(s + c - h->comm);
+			h->pid = slash ? s + start : "?";
+			h->pidlen = slash ? slash - start : 1;
+			h->tid = slash ? s + slash + 1 : s + start;
+			h->tidlen = slash ? i - slash - 1 : i - start;
+			*after = i + 1;
+			return 0;
+		}
+		while (w < n && !is_space(s[w]))
+			w++;
+	}
+	return -1;
+}
+
+/* "[cpu] time: [period] event:[mods:] [rest]" after the ids. */
+static void header_event(const char *s, size_t n, struct header *h)
+{
+	const char *c1 = memchr(s, ':', n), *c2, *e, *end = s + n, *q;
+
+	h->event = NULL;
+	h->period = 0;
+	h->rest = NULL;
+	h->restlen = 0;
+	if (!c1)
+		return;
+	c2 = memchr(c1 + 1, ':', (size_t)(end - c1 - 1));
+	if (!c2)
+		return;
+	for (e = c2; e > c1 + 1 && !is_space(e[-1]); e--)
+		;
+	if (e == c2)
+		return;
+	h->event = e;
+	h->eventlen = (size_t)(c2 - e);
+	for (q = e; q > c1 + 1 && is_space(q[-1]); q--)
+		;
+	while (q > c1 + 1 && is_digit(q[-1]))
+		q--;
+	for (; q < e && is_digit(*q); q++)
+		h->period = h->period * 10 + (uint64_t)(*q - '0');
+	/* After the event: modifiers up to ':' or ' ', then maybe a frame. */
+	for (q = c2 + 1; q < end && *q != ':' && *q != ' '; q++)
+		;
+	if (q < end)
+		q++;
+	while (q < end && is_space(*q))
+		q++;
+	h->rest = q;
+	h->restlen = (size_t)(end - q);
+}
+
+static int event_wanted(struct perf *p, const struct header *h)
+{
+	if (!h->event)
+		return 1;
+	if (!p->have_event) {
+		snprintf(p->st.event, sizeof(p->st.event), "%.*s", (int)h->eventlen, h->event);
+		p->have_event = 1;
+		return 1;
+	}
+	if (strlen(p->st.event) == h->eventlen && memcmp(p->st.event, h->event, h->eventlen) == 0)
+		return 1;
+	if (!p->st.other[0])
+		snprintf(p->st.other, sizeof(p->st.other), "%.*s", (int)h->eventlen, h->event);
+	return 0;
+}
+
+static void set_pname(struct perf *p, const struct header *h)
+{
+	size_t i, n = h->commlen + h->pidlen + h->tidlen + 2;
+
+	xgrow(&p->pname, &p->pnamecap, n, 1);
+	for (i = 0; i < h->commlen; i++)
+		p->pname[i] = h->comm[i] == ' ' ? '_' : h->comm[i];
+	n = h->commlen;
+	if (p->o->pid || p->o->tid) {
+		p->pname[n++] = '-';
+		memcpy(p->pname + n, h->pid, h->pidlen);
+		n += h->pidlen;
+	}
+	if (p->o->tid) {
+		p->pname[n++] = '/';
+		memcpy(p->pname + n, h->tid, h->tidlen);
+		n += h->tidlen;
+	}
+	p->pnamelen = n;
+	/* Java names lose their "L" only under a root of exactly "java", as
+	 * stackcollapse-perf.pl (so not with --pid or --tid). */
+	p->java = n == 4 && memcmp(p->pname, "java", 4) == 0;
+}
+
+static int header_line(struct perf *p, const char *s, size_t n)
+{
+	struct header h;
+	size_t after;
+
+	if (header_ids(s, n, &h, &after) < 0)
+		return -1;
+	header_event(s + after, n - after, &h);
+	p->in_event = 1;
+	p->nfr = 0;
+	p->flen = 0;
+	p->srcwait = 0;
+	p->skip = event_wanted(p, &h) ? KEEP : SKIP_EVENT;
+	p->period = h.period ? h.period : 1;
+	set_pname(p, &h);
+	/* Without a call graph perf prints the one frame on the header. */
+	if (h.restlen && p->skip == KEEP && frame_line(p, h.rest, h.restlen) == 0 && p->nfr)
+		end_event(p);
+	return 0;
+}
+
+void perf_line(struct perf *p, const char *line, size_t len, unsigned long lineno)
+{
+	while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t' || line[len - 1] == '\r'))
+		len--;
+	if (len > 0 && line[0] == '#')
+		return;
+	if (len == 0) {
+		end_event(p);
+		return;
+	}
+	if (!p->in_event) {
+		if (header_line(p, line, len) < 0)
+			malformed(p, lineno, "not an event header", line, len);
+		return;
+	}
+	if (p->skip != KEEP && line[0] != ' ' && line[0] != '\t') {
+		/* Skipped events still end at the next header. */
+		end_event(p);
+		if (header_line(p, line, len) < 0)
+			malformed(p, lineno, "not an event header", line, len);
+		return;
+	}
+	if (p->skip != KEEP)
+		return;
+	if (p->srcwait) {
+		source_line(p, line, len);
+		return;
+	}
+	if (frame_line(p, line, len) == 0)
+		return;
+	/* A header right after a stack, without the blank line between. */
+	end_event(p);
+	if (header_line(p, line, len) < 0)
+		malformed(p, lineno, "not a stack frame or event header", line, len);
+}
+
+void perf_begin(struct perf *p, const char *name)
+{
+	end_event(p);
+	p->name = name;
+}
+
+void perf_end(struct perf *p)
+{
+	end_event(p);
+}

@@ -1,0 +1,62 @@
+/* perf: `perf script` text to collapsed stacks, as stackcollapse-perf.pl
+ * does it, with its known bugs fixed (C++ names with spaces and
+ * parentheses stay whole, a last stack without a blank line counts,
+ * versioned vmlinux and .ko DSOs are kernel, jitdump DSOs are JIT).
+ *
+ * Feed lines with perf_line; stacks are summed into a table of
+ * struct fcount values keyed by "comm;root;...;leaf". */
+#ifndef FLAME_PERF_H
+#define FLAME_PERF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct strtab;
+struct perf;
+
+struct perf_opts {
+	int pid;			/* root "comm-PID" */
+	int tid;			/* root "comm-PID/TID" */
+	int kernel;			/* annotate kernel frames _[k] */
+	int jit;			/* annotate JIT frames _[j] */
+	int addrs;			/* "[dso <addr>]" for unknown symbols */
+	int srcline;			/* input from perf script -F+srcline */
+	const char *event_filter;	/* event to keep; NULL: the first seen */
+	const char *const *skip_after;	/* drop frames above these functions */
+	size_t nskip_after;		/* entries in skip_after */
+};
+
+/* A message sink: msg is one line without program name or newline. */
+typedef void perf_warn_fn(void *ctx, const char *msg);
+
+struct perf_stats {
+	uint64_t samples;		/* events turned into stacks */
+	uint64_t filtered;		/* events of other types, skipped */
+	uint64_t malformed;		/* lines that could not be read */
+	char event[64];			/* the event kept ("" when none) */
+	char other[64];			/* the first other event seen */
+};
+
+/* Returns a collapser adding to out (values: struct fcount); o and out
+ * must outlive it.  The first few malformed lines are reported through
+ * warn as "FILE:LINE: ...".  Free with perf_free. */
+struct perf *perf_new(const struct perf_opts *o, struct strtab *out,
+		      perf_warn_fn *warn, void *ctx);
+
+/* Frees p (not the table).  perf_free(NULL) does nothing. */
+void perf_free(struct perf *p);
+
+/* Names the input the following lines come from, for messages; ends any
+ * event left open by the previous input. */
+void perf_begin(struct perf *p, const char *name);
+
+/* Feeds one line (no newline) and its 1-based number. */
+void perf_line(struct perf *p, const char *line, size_t len, unsigned long lineno);
+
+/* Ends the input: a last stack without a blank line still counts. */
+void perf_end(struct perf *p);
+
+/* Counters so far. */
+const struct perf_stats *perf_stats(const struct perf *p);
+
+#endif
