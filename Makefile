@@ -103,6 +103,8 @@ demo: all
 
 update-golden: all
 	B=$(B) sh tests/golden.sh update
+	B=$(B) PERF_GOLDEN=update TMP=$$(mktemp -d) PASSED=0 FAILED=0 sh -c '. tests/lib.sh; . tests/collapse-perf.sh'
+
 
 clean:
 	rm -rf build build-asan build-fuzz $(TOOLS)

@@ -392,8 +392,10 @@ static int frame_line(struct perf *p, const char *s, size_t n)
 	if (split_frame(s, n, &pc, &pclen, &fn, &fnlen, &dso, &dlen) < 0)
 		return -1;
 	fnlen = strip_offset(fn, fnlen);
-	if (fnlen > 0 && fn[0] == '(')
-		return 0;	/* a process name, not a frame */
+	/* "(comm)" is a process name, not a frame; "(anonymous namespace)::f"
+	 * is a C++ function that stackcollapse-perf.pl loses this way. */
+	if (fnlen > 0 && fn[0] == '(' && !(fnlen >= 21 && memcmp(fn, "(anonymous namespace)", 21) == 0))
+		return 0;
 	fn = rust_fix(p, fn, &fnlen);
 	/* Java inlining ("a->b->c"): the parts after the first are inlined. */
 	for (part = fn; part <= fn + fnlen; parts++) {
@@ -624,6 +626,14 @@ static void set_pname(struct perf *p, const struct header *h)
 	p->java = n == 4 && memcmp(p->pname, "java", 4) == 0;
 }
 
+static int looks_like_header(const char *s, size_t n)
+{
+	struct header h;
+	size_t after;
+
+	return header_ids(s, n, &h, &after) == 0;
+}
+
 static int header_line(struct perf *p, const char *s, size_t n)
 {
 	struct header h;
@@ -660,11 +670,10 @@ void perf_line(struct perf *p, const char *line, size_t len, unsigned long linen
 			malformed(p, lineno, "not an event header", line, len);
 		return;
 	}
-	if (p->skip != KEEP && line[0] != ' ' && line[0] != '\t') {
+	if (p->skip != KEEP && !is_space(line[0]) && looks_like_header(line, len)) {
 		/* Skipped events still end at the next header. */
 		end_event(p);
-		if (header_line(p, line, len) < 0)
-			malformed(p, lineno, "not an event header", line, len);
+		header_line(p, line, len);
 		return;
 	}
 	if (p->skip != KEEP)
@@ -676,9 +685,13 @@ void perf_line(struct perf *p, const char *line, size_t len, unsigned long linen
 	if (frame_line(p, line, len) == 0)
 		return;
 	/* A header right after a stack, without the blank line between. */
-	end_event(p);
-	if (header_line(p, line, len) < 0)
-		malformed(p, lineno, "not a stack frame or event header", line, len);
+	if (looks_like_header(line, len)) {
+		end_event(p);
+		header_line(p, line, len);
+		return;
+	}
+	/* Anything else is skipped; the event goes on. */
+	malformed(p, lineno, "not a stack frame", line, len);
 }
 
 void perf_begin(struct perf *p, const char *name)

@@ -30,6 +30,7 @@ done
 . tests/golden.sh
 . tests/cli.sh
 . tests/conformance.sh
+. tests/collapse-perf.sh
 . tests/fuzz/replay.sh
 . tests/browser/run.sh
 

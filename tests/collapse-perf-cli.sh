@@ -1,0 +1,85 @@
+# stackcollapse-perf: exit codes, messages and hostile input (sourced).
+C=$P/cli
+mkdir -p "$C"
+
+run() {	# run RC NAME ARGS...: expect exit status RC
+	_rc=$1 _n=$2
+	shift 2
+	"$SCP" "$@" > "$C/out" 2> "$C/err"
+	_got=$?
+	[ "$_got" = "$_rc" ] && pass "perf cli: $_n" || fail "perf cli: $_n" "exit $_got, wanted $_rc: $(head -c 300 "$C/err")"
+}
+has_err() { grep -qF -- "$2" "$C/err" && pass "perf cli: $1" || fail "perf cli: $1" "stderr: $(head -c 300 "$C/err")"; }
+same() { cmp -s "$2" "$3" && pass "perf cli: $1" || fail "perf cli: $1" "$(diff "$2" "$3" | head -6)"; }
+
+run 1 "a missing file exits 1" "$C/nope.txt"
+has_err "a missing file is named" "cannot open '$C/nope.txt': No such file or directory"
+run 2 "an unknown option exits 2" --bogus
+run 2 "a bad --threads exits 2" --threads x
+run 0 "--help exits 0" --help
+grep -q '^Usage: stackcollapse-perf' "$C/out" && pass "perf cli: --help text" || fail "perf cli: --help text"
+run 0 "empty input exits 0" /dev/null
+[ -s "$C/out" ] && fail "perf cli: empty input writes nothing" || pass "perf cli: empty input writes nothing"
+
+# A hand-made input: header forms, comm with spaces, no period, CRLF.
+printf '%s\n' \
+	'my prog 123/456 [001] 10.000001: 250 cycles: ' \
+	'	ffffffff81000001 do_syscall_64+0x1f ([kernel.kallsyms])' \
+	'	    55d0 std::function<int (int, int)>::operator()+0x10 (/opt/a b/app)' \
+	'	    55d1 (anonymous namespace)::run(int) (/opt/a b/app)' \
+	'	    55d2 main (/opt/a b/app)' \
+	'' \
+	'my prog 123/457 10.000002: cycles:' \
+	'	    55d2 main (/opt/a b/app)' \
+	'' \
+	'other 99 10.5: 7 cycles:' \
+	'	    7f00 [unknown] (/usr/lib/libc.so.6)' \
+	'	    7f01 foo (/tmp/x (deleted))' > "$C/hand.txt"
+"$SCP" "$C/hand.txt" > "$C/hand.folded" 2> "$C/err"
+printf '%s\n' \
+	'my_prog;main 1' \
+	'my_prog;main;(anonymous namespace)::run;std::function<int (int, int)>::operator;do_syscall_64 250' \
+	'other;foo;[libc.so.6] 7' > "$C/want.folded"
+same "headers, names with spaces and parentheses, DSOs with spaces, a last stack with no blank line" "$C/want.folded" "$C/hand.folded"
+"$SCP" --tid --kernel "$C/hand.txt" | grep -q '^my_prog-123/456;main;(anonymous namespace)::run;std::function<int (int, int)>::operator;do_syscall_64_\[k\] 250$' \
+	&& pass "perf cli: --tid and --kernel" || fail "perf cli: --tid and --kernel"
+"$SCP" --pid "$C/hand.txt" | grep -q '^other-?;foo;\[libc.so.6\] 7$' && pass "perf cli: --pid without a PID gives comm-?" \
+	|| fail "perf cli: --pid without a PID gives comm-?"
+sed 's/$/\r/' "$C/hand.txt" > "$C/crlf.txt"
+"$SCP" "$C/crlf.txt" > "$C/crlf.folded" 2>/dev/null
+same "CRLF input" "$C/want.folded" "$C/crlf.folded"
+gzip -c "$C/hand.txt" > "$C/hand.txt.gz"
+"$SCP" "$C/hand.txt.gz" > "$C/gz.folded"
+same ".gz input" "$C/want.folded" "$C/gz.folded"
+"$SCP" - < "$C/hand.txt" > "$C/stdin.folded"
+same "stdin" "$C/want.folded" "$C/stdin.folded"
+"$SCP" -o "$C/o.folded" "$C/hand.txt"
+same "-o writes the same" "$C/want.folded" "$C/o.folded"
+for n in 1 2 8; do
+	"$SCP" --threads $n "$PD/threads.txt.gz" > "$C/t$n.folded"
+done
+cmp -s "$C/t1.folded" "$C/t2.folded" && cmp -s "$C/t1.folded" "$C/t8.folded" \
+	&& pass "perf cli: output is identical for any --threads" || fail "perf cli: output is identical for any --threads"
+
+# A garbage line inside a stack is skipped and reported; the rest stays.
+printf '%s\n' 'app 1 1.0: 5 cycles:' '	1 leaf (/a)' 'THIS IS NOT A FRAME' '	2 mid (/a)' '	3 root (/a)' '' \
+	'app 1 2.0: 3 cycles:' '	3 root (/a)' > "$C/garbage.txt"
+run 0 "a garbage line does not fail the run" "$C/garbage.txt"
+printf 'app;root 3\napp;root;mid;leaf 5\n' > "$C/want2.folded"
+same "a garbage line inside a stack keeps the rest" "$C/want2.folded" "$C/out"
+has_err "malformed lines are named file:line" "garbage.txt:3: not a stack frame"
+has_err "malformed lines are counted" "skipped 1 malformed lines"
+
+# Hostile sizes and bytes.
+awk 'BEGIN { print "deep 1 1.0: 1 cycles:"; for (i = 0; i < 10000; i++) printf "\t%x f%d (/d)\n", i, i; print "" }' > "$C/deep.txt"
+run 0 "a 10,000-frame stack" "$C/deep.txt"
+[ "$(awk -F';' '{ print NF }' "$C/out")" = 10001 ] && pass "perf cli: the 10,000 frames are all kept" \
+	|| fail "perf cli: the 10,000 frames are all kept"
+awk 'BEGIN { printf "big 1 1.0: 1 cycles:\n\t1 "; for (i = 0; i < 1048576; i++) printf "x"; print " (/d)"; print "" }' > "$C/long.txt"
+run 0 "a 1 MB line" "$C/long.txt"
+head -c 1000000 /dev/urandom > "$C/random.bin" 2>/dev/null
+run 0 "binary garbage" "$C/random.bin"
+printf '\n' | cat "$C/random.bin" - "$C/hand.txt" > "$C/mixed.txt"
+"$SCP" "$C/mixed.txt" > "$C/mixed.folded" 2>/dev/null
+[ "$(grep -cxFf "$C/want.folded" "$C/mixed.folded")" = 3 ] && pass "perf cli: valid stacks after binary garbage are kept" \
+	|| fail "perf cli: valid stacks after binary garbage are kept" "$(head -c 300 "$C/mixed.folded")"
