@@ -74,9 +74,9 @@ $(B)/tests/%: tests/tools/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(RENDER_OBJ) $(LIB_OBJ)
+$(B)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(RENDER_OBJ) $(COLLAPSE_OBJ) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Irender $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CPPFLAGS) -Irender -Icollapse $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 check: all $(UNIT_BIN) $(TESTTOOLS) $(REPLAY_BIN)
 	B=$(B) sh tests/run.sh
@@ -92,9 +92,10 @@ bench: all $(TESTTOOLS)
 FUZZ_TARGETS := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=build-fuzz/fuzz_%)
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c
 	$(MAKE) B=build-fuzz CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" \
-	  build-fuzz/render/assets.h $(RENDER_OBJ:$(B)/%=build-fuzz/%) $(LIB_OBJ:$(B)/%=build-fuzz/%)
-	clang $(CPPFLAGS:-I$(B)=-Ibuild-fuzz) -Irender -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< \
-	  $(RENDER_OBJ:$(B)/%=build-fuzz/%) $(LIB_OBJ:$(B)/%=build-fuzz/%) $(LDLIBS)
+	  build-fuzz/render/assets.h $(RENDER_OBJ:$(B)/%=build-fuzz/%) $(COLLAPSE_OBJ:$(B)/%=build-fuzz/%) \
+	  $(LIB_OBJ:$(B)/%=build-fuzz/%)
+	clang $(CPPFLAGS:-I$(B)=-Ibuild-fuzz) -Irender -Icollapse -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< \
+	  $(RENDER_OBJ:$(B)/%=build-fuzz/%) $(COLLAPSE_OBJ:$(B)/%=build-fuzz/%) $(LIB_OBJ:$(B)/%=build-fuzz/%) $(LDLIBS)
 fuzz: $(FUZZ_TARGETS)
 	FUZZ_SECONDS=$${FUZZ_SECONDS:-60} sh tests/fuzz/run.sh $(FUZZ_TARGETS)
 

@@ -108,11 +108,28 @@ static int is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+static int is_hex(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* The first "->" in [s, end), or NULL. */
+static const char *find_arrow(const char *s, const char *end)
+{
+	while ((s = memchr(s, '-', (size_t)(end - s))) && s + 1 < end) {
+		if (s[1] == '>')
+			return s;
+		s++;
+	}
+	return NULL;
+}
+
 /* ---- frames ---- */
 
 static void frame_begin(struct perf *p)
 {
-	xgrow(&p->fr, &p->frcap, p->nfr + 1, sizeof(*p->fr));
+	if (p->nfr == p->frcap)
+		xgrow(&p->fr, &p->frcap, p->nfr + 1, sizeof(*p->fr));
 	p->fr[p->nfr].off = p->flen;
 	p->fr[p->nfr].len = 0;
 	p->nfr++;
@@ -120,7 +137,8 @@ static void frame_begin(struct perf *p)
 
 static void frame_put(struct perf *p, const char *s, size_t n)
 {
-	xgrow(&p->fbuf, &p->fcap, p->flen + n, 1);
+	if (p->fcap - p->flen < n)
+		xgrow(&p->fbuf, &p->fcap, p->flen + n, 1);
 	memcpy(p->fbuf + p->flen, s, n);
 	p->flen += n;
 	p->fr[p->nfr - 1].len += n;
@@ -179,14 +197,19 @@ static int is_jit(const char *d, size_t n)
 }
 
 /* Length of s without its parameter list: the first '(' outside <> {} []
- * that does not open a Go receiver ".(" or "(anonymous namespace)". */
-static size_t without_params(const char *s, size_t n)
+ * that does not open a Go receiver ".(" or "(anonymous namespace)".
+ * Sets *semi when the kept part has a ';'. */
+static size_t without_params(const char *s, size_t n, int *semi)
 {
 	int depth = 0;
 	size_t i;
 
+	*semi = 0;
 	for (i = 0; i < n; i++) {
 		switch (s[i]) {
+		case ';':
+			*semi = 1;
+			break;
 		case '<': case '{': case '[':
 			depth++;
 			break;
@@ -211,6 +234,7 @@ static void put_name(struct perf *p, const char *f, size_t n, const char *pc, si
 		     const char *dso, size_t dlen)
 {
 	size_t i, start;
+	int semi;
 
 	if (n == 9 && memcmp(f, "[unknown]", 9) == 0) {
 		int unknown_dso = dlen == 9 && memcmp(dso, "[unknown]", 9) == 0;
@@ -235,9 +259,13 @@ static void put_name(struct perf *p, const char *f, size_t n, const char *pc, si
 		f++;
 		n--;
 	}
-	n = without_params(f, n);
-	for (i = 0; i < n; i++)
-		frame_put(p, f[i] == ';' ? ":" : f + i, 1);
+	n = without_params(f, n, &semi);
+	start = p->flen;
+	frame_put(p, f, n);
+	/* ';' separates frames in the output. */
+	for (i = start; semi && i < p->flen; i++)
+		if (p->fbuf[i] == ';')
+			p->fbuf[i] = ':';
 }
 
 static void annotate(struct perf *p, int inlined, const char *dso, size_t dlen)
@@ -290,11 +318,6 @@ static int split_frame(const char *s, size_t n, const char **pc, size_t *pclen,
 	*fn = a < b ? s + a : " ";
 	*fnlen = a < b ? b - a : 1;
 	return 0;
-}
-
-static int is_hex(char c)
-{
-	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
 /* Rust's legacy mangling escapes, as perf leaves them when it demangles
@@ -377,7 +400,7 @@ static size_t strip_offset(const char *f, size_t n)
 {
 	size_t i = n;
 
-	while (i > 0 && strchr("0123456789abcdefABCDEF", f[i - 1]) && f[i - 1])
+	while (i > 0 && is_hex(f[i - 1]))
 		i--;
 	if (i >= 3 && memcmp(f + i - 3, "+0x", 3) == 0)
 		return i - 3;
@@ -399,7 +422,7 @@ static int frame_line(struct perf *p, const char *s, size_t n)
 	fn = rust_fix(p, fn, &fnlen);
 	/* Java inlining ("a->b->c"): the parts after the first are inlined. */
 	for (part = fn; part <= fn + fnlen; parts++) {
-		const char *arrow = memmem(part, (size_t)(fn + fnlen - part), "->", 2);
+		const char *arrow = find_arrow(part, fn + fnlen);
 		const char *pe = arrow ? arrow : fn + fnlen;
 
 		frame_begin(p);

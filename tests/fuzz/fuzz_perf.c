@@ -1,0 +1,53 @@
+/* libFuzzer target: perf script text through the perf collapser.  The
+ * first byte picks options (pid/tid, annotations, addrs, srcline). */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "folded.h"
+#include "lread.h"
+#include "perf.h"
+#include "strtab.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void quiet(void *ctx, const char *msg)
+{
+	(void)ctx;
+	(void)msg;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const skip[] = { "main" };
+	struct perf_opts o = { 0 };
+	struct strtab *t = strtab_new(sizeof(struct fcount));
+	struct perf *p;
+	struct lread *lr;
+	const char *line;
+	size_t len;
+	int st;
+
+	if (size > 0) {
+		o.pid = data[0] & 1;
+		o.tid = (data[0] >> 1) & 1;
+		o.kernel = (data[0] >> 2) & 1;
+		o.jit = (data[0] >> 3) & 1;
+		o.addrs = (data[0] >> 4) & 1;
+		o.srcline = (data[0] >> 5) & 1;
+		o.skip_after = skip;
+		o.nskip_after = (data[0] >> 6) & 1;
+		data++;
+		size--;
+	}
+	p = perf_new(&o, t, quiet, NULL);
+	lr = lread_from_mem(data, size, "fuzz");
+	while ((st = lread_next(lr, &line, &len)) != LREAD_EOF && st != LREAD_ERROR)
+		if (st == LREAD_LINE)
+			perf_line(p, line, len, lread_lineno(lr));
+	perf_end(p);
+	lread_free(lr);
+	free(strtab_sorted(t));
+	perf_free(p);
+	strtab_free(t);
+	return 0;
+}
