@@ -17,13 +17,13 @@ endif
 B       ?= build
 VERSION := 0.1.0
 CPPFLAGS += -D_GNU_SOURCE -DFLAME_VERSION=\"$(VERSION)\" -Ilib -I$(B)
-ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) -MMD -MP
-LDLIBS  += -lz -lxxhash -lm
+ALL_CFLAGS = -std=c11 -pthread $(WARN) $(CFLAGS) -MMD -MP
+LDLIBS  += -lz -lxxhash -lm -pthread
 
 LIB_SRC    := lib/xalloc.c lib/lread.c lib/strtab.c lib/folded.c lib/outfile.c
 RENDER_SRC := render/options.c render/layout.c render/palette.c render/svg.c \
               render/render.c render/nameattr.c render/xmlesc.c
-COLLAPSE_SRC := collapse/perf.c collapse/perf_cli.c
+COLLAPSE_SRC := collapse/perf.c collapse/perf_cli.c collapse/perf_run.c
 TOOLS      := flamegraph flame stackcollapse-perf
 
 LIB_OBJ    := $(LIB_SRC:%.c=$(B)/%.o)

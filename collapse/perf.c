@@ -49,6 +49,7 @@ struct perf {
 	char *sym;			/* a demangled symbol */
 	size_t symcap;			/* its capacity */
 	int have_event;			/* st.event holds the event to keep */
+	unsigned reported;		/* malformed lines named for this input */
 	struct perf_stats st;		/* counters */
 };
 
@@ -91,11 +92,11 @@ static void malformed(struct perf *p, unsigned long lineno, const char *what,
 {
 	char msg[256];
 
-	if (p->st.malformed++ >= REPORT_MAX)
+	p->st.malformed++;
+	if (p->reported++ >= REPORT_MAX)
 		return;
-	snprintf(msg, sizeof(msg), "%s:%lu: %s: '%.*s'", p->name, lineno, what,
-		 (int)(len > 80 ? 80 : len), line);
-	p->warn(p->ctx, msg);
+	snprintf(msg, sizeof(msg), "%s: '%.*s'", what, (int)(len > 80 ? 80 : len), line);
+	p->warn(p->ctx, p->name, lineno, msg);
 }
 
 static int is_space(char c)
@@ -620,7 +621,9 @@ static int event_wanted(struct perf *p, const struct header *h)
 	}
 	if (strlen(p->st.event) == h->eventlen && memcmp(p->st.event, h->event, h->eventlen) == 0)
 		return 1;
-	if (!p->st.other[0])
+	/* The smallest name, so the message does not depend on input order. */
+	if (!p->st.other[0] || strncmp(h->event, p->st.other, h->eventlen) < 0 ||
+	    (strncmp(h->event, p->st.other, h->eventlen) == 0 && strlen(p->st.other) > h->eventlen))
 		snprintf(p->st.other, sizeof(p->st.other), "%.*s", (int)h->eventlen, h->event);
 	return 0;
 }
@@ -721,6 +724,28 @@ void perf_begin(struct perf *p, const char *name)
 {
 	end_event(p);
 	p->name = name;
+	p->reported = 0;
+}
+
+int perf_first_event(const char *text, size_t len, char *out, size_t outlen)
+{
+	const char *s = text, *end = text + len;
+
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t n = (size_t)((nl ? nl : end) - s), after;
+		struct header h;
+
+		if (n && s[0] != '#' && header_ids(s, n, &h, &after) == 0) {
+			header_event(s + after, n - after, &h);
+			if (h.event) {
+				snprintf(out, outlen, "%.*s", (int)h.eventlen, h.event);
+				return 0;
+			}
+		}
+		s += n + 1;
+	}
+	return -1;
 }
 
 void perf_end(struct perf *p)

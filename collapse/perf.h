@@ -26,20 +26,21 @@ struct perf_opts {
 	size_t nskip_after;		/* entries in skip_after */
 };
 
-/* A message sink: msg is one line without program name or newline. */
-typedef void perf_warn_fn(void *ctx, const char *msg);
+/* A message sink for a line that could not be read: file and line name
+ * it, msg says what (no program name, no newline). */
+typedef void perf_warn_fn(void *ctx, const char *file, unsigned long line, const char *msg);
 
 struct perf_stats {
 	uint64_t samples;		/* events turned into stacks */
 	uint64_t filtered;		/* events of other types, skipped */
 	uint64_t malformed;		/* lines that could not be read */
 	char event[64];			/* the event kept ("" when none) */
-	char other[64];			/* the first other event seen */
+	char other[64];			/* the smallest other event name seen */
 };
 
 /* Returns a collapser adding to out (values: struct fcount); o and out
- * must outlive it.  The first few malformed lines are reported through
- * warn as "FILE:LINE: ...".  Free with perf_free. */
+ * must outlive it.  The first few malformed lines of each input (each
+ * perf_begin) are reported through warn.  Free with perf_free. */
 struct perf *perf_new(const struct perf_opts *o, struct strtab *out,
 		      perf_warn_fn *warn, void *ctx);
 
@@ -58,5 +59,10 @@ void perf_end(struct perf *p);
 
 /* Counters so far. */
 const struct perf_stats *perf_stats(const struct perf *p);
+
+/* The event of the first event header in text (NUL-terminated into out),
+ * as perf_new would pick it without --event-filter.  Returns 0, or -1
+ * when text has no header with an event. */
+int perf_first_event(const char *text, size_t len, char *out, size_t outlen);
 
 #endif

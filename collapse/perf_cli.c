@@ -52,6 +52,7 @@ static int set_flag(struct perf_cli *cli, int c)
 static int set_value(struct perf_cli *cli, int c, char *err, size_t errlen)
 {
 	char *end;
+	long n;
 
 	switch (c) {
 	case O_EVENT:
@@ -62,8 +63,9 @@ static int set_value(struct perf_cli *cli, int c, char *err, size_t errlen)
 		cli->skip[cli->nskip++] = optarg;
 		return 0;
 	case O_THREADS:
-		cli->threads = strtol(optarg, &end, 10);
-		if (!*optarg || *end || cli->threads < 0 || cli->threads > 1024) {
+		n = strtol(optarg, &end, 10);
+		cli->run.threads = (int)n;
+		if (!*optarg || *end || n < 0 || n > 1024) {
 			snprintf(err, errlen, "invalid --threads '%s': expected 0 to 1024", optarg);
 			return -1;
 		}
@@ -96,6 +98,14 @@ int perf_cli_parse(struct perf_cli *cli, int argc, char **argv, char *err, size_
 		if (set_flag(cli, c) < 0 && set_value(cli, c, err, errlen) < 0)
 			return PERF_CLI_USAGE;
 	}
+	if (cli->run.threads == 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		cli->run.threads = n > 0 ? (int)(n > 64 ? 64 : n) : 1;
+	}
+	/* Tests shrink the chunk to run many chunks through small inputs. */
+	if (getenv("FLAME_CHUNK"))
+		cli->run.chunk = (size_t)strtoul(getenv("FLAME_CHUNK"), NULL, 10);
 	cli->opts.skip_after = cli->skip;
 	cli->opts.nskip_after = cli->nskip;
 	cli->inputs = optind < argc ? (const char **)(void *)(argv + optind) : (const char **)(size_t)dash;

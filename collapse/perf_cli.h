@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "perf.h"
+#include "perf_run.h"
 
 enum { PERF_CLI_RUN, PERF_CLI_HELP, PERF_CLI_VERSION, PERF_CLI_USAGE };
 
@@ -15,7 +15,7 @@ struct perf_cli {
 	const char **inputs;		/* files, "-" for stdin */
 	int ninputs;			/* how many */
 	const char *output;		/* -o FILE, NULL: stdout */
-	long threads;			/* --threads (0: all cores) */
+	struct perf_run_opts run;	/* --threads; chunk from $FLAME_CHUNK (tests) */
 	int inline_frames;		/* --inline */
 	int context;			/* --context */
 	const char **skip;		/* --skip-after values (owned array) */

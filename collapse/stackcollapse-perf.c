@@ -3,9 +3,8 @@
  * (even with no stacks), 1 when a file cannot be read or written, 2 on a
  * usage error. */
 #include "folded.h"
-#include "lread.h"
 #include "outfile.h"
-#include "perf.h"
+#include "perf_run.h"
 #include "perf_cli.h"
 #include "strtab.h"
 
@@ -16,22 +15,10 @@
 
 #define PROG "stackcollapse-perf"
 
-static void warn(void *ctx, const char *msg)
+static void warn(void *ctx, const char *file, unsigned long line, const char *msg)
 {
 	(void)ctx;
-	fprintf(stderr, PROG ": %s\n", msg);
-}
-
-struct feed {
-	struct perf *p;		/* the collapser */
-	unsigned long lineno;	/* lines so far in this input */
-};
-
-static void feed_line(void *ctx, const char *line, size_t len)
-{
-	struct feed *fd = ctx;
-
-	perf_line(fd->p, line, len, ++fd->lineno);
+	fprintf(stderr, PROG ": %s:%lu: %s\n", file, line, msg);
 }
 
 static int write_stacks(const struct strtab *t, const char *path)
@@ -63,28 +50,22 @@ static int write_stacks(const struct strtab *t, const char *path)
 int main(int argc, char **argv)
 {
 	struct perf_cli cli;
+	struct perf_stats st;
 	struct strtab *t;
-	struct feed fd;
 	char err[512];
-	int i, rc;
+	int rc;
 
 	rc = perf_cli_parse(&cli, argc, argv, err, sizeof(err));
 	if (rc != PERF_CLI_RUN)
 		return perf_cli_exit(&cli, rc, PROG, err);
 	t = strtab_new(sizeof(struct fcount));
-	fd.p = perf_new(&cli.opts, t, warn, NULL);
-	for (i = 0, rc = 0; i < cli.ninputs && rc == 0; i++) {
-		fd.lineno = 0;
-		perf_begin(fd.p, strcmp(cli.inputs[i], "-") ? cli.inputs[i] : "<stdin>");
-		rc = lread_each(cli.inputs[i], feed_line, &fd, err, sizeof(err)) < 0;
-		if (rc)
-			fprintf(stderr, PROG ": %s\n", err);
-	}
-	perf_end(fd.p);
-	perf_cli_report(&cli, perf_stats(fd.p), PROG);
+	rc = perf_run(&cli.opts, cli.inputs, cli.ninputs, &cli.run, t, &st, warn, NULL,
+		      err, sizeof(err)) < 0;
+	if (rc)
+		fprintf(stderr, PROG ": %s\n", err);
+	perf_cli_report(&cli, &st, PROG);
 	if (rc == 0)
 		rc = write_stacks(t, cli.output);
-	perf_free(fd.p);
 	strtab_free(t);
 	perf_cli_release(&cli);
 	return rc;

@@ -216,24 +216,34 @@ static size_t u16_convert(struct lread *lr, char *dst, int at_end)
 	return o;
 }
 
-/* Appends decoded text to the line buffer at end; returns bytes added, 0 at
- * end of input, -1 on error.  The buffer has at least READ_SIZE free. */
-static ssize_t text_read(struct lread *lr)
+/* Decodes text into dst (cap >= 16); returns bytes written, 0 at end of
+ * input, -1 on error. */
+static ssize_t decode_into(struct lread *lr, char *dst, size_t cap)
 {
-	char *dst = lr->buf + lr->end;
+	size_t room, o;
 	ssize_t n;
-	size_t o;
 
 	if (lr->enc == ENC_UTF8)
-		return bytes_read(lr, (unsigned char *)dst, lr->cap - lr->end);
+		return bytes_read(lr, (unsigned char *)dst, cap);
+	/* UTF-16 grows at most 3/2 when converted, plus a U+FFFD at the end. */
+	room = (cap - 8) / 3 * 2;
+	if (room > READ_SIZE / 2)
+		room = READ_SIZE / 2;
 	do {
-		n = bytes_read(lr, lr->u16 + lr->u16_len, READ_SIZE / 2 - lr->u16_len);
+		n = bytes_read(lr, lr->u16 + lr->u16_len, room - lr->u16_len);
 		if (n < 0)
 			return -1;
 		lr->u16_len += (size_t)n;
 		o = u16_convert(lr, dst, n == 0);
 	} while (o == 0 && n > 0);
 	return (ssize_t)o;
+}
+
+/* Appends decoded text to the line buffer at end; returns bytes added, 0 at
+ * end of input, -1 on error.  The buffer has at least READ_SIZE free. */
+static ssize_t text_read(struct lread *lr)
+{
+	return decode_into(lr, lr->buf + lr->end, lr->cap - lr->end);
 }
 
 /* Peeks the first decoded bytes for a byte-order mark. */
@@ -446,6 +456,22 @@ int lread_each(const char *path, void (*fn)(void *ctx, const char *line, size_t 
 		snprintf(err, errlen, "%s: %s", lread_name(lr), lread_error(lr));
 	lread_free(lr);
 	return st == LREAD_ERROR ? -1 : 0;
+}
+
+ssize_t lread_read(struct lread *lr, char *dst, size_t cap)
+{
+	ssize_t n;
+
+	if (lr->eof < 0)
+		return -1;
+	if (lr->eof || cap < 16)
+		return 0;
+	n = decode_into(lr, dst, cap);
+	if (n < 0)
+		lr->eof = -1;
+	else if (n == 0)
+		lr->eof = 1;
+	return n;
 }
 
 int lread_gzipped(const struct lread *lr)

@@ -7,6 +7,7 @@
 #define FLAME_LREAD_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 struct lread;
 
@@ -54,6 +55,12 @@ const char *lread_error(const struct lread *lr);
  * to fn all the same. */
 int lread_each(const char *path, void (*fn)(void *ctx, const char *line, size_t len),
 	       void *ctx, char *err, size_t errlen);
+
+/* Reads up to cap (>= 16) bytes of decoded text (inflated, UTF-8, BOM
+ * dropped) into dst, for callers that split text themselves; do not mix
+ * with lread_next.  Returns the count, 0 at the end, -1 on error (see
+ * lread_error). */
+ssize_t lread_read(struct lread *lr, char *dst, size_t cap);
 
 /* Non-zero when the input was gzip-compressed. */
 int lread_gzipped(const struct lread *lr);

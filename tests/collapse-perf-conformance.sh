@@ -17,7 +17,7 @@ else
 		in=$CONF/$name.txt
 		[ -f "$in" ] || in=$CONF/$name.txt.gz
 		case "$opt" in ""|default) set -- ;; *) set -- "--$opt" ;; esac
-		"$SCP" "$@" "$in" > "$P/full.folded" 2>/dev/null
+		FLAME_CHUNK=4096 "$SCP" --threads 3 "$@" "$in" > "$P/full.folded" 2>/dev/null
 		if cmp -s "$P/full.folded" "$r"; then
 			pass "conformance/perf-script: $b"
 			continue

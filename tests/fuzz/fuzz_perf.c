@@ -10,9 +10,11 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void quiet(void *ctx, const char *msg)
+static void quiet(void *ctx, const char *file, unsigned long line, const char *msg)
 {
 	(void)ctx;
+	(void)file;
+	(void)line;
 	(void)msg;
 }
 

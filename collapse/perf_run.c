@@ -1,0 +1,401 @@
+/* perf_run: the perf collapser over files, on one thread or several.
+ *
+ * Every piece of text is a job: a chunk cut at a blank line and handed to
+ * a worker, or the stream the calling thread reads itself (the whole input
+ * with one thread, or the rest of an input that has no blank line to cut
+ * at).  Jobs keep their order (seq), their line count and their first few
+ * messages, so line numbers and messages come out in input order at the
+ * end, whatever thread did the work. */
+#include "perf_run.h"
+#include "folded.h"
+#include "lread.h"
+#include "strtab.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NOTES 5			/* messages kept per job and printed per input */
+
+struct note {
+	unsigned long line;	/* line within the job */
+	char msg[240];		/* what was wrong */
+};
+
+struct job {
+	char *buf;		/* the chunk; NULL for the caller's own stream */
+	size_t len;		/* bytes in buf */
+	int input;		/* index of the input */
+	const char *name;	/* input name for messages */
+	unsigned long lines;	/* lines seen */
+	struct note notes[NOTES];	/* first messages */
+	int nnotes;		/* how many */
+};
+
+struct pool {
+	pthread_mutex_t mu;	/* guards the fields below */
+	pthread_cond_t ready;	/* a job was queued, or the queue closed */
+	pthread_cond_t room;	/* a job was taken */
+	struct job **q;		/* ring of queued jobs */
+	size_t cap;		/* ring size */
+	size_t head;		/* next job to take */
+	size_t count;		/* jobs queued */
+	int closed;		/* no more jobs will come */
+};
+
+struct worker {
+	pthread_t th;		/* the thread (not for the caller's worker) */
+	struct pool *pool;	/* where jobs come from */
+	struct strtab *tab;	/* this worker's stacks */
+	struct perf *p;		/* this worker's collapser */
+	struct job *cur;	/* the job being worked on */
+};
+
+struct run {
+	struct perf_opts opts;	/* options, with the event fixed once known */
+	char event[64];		/* storage for opts.event_filter */
+	struct worker self;	/* the calling thread's collapser */
+	struct worker *w;	/* workers */
+	int nw;			/* how many started */
+	int threads;		/* how many wanted */
+	struct pool pool;	/* the queue */
+	struct job **jobs;	/* every job, in input order */
+	size_t njobs;		/* how many */
+	size_t jobcap;		/* capacity */
+	int sequential;		/* no more chunking: the caller does the rest */
+	size_t chunk;		/* text per job */
+};
+
+static void collect(void *ctx, const char *file, unsigned long line, const char *msg)
+{
+	struct worker *w = ctx;
+	struct job *j = w->cur;
+
+	(void)file;
+	if (j->nnotes < NOTES) {
+		j->notes[j->nnotes].line = line;
+		snprintf(j->notes[j->nnotes].msg, sizeof(j->notes[0].msg), "%s", msg);
+		j->nnotes++;
+	}
+}
+
+static void worker_init(struct worker *w, const struct perf_opts *o, struct pool *pool)
+{
+	w->pool = pool;
+	w->tab = strtab_new(sizeof(struct fcount));
+	w->p = perf_new(o, w->tab, collect, w);
+}
+
+/* Feeds the complete lines of text to w's collapser (and the rest too
+ * when final); returns the bytes used. */
+static size_t feed(struct worker *w, const char *text, size_t len, int final)
+{
+	const char *s = text, *end = text + len, *nl;
+
+	while ((nl = memchr(s, '\n', (size_t)(end - s)))) {
+		perf_line(w->p, s, (size_t)(nl - s), ++w->cur->lines);
+		s = nl + 1;
+	}
+	if (final && s < end) {
+		perf_line(w->p, s, (size_t)(end - s), ++w->cur->lines);
+		s = end;
+	}
+	return (size_t)(s - text);
+}
+
+static void work(struct worker *w, struct job *j)
+{
+	w->cur = j;
+	perf_begin(w->p, j->name);
+	feed(w, j->buf, j->len, 1);
+	perf_end(w->p);
+	free(j->buf);
+	j->buf = NULL;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct pool *pl = w->pool;
+
+	for (;;) {
+		struct job *j;
+
+		pthread_mutex_lock(&pl->mu);
+		while (!pl->count && !pl->closed)
+			pthread_cond_wait(&pl->ready, &pl->mu);
+		if (!pl->count) {
+			pthread_mutex_unlock(&pl->mu);
+			return NULL;
+		}
+		j = pl->q[pl->head];
+		pl->head = (pl->head + 1) % pl->cap;
+		pl->count--;
+		pthread_cond_signal(&pl->room);
+		pthread_mutex_unlock(&pl->mu);
+		work(w, j);
+	}
+}
+
+static struct job *new_job(struct run *r, int input, const char *name)
+{
+	struct job *j = xcalloc(1, sizeof(*j));
+
+	j->input = input;
+	j->name = name;
+	xgrow(&r->jobs, &r->jobcap, r->njobs + 1, sizeof(*r->jobs));
+	r->jobs[r->njobs++] = j;
+	return j;
+}
+
+static void start_workers(struct run *r)
+{
+	int i;
+
+	r->pool.cap = (size_t)r->threads * 2;
+	r->pool.q = xcalloc(r->pool.cap, sizeof(*r->pool.q));
+	pthread_mutex_init(&r->pool.mu, NULL);
+	pthread_cond_init(&r->pool.ready, NULL);
+	pthread_cond_init(&r->pool.room, NULL);
+	r->w = xcalloc((size_t)r->threads, sizeof(*r->w));
+	for (i = 0; i < r->threads; i++) {
+		worker_init(&r->w[i], &r->opts, &r->pool);
+		if (pthread_create(&r->w[i].th, NULL, worker_main, &r->w[i]) != 0) {
+			perf_free(r->w[i].p);
+			strtab_free(r->w[i].tab);
+			break;
+		}
+		r->nw++;
+	}
+	if (r->nw == 0)
+		r->sequential = 1;
+}
+
+static void submit(struct run *r, struct job *j)
+{
+	struct pool *pl = &r->pool;
+
+	pthread_mutex_lock(&pl->mu);
+	while (pl->count == pl->cap)
+		pthread_cond_wait(&pl->room, &pl->mu);
+	pl->q[(pl->head + pl->count) % pl->cap] = j;
+	pl->count++;
+	pthread_cond_signal(&pl->ready);
+	pthread_mutex_unlock(&pl->mu);
+}
+
+/* Where the last blank line in buf ends, or 0 when there is none. */
+static size_t last_blank(const char *buf, size_t len)
+{
+	size_t i = len;
+
+	while (i >= 2) {
+		const char *nl = memrchr(buf, '\n', i - 1);
+
+		if (!nl)
+			break;
+		i = (size_t)(nl - buf) + 1;
+		if (buf[i] == '\n' || (buf[i] == '\r' && i + 1 < len && buf[i + 1] == '\n'))
+			return buf[i] == '\n' ? i + 1 : i + 2;
+	}
+	return 0;
+}
+
+/* Fills buf to chunk bytes (or the end); returns the new length, or
+ * (size_t)-1 on a read error.  Sets *eof at the end of the input. */
+static size_t fill(struct lread *lr, char *buf, size_t len, size_t chunk, int *eof)
+{
+	while (len < chunk && !*eof) {
+		ssize_t n = lread_read(lr, buf + len, chunk + 4096 - len);
+
+		if (n < 0)
+			return (size_t)-1;
+		if (n == 0)
+			*eof = 1;
+		len += (size_t)n;
+	}
+	return len;
+}
+
+/* The caller's own stream: text already read (buf, len), then the rest. */
+static int stream_rest(struct run *r, struct lread *lr, int input, const char *name,
+		       char *buf, size_t len, int eof)
+{
+	struct worker *w = &r->self;
+
+	w->cur = new_job(r, input, name);
+	perf_begin(w->p, name);
+	for (;;) {
+		size_t used = feed(w, buf, len, eof);
+
+		/* A line longer than a chunk is cut into chunk-sized pieces. */
+		if (used == 0 && len >= r->chunk)
+			used = feed(w, buf, len, 1);
+
+		memmove(buf, buf + used, len - used);
+		len -= used;
+		if (eof)
+			break;
+		len = fill(lr, buf, len, r->chunk, &eof);
+		if (len == (size_t)-1)
+			return -1;
+	}
+	perf_end(w->p);
+	return 0;
+}
+
+/* Decides the event before any chunk is worked on, so every worker keeps
+ * the same one; without a header in the first chunk, no threads. */
+static void first_chunk(struct run *r, const char *buf, size_t len)
+{
+	if (!r->opts.event_filter) {
+		if (perf_first_event(buf, len, r->event, sizeof(r->event)) < 0) {
+			r->sequential = 1;
+			return;
+		}
+		r->opts.event_filter = r->event;
+		perf_free(r->self.p);
+		r->self.p = perf_new(&r->opts, r->self.tab, collect, &r->self);
+	}
+	start_workers(r);
+}
+
+static int chunk_input(struct run *r, struct lread *lr, int input, const char *name)
+{
+	char *buf = xmalloc(r->chunk + 4096);
+	size_t len = 0, cut;
+	int eof = 0, rc = 0;
+
+	for (;;) {
+		len = fill(lr, buf, len, r->chunk, &eof);
+		if (len == (size_t)-1) {
+			rc = -1;
+			break;
+		}
+		if (!r->nw && !r->sequential)
+			first_chunk(r, buf, len);
+		cut = eof ? len : last_blank(buf, len);
+		if (r->sequential || cut == 0) {
+			rc = stream_rest(r, lr, input, name, buf, len, eof);
+			break;
+		} else {
+			struct job *j = new_job(r, input, name);
+			char *next = xmalloc(r->chunk + 4096);
+
+			memcpy(next, buf + cut, len - cut);
+			j->buf = buf;
+			j->len = cut;
+			submit(r, j);
+			buf = next;
+			len -= cut;
+			if (eof)
+				break;
+		}
+	}
+	free(buf);
+	return rc;
+}
+
+static void merge(struct strtab *out, struct worker *w, struct perf_stats *st)
+{
+	const struct perf_stats *s = perf_stats(w->p);
+	size_t i;
+
+	for (i = 0; i < strtab_count(w->tab); i++) {
+		size_t len;
+		const char *k = strtab_str(w->tab, (uint32_t)i, &len);
+
+		fcount_add(strtab_val(out, strtab_intern(out, k, len, NULL)), strtab_val(w->tab, (uint32_t)i));
+	}
+	st->samples += s->samples;
+	st->filtered += s->filtered;
+	st->malformed += s->malformed;
+	if (s->event[0] && !st->event[0])
+		memcpy(st->event, s->event, sizeof(st->event));
+	if (s->other[0] && (!st->other[0] || strcmp(s->other, st->other) < 0))
+		memcpy(st->other, s->other, sizeof(st->other));
+	perf_free(w->p);
+	strtab_free(w->tab);
+}
+
+/* Messages in input order with absolute line numbers, NOTES per input. */
+static void report(struct run *r, perf_warn_fn *warn, void *ctx)
+{
+	unsigned long base = 0;
+	int input = -1, told = 0, k;
+	size_t i;
+
+	for (i = 0; i < r->njobs; i++) {
+		struct job *j = r->jobs[i];
+
+		if (j->input != input) {
+			input = j->input;
+			base = 0;
+			told = 0;
+		}
+		for (k = 0; k < j->nnotes && told < NOTES; k++, told++)
+			warn(ctx, j->name, base + j->notes[k].line, j->notes[k].msg);
+		base += j->lines;
+		free(j->buf);
+		free(j);
+	}
+	free(r->jobs);
+}
+
+static void finish(struct run *r, struct strtab *out, struct perf_stats *st)
+{
+	int i;
+
+	if (r->nw) {
+		pthread_mutex_lock(&r->pool.mu);
+		r->pool.closed = 1;
+		pthread_cond_broadcast(&r->pool.ready);
+		pthread_mutex_unlock(&r->pool.mu);
+		for (i = 0; i < r->nw; i++)
+			pthread_join(r->w[i].th, NULL);
+		for (i = 0; i < r->nw; i++)
+			merge(out, &r->w[i], st);
+		pthread_mutex_destroy(&r->pool.mu);
+		pthread_cond_destroy(&r->pool.ready);
+		pthread_cond_destroy(&r->pool.room);
+	}
+	merge(out, &r->self, st);
+	free(r->w);
+	free(r->pool.q);
+}
+
+int perf_run(const struct perf_opts *o, const char *const *inputs, int ninputs,
+	     const struct perf_run_opts *ro, struct strtab *out, struct perf_stats *st,
+	     perf_warn_fn *warn, void *ctx, char *err, size_t errlen)
+{
+	struct run r;
+	int i, rc = 0;
+
+	memset(&r, 0, sizeof(r));
+	memset(st, 0, sizeof(*st));
+	r.opts = *o;
+	r.threads = ro->threads;
+	r.sequential = ro->threads <= 1;
+	r.chunk = ro->chunk >= 4096 ? ro->chunk : (size_t)8 << 20;
+	worker_init(&r.self, &r.opts, NULL);
+	for (i = 0; i < ninputs && rc == 0; i++) {
+		const char *name = strcmp(inputs[i], "-") ? inputs[i] : "<stdin>";
+		struct lread *lr = lread_open(inputs[i]);
+
+		if (!lr) {
+			snprintf(err, errlen, "cannot open '%s': %s", inputs[i], strerror(errno));
+			rc = -1;
+			break;
+		}
+		rc = chunk_input(&r, lr, i, name);
+		if (rc < 0)
+			snprintf(err, errlen, "%s: %s", name, lread_error(lr));
+		lread_free(lr);
+	}
+	finish(&r, out, st);
+	report(&r, warn, ctx);
+	return rc;
+}

@@ -1,0 +1,24 @@
+/* perf_run: runs the perf collapser over whole inputs, on one thread or
+ * several.  With several, the text is cut into chunks at blank lines
+ * (event boundaries), each worker sums its chunks into a table of its
+ * own, and the tables are merged: the output, the counters and the
+ * messages are the same for any thread count. */
+#ifndef FLAME_PERF_RUN_H
+#define FLAME_PERF_RUN_H
+
+#include "perf.h"
+
+struct perf_run_opts {
+	int threads;		/* workers; 1 runs on the calling thread */
+	size_t chunk;		/* text per job, 0: 8 MiB (tests use less) */
+};
+
+/* Collapses the inputs ("-" is stdin) into out (values: struct fcount).
+ * Malformed lines are reported through warn in input order, the first
+ * few of each input.  Returns 0, or -1 with a message in err when an
+ * input cannot be opened or read; *st gets the counters either way. */
+int perf_run(const struct perf_opts *o, const char *const *inputs, int ninputs,
+	     const struct perf_run_opts *ro, struct strtab *out, struct perf_stats *st,
+	     perf_warn_fn *warn, void *ctx, char *err, size_t errlen);
+
+#endif
