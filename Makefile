@@ -17,7 +17,8 @@ endif
 B       ?= build
 VERSION := 0.1.0
 CPPFLAGS += -D_GNU_SOURCE -DFLAME_VERSION=\"$(VERSION)\" -Ilib -I$(B)
-ALL_CFLAGS = -std=c11 -pthread $(WARN) $(CFLAGS) -MMD -MP
+BASE_CFLAGS = -std=c11 -pthread $(WARN) $(CFLAGS)
+ALL_CFLAGS = $(BASE_CFLAGS) -MMD -MP
 LDLIBS  += -lz -lxxhash -lm -pthread
 
 LIB_SRC    := lib/xalloc.c lib/lread.c lib/strtab.c lib/folded.c lib/outfile.c
@@ -57,26 +58,27 @@ $(B)/render/assets.h: render/viewer.js render/viewer.css render/embed.sh
 $(B)/render/svg.o: $(B)/render/assets.h
 
 $(B)/flamegraph: $(B)/render/flamegraph.o $(RENDER_OBJ) $(LIB_OBJ)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 $(B)/stackcollapse-perf: $(B)/collapse/stackcollapse-perf.o $(COLLAPSE_OBJ) $(LIB_OBJ)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 $(B)/flame: $(B)/flame.o $(LIB_OBJ)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 # Convenience copies at the top level, so ./flamegraph works after make.
 flamegraph flame stackcollapse-perf: %: $(B)/%
 	cp $< $@
 
+# One-step compile and link: no -MMD (clang refuses it with several files).
 $(B)/tests/test_%: tests/unit/test_%.c $(RENDER_OBJ) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Irender $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CPPFLAGS) -Irender $(BASE_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 $(B)/tests/%: tests/tools/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(BASE_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 $(B)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(RENDER_OBJ) $(COLLAPSE_OBJ) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Irender -Icollapse $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CPPFLAGS) -Irender -Icollapse $(BASE_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 check: all $(UNIT_BIN) $(TESTTOOLS) $(REPLAY_BIN)
 	B=$(B) sh tests/run.sh
