@@ -75,4 +75,51 @@ if [ -n "$INF" ]; then
 else
 	echo "inferno-flamegraph: not on PATH (set INFERNO to compare)"
 fi
-rm -f "$OUT/sample.folded" "$OUT"/*.svg
+rm -f "$OUT/sample.folded"
+
+# ---- stackcollapse-perf ----
+# Input: the perf recordings in tests/data/perf concatenated to >= 1 GB
+# (real perf script text from several programs, call graphs, a JIT map).
+SCP=$B/stackcollapse-perf
+pin=$OUT/perf.txt
+if [ ! -s "$pin" ]; then
+	echo "building a perf script input of >= 1 GB from tests/data/perf..."
+	for f in threads cpp node dwarf pidtid system events; do zcat "tests/data/perf/$f.txt.gz"; done > "$OUT/one.txt"
+	n=$((1100000000 / $(wc -c < "$OUT/one.txt") + 1))
+	i=0
+	while [ $i -lt $n ]; do cat "$OUT/one.txt"; i=$((i + 1)); done > "$pin"
+	rm -f "$OUT/one.txt"
+fi
+size=$(wc -c < "$pin")
+echo "perf script input: $(echo "$size" | awk '{ printf "%.1f", $1 / 1e6 }') MB"
+cat "$pin" > /dev/null
+measure stackcollapse_perf_1 "$SCP" --threads 1 "$pin"
+measure stackcollapse_perf_all "$SCP" "$pin"
+cat "$pin" "$pin" > "$OUT/perf2.txt"
+"$RUN" -o /dev/null -- "$SCP" --threads 1 "$OUT/perf2.txt" 2> "$OUT/p2.stat"
+echo "2x input (same stacks), 1 thread: peak RSS $(tail -n 1 "$OUT/p2.stat" | awk '{ printf "%.1f MB", $2 / 1024 }')"
+rm -f "$OUT/perf2.txt"
+gzip -1 -c "$pin" > "$OUT/perf.txt.gz"
+"$RUN" -o /dev/null -- "$SCP" --threads 1 "$OUT/perf.txt.gz" 2> "$OUT/pgz.stat"
+echo "gzip input, 1 thread:        $(tail -n 1 "$OUT/pgz.stat" | awk -v s="$size" '{ printf "%.0f MB/s of uncompressed input", s / 1e6 / $1 }')"
+t0=$(date +%s.%N); gzip -dc "$OUT/perf.txt.gz" > /dev/null; t1=$(date +%s.%N)
+echo "  (gzip -dc alone:           $(awk -v s="$size" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f MB/s", s / 1e6 / (b - a) }'))"
+rm -f "$OUT/perf.txt.gz"
+head -c 100000000 "$pin" > "$OUT/psample.txt"
+"$RUN" -o /dev/null -- "$SCP" --threads 1 "$OUT/psample.txt" 2> "$OUT/ps.stat"
+ts=$(tail -n 1 "$OUT/ps.stat" | cut -d' ' -f1)
+SPL=${STACKCOLLAPSE_PERF_PL:-$(command -v stackcollapse-perf.pl || true)}
+if [ -n "$SPL" ]; then
+	"$RUN" -o /dev/null -- perl "$SPL" "$OUT/psample.txt" 2> "$OUT/spl.stat" || true
+	tp=$(tail -n 1 "$OUT/spl.stat" | cut -d' ' -f1)
+	echo "stackcollapse-perf.pl on 100 MB: $tp s vs $ts s (1 thread): $(awk "BEGIN { printf \"%.0fx\", $tp / $ts }") faster"
+else
+	echo "stackcollapse-perf.pl: not on PATH (set STACKCOLLAPSE_PERF_PL to compare)"
+fi
+ICP=${INFERNO_COLLAPSE_PERF:-$(command -v inferno-collapse-perf || true)}
+if [ -n "$ICP" ]; then
+	measure inferno_collapse_perf "$ICP" "$pin"
+else
+	echo "inferno-collapse-perf: not on PATH (set INFERNO_COLLAPSE_PERF to compare)"
+fi
+rm -f "$OUT/psample.txt" "$OUT"/*.svg
