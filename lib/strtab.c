@@ -192,7 +192,8 @@ uint32_t strtab_intern(struct strtab *t, const char *s, size_t len, int *added)
 	memcpy(e + t->valsize, &hd, sizeof(hd));
 	memcpy(e + t->valsize + sizeof(hd), s, len);
 	e[t->valsize + sizeof(hd) + len] = '\0';
-	xgrow(&t->entries, &t->cap, t->n + 1, sizeof(*t->entries));
+	if (t->n == t->cap)
+		xgrow(&t->entries, &t->cap, t->n + 1, sizeof(*t->entries));
 	t->entries[t->n++] = e;
 	t->slots[j].entry = e;
 	t->slots[j].hash = (uint32_t)(h >> 32);

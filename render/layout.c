@@ -59,8 +59,10 @@ static void push(struct flow *fw, unsigned depth, const char *name, size_t len,
 	struct layout *lo = fw->lo;
 	struct frame *f;
 
-	xgrow(&lo->f, &lo->cap, lo->n + 1, sizeof(*lo->f));
-	xgrow(&fw->open, &fw->cap, (size_t)depth + 1, sizeof(*fw->open));
+	if (lo->n == lo->cap)
+		xgrow(&lo->f, &lo->cap, lo->n + 1, sizeof(*lo->f));
+	if (depth >= fw->cap)
+		xgrow(&fw->open, &fw->cap, (size_t)depth + 1, sizeof(*fw->open));
 	f = &lo->f[lo->n];
 	f->name = name;
 	f->len = len;
