@@ -24,7 +24,7 @@ LDLIBS  += -lz -lxxhash -lm -pthread
 LIB_SRC    := lib/xalloc.c lib/lread.c lib/strtab.c lib/folded.c lib/outfile.c
 RENDER_SRC := render/options.c render/layout.c render/palette.c render/svg.c \
               render/render.c render/nameattr.c render/xmlesc.c
-COLLAPSE_SRC := collapse/perf.c collapse/perf_cli.c collapse/perf_run.c
+COLLAPSE_SRC := collapse/perf.c collapse/perf_cli.c collapse/perf_run.c collapse/a2l.c
 TOOLS      := flamegraph flame stackcollapse-perf
 
 LIB_OBJ    := $(LIB_SRC:%.c=$(B)/%.o)

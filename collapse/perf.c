@@ -7,6 +7,7 @@
  * behind the process name and added to the table with the period as the
  * weight (1 when perf printed none). */
 #include "perf.h"
+#include "a2l.h"
 #include "folded.h"
 #include "strtab.h"
 #include "xalloc.h"
@@ -408,6 +409,42 @@ static size_t strip_offset(const char *f, size_t n)
 	return n;
 }
 
+/* DSOs --inline leaves alone: JIT maps, the kernel, "[...]" pseudo-DSOs. */
+static int no_inline(const char *d, size_t n)
+{
+	const char *q, *end = d + n;
+
+	if (contains(d, n, "kernel."))
+		return 1;
+	for (q = d; (q = memmem(q, (size_t)(end - q), "perf-", 5)); q++) {
+		const char *r = q + 5;
+
+		while (r < end && is_digit(*r))
+			r++;
+		if (r > q + 5 && end - r >= 4 && memcmp(r + 1, "map", 3) == 0)
+			return 1;
+	}
+	q = memchr(d, '[', n);
+	return q && q + 1 < end && q[1] != ']' && memchr(q + 1, ']', (size_t)(end - q - 1));
+}
+
+/* --inline: addr2line's frames, used as they are (no tidying). */
+static int inlined(struct perf *p, const char *pc, size_t pclen, const char *fn, size_t fnlen,
+		   const char *dso, size_t dlen)
+{
+	size_t len;
+	const char *t;
+
+	if (!p->o->inline_frames || no_inline(dso, dlen))
+		return 0;
+	t = a2l_frames(p->o->inline_frames, pc, pclen, dso, dlen, fn, fnlen, &len);
+	if (!t)
+		return 0;
+	frame_begin(p);
+	frame_put(p, t, len);
+	return 1;
+}
+
 static int frame_line(struct perf *p, const char *s, size_t n)
 {
 	const char *pc, *fn, *dso, *part;
@@ -415,6 +452,8 @@ static int frame_line(struct perf *p, const char *s, size_t n)
 
 	if (split_frame(s, n, &pc, &pclen, &fn, &fnlen, &dso, &dlen) < 0)
 		return -1;
+	if (inlined(p, pc, pclen, fn, fnlen, dso, dlen))
+		return 0;
 	fnlen = strip_offset(fn, fnlen);
 	/* "(comm)" is a process name, not a frame; "(anonymous namespace)::f"
 	 * is a C++ function that stackcollapse-perf.pl loses this way. */

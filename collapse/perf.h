@@ -13,6 +13,7 @@
 
 struct strtab;
 struct perf;
+struct a2l;
 
 struct perf_opts {
 	int pid;			/* root "comm-PID" */
@@ -24,6 +25,7 @@ struct perf_opts {
 	const char *event_filter;	/* event to keep; NULL: the first seen */
 	const char *const *skip_after;	/* drop frames above these functions */
 	size_t nskip_after;		/* entries in skip_after */
+	struct a2l *inline_frames;	/* --inline: un-inline with addr2line, or NULL */
 };
 
 /* A message sink for a line that could not be read: file and line name

@@ -1,5 +1,6 @@
 /* perf_cli: options of stackcollapse-perf. */
 #include "perf_cli.h"
+#include "a2l.h"
 #include "xalloc.h"
 
 #include <getopt.h>
@@ -103,6 +104,10 @@ int perf_cli_parse(struct perf_cli *cli, int argc, char **argv, char *err, size_
 
 		cli->run.threads = n > 0 ? (int)(n > 64 ? 64 : n) : 1;
 	}
+	if (cli->inline_frames || cli->context) {
+		cli->opts.inline_frames = a2l_new(cli->context);
+		cli->run.threads = 1;	/* the addr2line cache is not shared */
+	}
 	/* Tests shrink the chunk to run many chunks through small inputs. */
 	if (getenv("FLAME_CHUNK"))
 		cli->run.chunk = (size_t)strtoul(getenv("FLAME_CHUNK"), NULL, 10);
@@ -131,8 +136,9 @@ static void usage(FILE *f, const char *prog)
 "  --event-filter EV   keep events EV (default: the first event type seen)\n"
 "  --srcline           input from 'perf script -F+srcline': add file:line\n"
 "  --skip-after FUNC   drop the frames above FUNC (repeatable)\n"
-"  --inline, --context accepted for stackcollapse-perf.pl compatibility;\n"
-"                      un-inlining with addr2line is not implemented yet\n"
+"  --inline            un-inline frames with addr2line (binutils), cached per\n"
+"                      address; slow, and runs on one thread\n"
+"  --context           with --inline, add file:line to those frames\n"
 "  --threads N         worker threads (0 = all cores; output is the same)\n"
 "  -o, --output FILE   write to FILE atomically instead of stdout\n"
 "  --help, --version\n"
@@ -160,8 +166,8 @@ int perf_cli_exit(struct perf_cli *cli, int result, const char *prog, const char
 
 void perf_cli_report(const struct perf_cli *cli, const struct perf_stats *st, const char *prog)
 {
-	if (cli->inline_frames || cli->context)
-		fprintf(stderr, "%s: --inline/--context: un-inlining is not implemented; "
+	if ((cli->inline_frames || cli->context) && !cli->opts.inline_frames)
+		fprintf(stderr, "%s: --inline needs addr2line (binutils), which is not on PATH; "
 			"frames are shown as perf printed them\n", prog);
 	if (st->filtered)
 		fprintf(stderr, "%s: kept only '%s' events; skipped %" PRIu64
@@ -175,4 +181,6 @@ void perf_cli_release(struct perf_cli *cli)
 {
 	free(cli->skip);
 	cli->skip = NULL;
+	a2l_free(cli->opts.inline_frames);
+	cli->opts.inline_frames = NULL;
 }

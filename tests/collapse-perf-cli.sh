@@ -103,3 +103,43 @@ threads_same "--event-filter" --event-filter instructions "$PD/events.txt.gz"
 threads_same "--srcline" --srcline "$PD/srcline.txt.gz"
 threads_same "garbage and messages" "$C/mixed.txt" "$C/garbage.txt" "$PD/srcline.txt.gz"
 threads_same "no call chains (no blank lines to cut at)" "$PD/nocallchain.txt.gz"
+
+# --inline: addr2line names the frames inlined at an address.  The oracle
+# is addr2line itself, run here on an address inside the inlined inner().
+if command -v gcc > /dev/null 2>&1 && command -v addr2line > /dev/null 2>&1 && command -v nm > /dev/null 2>&1; then
+	gcc -O2 -g -fno-pie -no-pie -o "$C/prog" tests/data/perf-inline/prog.c 2>/dev/null
+	base=$(nm "$C/prog" | awk '$3 == "outer" { print $1 }')
+	pc=
+	for off in $(seq 0 80); do
+		a=$(printf '%x' $((0x$base + off)))
+		if [ "$(addr2line -e "$C/prog" -i -f -s -C "$a" | sed -n 1p)" = inner ]; then pc=$a; break; fi
+	done
+	if [ -z "$pc" ]; then
+		skip "perf cli: --inline" "the compiler did not inline inner()"
+	else
+		main=$(nm "$C/prog" | awk '$3 == "main" { print $1 }')
+		printf 'prog 1 1.0: 1 cycles:\n\t%s outer+0x%x (%s)\n\t%s main (%s)\n\n' "$pc" $((0x$pc - 0x$base)) "$C/prog" "$main" "$C/prog" > "$C/inl.txt"
+		"$SCP" --inline "$C/inl.txt" > "$C/out" 2> "$C/err"
+		grep -qx 'prog;main;outer;inner 1' "$C/out" && pass "perf cli: --inline adds the inlined frames" \
+			|| fail "perf cli: --inline adds the inlined frames" "$(cat "$C/out" "$C/err")"
+		"$SCP" --inline --context "$C/inl.txt" > "$C/out" 2>/dev/null
+		grep -q '^prog;main:.*prog.c:[0-9]*;outer:prog.c:[0-9]*;inner:prog.c:[0-9]* 1$' "$C/out" \
+			&& pass "perf cli: --context adds file:line" || fail "perf cli: --context adds file:line" "$(cat "$C/out")"
+		# A runtime address addr2line cannot map: found again from outer+0xOFF via nm.
+		printf 'prog 1 1.0: 1 cycles:\n\t%x outer+0x%x (%s)\n\n' $((0x7f0000000000 + 0x$pc)) $((0x$pc - 0x$base)) "$C/prog" > "$C/rt.txt"
+		"$SCP" --inline "$C/rt.txt" > "$C/out" 2>/dev/null
+		grep -qx 'prog;outer;inner 1' "$C/out" && pass "perf cli: --inline falls back to nm for runtime addresses" \
+			|| fail "perf cli: --inline falls back to nm for runtime addresses" "$(cat "$C/out")"
+		printf 'prog 1 1.0: 1 cycles:\n\t-e outer (%s)\n\n' "$C/prog" > "$C/evil.txt"
+		"$SCP" --inline "$C/evil.txt" > "$C/out" 2>/dev/null
+		grep -qx 'prog;outer 1' "$C/out" && pass "perf cli: --inline passes no options from the profile to addr2line" \
+			|| fail "perf cli: --inline passes no options from the profile to addr2line" "$(cat "$C/out")"
+		mkdir -p "$C/nobin" && ln -sf "$SCP" "$C/nobin/scp"
+		PATH="$C/nobin" "$C/nobin/scp" --inline "$C/inl.txt" > "$C/out" 2> "$C/err"
+		grep -qx 'prog;main;outer 1' "$C/out" && grep -q 'needs addr2line' "$C/err" \
+			&& pass "perf cli: without addr2line --inline says so and goes on" \
+			|| fail "perf cli: without addr2line --inline says so and goes on" "$(cat "$C/out" "$C/err")"
+	fi
+else
+	skip "perf cli: --inline" "gcc, addr2line or nm is missing"
+fi
