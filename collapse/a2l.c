@@ -120,7 +120,7 @@ static char *addr2line(const char *pc, const char *dso)
 	return run(argv);
 }
 
-/* The address nm gives func in dso, or 0. */
+/* The address nm gives func in dso (NUL-terminated), or 0. */
 static uint64_t nm_address(struct a2l *a, const char *dso, size_t dlen, const char *func, size_t flen)
 {
 	int added;
@@ -194,7 +194,8 @@ static int unknown(const char *out)
 	return strstr(out, "??\n??:0") != NULL;
 }
 
-/* func+0xoff -> nm's address of func + off, as "0x..." in buf; 0 or -1. */
+/* func+0xoff -> nm's address of func + off, as "0x..." in buf; 0 or -1.
+ * dso is NUL-terminated. */
 static int nm_pc(struct a2l *a, const char *dso, size_t dlen, const char *raw, size_t rawlen,
 		 char *buf, size_t size)
 {
@@ -241,7 +242,7 @@ const char *a2l_frames(struct a2l *a, const char *pc, size_t pclen, const char *
 		dsoz = xstrndup(dso, dlen);
 		snprintf(pcs, sizeof(pcs), "%.*s", (int)pclen, pc);
 		out = addr2line(pcs, dsoz);
-		if (out && unknown(out) && nm_pc(a, dso, dlen, rawfunc, rawlen, pcs, sizeof(pcs)) == 0) {
+		if (out && unknown(out) && nm_pc(a, dsoz, dlen, rawfunc, rawlen, pcs, sizeof(pcs)) == 0) {
 			free(out);
 			out = addr2line(pcs, dsoz);
 		}
