@@ -93,10 +93,10 @@ bench: all $(TESTTOOLS)
 
 FUZZ_TARGETS := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=build-fuzz/fuzz_%)
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c
-	$(MAKE) B=build-fuzz CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" \
+	$(MAKE) B=build-fuzz CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
 	  build-fuzz/render/assets.h $(RENDER_OBJ:$(B)/%=build-fuzz/%) $(COLLAPSE_OBJ:$(B)/%=build-fuzz/%) \
 	  $(LIB_OBJ:$(B)/%=build-fuzz/%)
-	clang $(CPPFLAGS:-I$(B)=-Ibuild-fuzz) -Irender -Icollapse -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< \
+	clang $(CPPFLAGS:-I$(B)=-Ibuild-fuzz) -Irender -Icollapse -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -o $@ $< \
 	  $(RENDER_OBJ:$(B)/%=build-fuzz/%) $(COLLAPSE_OBJ:$(B)/%=build-fuzz/%) $(LIB_OBJ:$(B)/%=build-fuzz/%) $(LDLIBS)
 fuzz: $(FUZZ_TARGETS)
 	FUZZ_SECONDS=$${FUZZ_SECONDS:-60} sh tests/fuzz/run.sh $(FUZZ_TARGETS)

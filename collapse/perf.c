@@ -64,6 +64,9 @@ struct perf *perf_new(const struct perf_opts *o, struct strtab *out,
 	p->warn = warn;
 	p->ctx = ctx;
 	p->name = "<stdin>";
+	/* Never NULL, so an empty name is a zero-length copy into real memory. */
+	p->fcap = 4096;
+	p->fbuf = xmalloc(p->fcap);
 	if (o->event_filter) {
 		snprintf(p->st.event, sizeof(p->st.event), "%s", o->event_filter);
 		p->have_event = 1;
