@@ -10,6 +10,7 @@
 #include "a2l.h"
 #include "folded.h"
 #include "strtab.h"
+#include "bytes.h"
 #include "xalloc.h"
 
 #include <stdio.h>
@@ -158,18 +159,6 @@ static const char *frame_text(const struct perf *p, size_t *len)
 	return p->fbuf + f->off;
 }
 
-static int ends_with(const char *s, size_t n, const char *suffix)
-{
-	size_t k = strlen(suffix);
-
-	return n >= k && memcmp(s + n - k, suffix, k) == 0;
-}
-
-static int contains(const char *s, size_t n, const char *needle)
-{
-	return memmem(s, n, needle, strlen(needle)) != NULL;
-}
-
 /* Kernel DSOs: [kernel.kallsyms] and other [..], modules (.ko), and
  * vmlinux files, versioned ones included. */
 static int is_kernel(const char *d, size_t n)
@@ -179,7 +168,7 @@ static int is_kernel(const char *d, size_t n)
 
 	if (n == 9 && memcmp(d, "[unknown]", 9) == 0)
 		return 0;
-	if ((n && d[0] == '[') || ends_with(d, n, ".ko"))
+	if ((n && d[0] == '[') || bytes_ends_with(d, n, ".ko"))
 		return 1;
 	for (q = d; (q = memmem(q, n - (size_t)(q - d), "vmlinux", 7)); q++)
 		v = q;
@@ -197,8 +186,8 @@ static int is_kernel(const char *d, size_t n)
 
 static int is_jit(const char *d, size_t n)
 {
-	return (n >= 10 && memcmp(d, "/tmp/perf-", 10) == 0 && ends_with(d, n, ".map")) ||
-	       (contains(d, n, "/jitted-") && ends_with(d, n, ".so"));
+	return (n >= 10 && memcmp(d, "/tmp/perf-", 10) == 0 && bytes_ends_with(d, n, ".map")) ||
+	       (bytes_contains(d, n, "/jitted-") && bytes_ends_with(d, n, ".so"));
 }
 
 /* Length of s without its parameter list: the first '(' outside <> {} []
@@ -279,11 +268,11 @@ static void annotate(struct perf *p, int inlined, const char *dso, size_t dlen)
 	const char *t = frame_text(p, &n);
 
 	if (inlined) {
-		if (!contains(t, n, "_[i]"))
+		if (!bytes_contains(t, n, "_[i]"))
 			frame_put(p, "_[i]", 4);
 	} else if (p->o->kernel && is_kernel(dso, dlen)) {
 		frame_put(p, "_[k]", 4);
-	} else if (p->o->jit && is_jit(dso, dlen) && !contains(t, n, "_[j]")) {
+	} else if (p->o->jit && is_jit(dso, dlen) && !bytes_contains(t, n, "_[j]")) {
 		frame_put(p, "_[j]", 4);
 	}
 }
@@ -417,7 +406,7 @@ static int no_inline(const char *d, size_t n)
 {
 	const char *q, *end = d + n;
 
-	if (contains(d, n, "kernel."))
+	if (bytes_contains(d, n, "kernel."))
 		return 1;
 	for (q = d; (q = memmem(q, (size_t)(end - q), "perf-", 5)); q++) {
 		const char *r = q + 5;

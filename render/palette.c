@@ -3,6 +3,7 @@
 #include "lread.h"
 #include "outfile.h"
 #include "strtab.h"
+#include "bytes.h"
 #include "xalloc.h"
 #include "xmlesc.h"
 
@@ -127,18 +128,6 @@ static double sum_hash(const char *name, size_t len)
 	return palette_perl_rand(sum);
 }
 
-static int ends_with(const char *s, size_t len, const char *suffix)
-{
-	size_t n = strlen(suffix);
-
-	return len >= n && memcmp(s + len - n, suffix, n) == 0;
-}
-
-static int contains(const char *s, size_t len, const char *needle)
-{
-	return memmem(s, len, needle, strlen(needle)) != NULL;
-}
-
 static int java_package(const char *s, size_t len)
 {
 	static const char *const pkgs[] = { "java/", "javax/", "jdk/", "net/", "org/",
@@ -157,15 +146,15 @@ static int java_package(const char *s, size_t len)
 
 static enum fg_palette java_kind(const char *s, size_t n)
 {
-	if (ends_with(s, n, "_[j]"))
+	if (bytes_ends_with(s, n, "_[j]"))
 		return PAL_GREEN;
-	if (ends_with(s, n, "_[i]"))
+	if (bytes_ends_with(s, n, "_[i]"))
 		return PAL_AQUA;
-	if (java_package(s, n) || contains(s, n, ":::"))
+	if (java_package(s, n) || bytes_contains(s, n, ":::"))
 		return PAL_GREEN;
-	if (contains(s, n, "::"))
+	if (bytes_contains(s, n, "::"))
 		return PAL_YELLOW;
-	if (ends_with(s, n, "_[k]"))
+	if (bytes_ends_with(s, n, "_[k]"))
 		return PAL_ORANGE;
 	return PAL_RED;
 }
@@ -174,17 +163,17 @@ static enum fg_palette js_kind(const char *s, size_t n)
 {
 	const char *slash = memchr(s, '/', n);
 
-	if (ends_with(s, n, "_[j]"))
+	if (bytes_ends_with(s, n, "_[j]"))
 		return slash ? PAL_GREEN : PAL_AQUA;
-	if (contains(s, n, "::"))
+	if (bytes_contains(s, n, "::"))
 		return PAL_YELLOW;
-	if (slash && contains(slash, n - (size_t)(slash - s), ".js"))
+	if (slash && bytes_contains(slash, n - (size_t)(slash - s), ".js"))
 		return PAL_GREEN;
 	if (memchr(s, ':', n))
 		return PAL_AQUA;
 	if (n == 1 && s[0] == ' ')
 		return PAL_GREEN;
-	if (contains(s, n, "_[k]"))
+	if (bytes_contains(s, n, "_[k]"))
 		return PAL_ORANGE;
 	return PAL_RED;
 }
@@ -196,13 +185,13 @@ static enum fg_palette resolve(enum fg_palette scheme, const char *s, size_t n)
 	case PAL_JAVA: return java_kind(s, n);
 	case PAL_JS: return js_kind(s, n);
 	case PAL_PERL:
-		if (contains(s, n, "::"))
+		if (bytes_contains(s, n, "::"))
 			return PAL_YELLOW;
-		if (contains(s, n, "Perl") || contains(s, n, ".pl"))
+		if (bytes_contains(s, n, "Perl") || bytes_contains(s, n, ".pl"))
 			return PAL_GREEN;
-		return ends_with(s, n, "_[k]") ? PAL_ORANGE : PAL_RED;
+		return bytes_ends_with(s, n, "_[k]") ? PAL_ORANGE : PAL_RED;
 	case PAL_WAKEUP: return PAL_AQUA;
-	case PAL_CHAIN: return contains(s, n, "_[w]") ? PAL_AQUA : PAL_BLUE;
+	case PAL_CHAIN: return bytes_contains(s, n, "_[w]") ? PAL_AQUA : PAL_BLUE;
 	default: return scheme;
 	}
 }
