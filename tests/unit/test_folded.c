@@ -55,12 +55,12 @@ int main(void)
 	/* The writer: "stack COUNT\n", integers exact, fractions short. */
 	{
 		char out[128];
-		FILE *f = fmemopen(out, sizeof(out), "w");
+		FILE *mf = fmemopen(out, sizeof(out), "w");
 		struct fcount w = { 12, 0 }, x = { 0, 0.5 };
 
-		CHECK(folded_write(f, "a;b c", 5, &w) == 0);
-		CHECK(folded_write(f, "z", 1, &x) == 0);
-		fclose(f);
+		CHECK(folded_write(mf, "a;b c", 5, &w) == 0);
+		CHECK(folded_write(mf, "z", 1, &x) == 0);
+		fclose(mf);
 		CHECK_STR(out, "a;b c 12\nz 0.5\n");
 	}
 	return check_done();
