@@ -473,8 +473,3 @@ ssize_t lread_read(struct lread *lr, char *dst, size_t cap)
 		lr->eof = 1;
 	return n;
 }
-
-int lread_gzipped(const struct lread *lr)
-{
-	return lr->gz;
-}

@@ -62,7 +62,5 @@ int lread_each(const char *path, void (*fn)(void *ctx, const char *line, size_t 
  * lread_error). */
 ssize_t lread_read(struct lread *lr, char *dst, size_t cap);
 
-/* Non-zero when the input was gzip-compressed. */
-int lread_gzipped(const struct lread *lr);
 
 #endif

@@ -78,11 +78,6 @@ FILE *outfile_stream(struct outfile *o)
 	return o->f;
 }
 
-const char *outfile_name(const struct outfile *o)
-{
-	return o->path ? o->path : "<stdout>";
-}
-
 static void release(struct outfile *o)
 {
 	free(o->tmp);

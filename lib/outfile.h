@@ -26,7 +26,4 @@ int outfile_commit(struct outfile *o);
 /* Removes the temporary file and frees o.  outfile_abort(NULL) does nothing. */
 void outfile_abort(struct outfile *o);
 
-/* The name for messages: the path, or "<stdout>". */
-const char *outfile_name(const struct outfile *o);
-
 #endif

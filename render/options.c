@@ -64,11 +64,6 @@ void fgopt_init(struct fg_opts *o)
 	o->factor = 1;
 }
 
-const char *fgopt_palette_name(enum fg_palette p)
-{
-	return palette_names[p];
-}
-
 static int bad(char *err, size_t errlen, const char *opt, const char *val,
 	       const char *want)
 {

@@ -57,7 +57,4 @@ int fgopt_parse(struct fg_opts *o, int argc, char **argv, int *first,
 /* Writes the --help text. */
 void fgopt_usage(FILE *f, const char *prog);
 
-/* The palette's name ("hot", ...). */
-const char *fgopt_palette_name(enum fg_palette p);
-
 #endif
