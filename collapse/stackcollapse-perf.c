@@ -3,7 +3,6 @@
  * (even with no stacks), 1 when a file cannot be read or written, 2 on a
  * usage error. */
 #include "folded.h"
-#include "outfile.h"
 #include "perf_run.h"
 #include "perf_cli.h"
 #include "strtab.h"
@@ -19,32 +18,6 @@ static void warn(void *ctx, const char *file, unsigned long line, const char *ms
 {
 	(void)ctx;
 	fprintf(stderr, PROG ": %s:%lu: %s\n", file, line, msg);
-}
-
-static int write_stacks(const struct strtab *t, const char *path)
-{
-	struct outfile *o = outfile_open(path);
-	uint32_t *ids;
-	size_t i, n = strtab_count(t);
-
-	if (!o) {
-		fprintf(stderr, PROG ": cannot write '%s': %s\n", path, strerror(errno));
-		return 1;
-	}
-	ids = strtab_sorted(t);
-	for (i = 0; i < n; i++) {
-		size_t len;
-		const char *s = strtab_str(t, ids[i], &len);
-
-		folded_write(outfile_stream(o), s, len, strtab_val(t, ids[i]));
-	}
-	free(ids);
-	if (outfile_commit(o) < 0) {
-		fprintf(stderr, PROG ": write error on '%s': %s\n", path ? path : "<stdout>",
-			strerror(errno));
-		return 1;
-	}
-	return 0;
 }
 
 int main(int argc, char **argv)
@@ -64,8 +37,10 @@ int main(int argc, char **argv)
 	if (rc)
 		fprintf(stderr, PROG ": %s\n", err);
 	perf_cli_report(&cli, &st, PROG);
-	if (rc == 0)
-		rc = write_stacks(t, cli.output);
+	if (rc == 0 && folded_save(t, cli.output, err, sizeof(err)) < 0) {
+		fprintf(stderr, PROG ": %s\n", err);
+		rc = 1;
+	}
 	strtab_free(t);
 	perf_cli_release(&cli);
 	return rc;

@@ -1,6 +1,9 @@
 /* folded: collapsed-stack lines, parsed and written. */
 #include "folded.h"
+#include "outfile.h"
+#include "strtab.h"
 #include "xalloc.h"
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,5 +117,30 @@ int folded_write(FILE *f, const char *stack, size_t len, const struct fcount *c)
 	if (fwrite(stack, 1, len, f) != len || putc(' ', f) == EOF ||
 	    fwrite(num, 1, n, f) != n || putc('\n', f) == EOF)
 		return -1;
+	return 0;
+}
+
+int folded_save(const struct strtab *t, const char *path, char *err, size_t errlen)
+{
+	struct outfile *o = outfile_open(path);
+	uint32_t *ids;
+	size_t i, n = strtab_count(t);
+
+	if (!o) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	ids = strtab_sorted(t);
+	for (i = 0; i < n; i++) {
+		size_t len;
+		const char *s = strtab_str(t, ids[i], &len);
+
+		folded_write(outfile_stream(o), s, len, strtab_val(t, ids[i]));
+	}
+	free(ids);
+	if (outfile_commit(o) < 0) {
+		snprintf(err, errlen, "write error on '%s': %s", path ? path : "<stdout>", strerror(errno));
+		return -1;
+	}
 	return 0;
 }

@@ -43,6 +43,13 @@ double fcount_value(const struct fcount *c);
  * as a decimal of up to 15 significant digits; returns the length. */
 size_t fcount_format(const struct fcount *c, char *buf);
 
+struct strtab;
+
+/* Writes the stacks of t (values: struct fcount) sorted bytewise to path
+ * (NULL or "-": stdout), atomically.  Returns 0, or -1 with a message in
+ * err. */
+int folded_save(const struct strtab *t, const char *path, char *err, size_t errlen);
+
 /* Writes "stack COUNT\n".  Returns 0, or -1 on a write error. */
 int folded_write(FILE *f, const char *stack, size_t len, const struct fcount *c);
 

@@ -1,0 +1,82 @@
+/* stackcollapse-vsp: Visual Studio profiler CSV reports (CallTreeSummary,
+ * CallerCalleeSummary) to collapsed stacks.  Exit 0 when every input was
+ * read, 1 when one could not be read, was not such a report, or had rows
+ * that could not be read (the stacks of the rows that could are still
+ * written), 2 on a usage error. */
+#include "folded.h"
+#include "lread.h"
+#include "strtab.h"
+#include "vsp.h"
+#include "vsp_cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PROG "stackcollapse-vsp"
+
+static void warn(void *ctx, const char *file, unsigned long line, const char *msg)
+{
+	(void)ctx;
+	if (line)
+		fprintf(stderr, PROG ": %s:%lu: %s\n", file, line, msg);
+	else
+		fprintf(stderr, PROG ": %s: %s\n", file, msg);
+}
+
+/* Feeds one input; returns 0, or -1 after reporting a read error. */
+static int read_input(struct vsp *v, const char *path)
+{
+	const char *name = strcmp(path, "-") ? path : "<stdin>";
+	struct lread *lr = lread_open(path);
+	const char *line;
+	size_t len;
+	int st, lines = 0;
+
+	if (!lr) {
+		fprintf(stderr, PROG ": cannot open '%s': %s\n", path, strerror(errno));
+		return -1;
+	}
+	vsp_begin(v, name);
+	while ((st = lread_next(lr, &line, &len)) == LREAD_LINE || st == LREAD_TOOLONG) {
+		lines++;
+		if (st == LREAD_LINE && vsp_line(v, line, len, lread_lineno(lr)) < 0)
+			break;
+	}
+	if (st == LREAD_ERROR)
+		fprintf(stderr, PROG ": %s: %s\n", name, lread_error(lr));
+	else if (lines == 0)
+		fprintf(stderr, PROG ": %s: empty input\n", name);
+	vsp_end(v);
+	lread_free(lr);
+	return st == LREAD_ERROR ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct vsp_cli cli;
+	struct strtab *t;
+	struct vsp *v;
+	char err[512];
+	int i, rc;
+
+	rc = vsp_cli_parse(&cli, argc, argv, err, sizeof(err));
+	if (rc != VSP_CLI_RUN)
+		return vsp_cli_exit(rc, PROG, err);
+	t = strtab_new(sizeof(struct fcount));
+	v = vsp_new(&cli.opts, t, warn, NULL);
+	for (i = 0, rc = 0; i < cli.ninputs; i++)
+		rc |= read_input(v, cli.inputs[i]) < 0;
+	if (vsp_stats(v)->malformed)
+		fprintf(stderr, PROG ": skipped %llu rows that could not be read\n",
+			(unsigned long long)vsp_stats(v)->malformed);
+	if (folded_save(t, cli.output, err, sizeof(err)) < 0) {
+		fprintf(stderr, PROG ": %s\n", err);
+		rc = 1;
+	}
+	rc = rc || vsp_stats(v)->bad_input || vsp_stats(v)->malformed;
+	vsp_free(v);
+	strtab_free(t);
+	return rc;
+}
