@@ -199,9 +199,10 @@ static int choose_metric(struct vsp *v)
 		    : m <= VSP_EXCL_SAMPLES ? F_SAMPLES : m <= VSP_ELAPSED_EXCL ? F_ELAPSED : F_APP;
 		family_cols(&v->cs, f, &v->incl, &v->excl);
 	}
-	/* Inclusive measures become exclusive by subtracting the children. */
-	v->subtract = v->excl.col < 0 || m == VSP_INCL_SAMPLES || m == VSP_ELAPSED_INCL ||
-		      m == VSP_APP_INCL || m == VSP_CALLS;
+	/* Inclusive measures become exclusive by subtracting the children;
+	 * a call count is the row's own, as it is. */
+	v->subtract = f != F_CALLS && (v->excl.col < 0 || m == VSP_INCL_SAMPLES ||
+				       m == VSP_ELAPSED_INCL || m == VSP_APP_INCL);
 	if (m == VSP_INCL_SAMPLES || m == VSP_ELAPSED_INCL || m == VSP_APP_INCL)
 		v->excl.col = -1;
 	return v->incl.col < 0 && v->excl.col < 0 ? -1 : 0;
@@ -395,7 +396,7 @@ static void tree_row(struct vsp *v, unsigned long lineno)
 		malformed(v, lineno, "no function name");
 		return;
 	}
-	if (value(v, v->subtract ? v->incl : v->excl, &w) < 0) {
+	if (value(v, v->subtract || v->excl.col < 0 ? v->incl : v->excl, &w) < 0) {
 		malformed(v, lineno, "the value is not a number");
 		return;
 	}
@@ -583,6 +584,7 @@ static void graph_end(struct vsp *v)
 		root = strtab_find(v->fn, v->o->root, strlen(v->o->root));
 		if (root == UINT32_MAX) {
 			v->warn(v->ctx, v->name, 0, "--root: no such function in the call graph");
+			v->stats.bad_input = 1;
 			return;
 		}
 	}

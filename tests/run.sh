@@ -31,6 +31,7 @@ done
 . tests/cli.sh
 . tests/conformance.sh
 . tests/collapse-perf.sh
+. tests/collapse-vsp.sh
 . tests/fuzz/replay.sh
 . tests/browser/run.sh
 

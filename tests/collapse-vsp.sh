@@ -1,0 +1,107 @@
+# stackcollapse-vsp tests (sourced by run.sh).  Expected outputs are worked
+# out by hand (tests/data/vsp/cases shows the arithmetic).
+SVSP=$(pwd)/$B/stackcollapse-vsp
+VD=tests/data/vsp
+V=$TMP/vsp
+mkdir -p "$V"
+
+grep -v '^#' "$VD/cases" | while read -r name want args; do
+	(cd "$VD" && eval "set -- $args" && "$SVSP" "$@") > "$V/$name.folded" 2> "$V/$name.err"
+	if cmp -s "$V/$name.folded" "$VD/results/$want"; then
+		echo "pass vsp/$name"
+	else
+		echo "fail vsp/$name"
+		diff "$VD/results/$want" "$V/$name.folded" | head -8
+	fi
+done > "$V/cases.out"
+PASSED=$((PASSED + $(grep -c '^pass' "$V/cases.out")))
+grep -q '^fail' "$V/cases.out" && { FAILED=$((FAILED + $(grep -c '^fail' "$V/cases.out"))); grep -v '^pass' "$V/cases.out"; }
+
+vrun() {	# vrun RC NAME ARGS...
+	_rc=$1 _n=$2
+	shift 2
+	"$SVSP" "$@" > "$V/out" 2> "$V/err"
+	_got=$?
+	[ "$_got" = "$_rc" ] && pass "vsp: $_n" || fail "vsp: $_n" "exit $_got, wanted $_rc: $(head -c 300 "$V/err")"
+}
+verr() { grep -qF -- "$2" "$V/err" && pass "vsp: $1" || fail "vsp: $1" "stderr: $(head -c 400 "$V/err")"; }
+
+if command -v iconv > /dev/null 2>&1; then
+	{ printf '\377\376'; tail -c +4 "$VD/tree-en.csv" | iconv -f UTF-8 -t UTF-16LE; } > "$V/u16le.csv"
+	{ printf '\376\377'; tail -c +4 "$VD/tree-en.csv" | iconv -f UTF-8 -t UTF-16BE; } > "$V/u16be.csv"
+	for e in u16le u16be; do
+		"$SVSP" "$V/$e.csv" > "$V/$e.folded" 2>&1
+		cmp -s "$V/$e.folded" "$VD/results/tree.folded" && pass "vsp: UTF-16 ($e, as vsperfreport /U writes)" \
+			|| fail "vsp: UTF-16 ($e)" "$(head -5 "$V/$e.folded")"
+	done
+else
+	skip "vsp: UTF-16" "no iconv"
+fi
+gzip -c "$VD/tree-en.csv" > "$V/tree.csv.gz"
+"$SVSP" "$V/tree.csv.gz" > "$V/gz.folded"
+cmp -s "$V/gz.folded" "$VD/results/tree.folded" && pass "vsp: gzip input" || fail "vsp: gzip input"
+
+vrun 1 "malformed rows: exit 1" "$VD/malformed.csv"
+printf 'app.exe;main 10\napp.exe;main;ok_after 40\n' > "$V/want.folded"
+cmp -s "$V/out" "$V/want.folded" && pass "vsp: malformed rows are skipped, the rest kept" \
+	|| fail "vsp: malformed rows are skipped, the rest kept" "$(cat "$V/out")"
+verr "a wrong depth is named file:line" "malformed.csv:4: the level skips a level"
+verr "a missing name is named file:line" "malformed.csv:5: no function name"
+verr "a bad number is named file:line" "malformed.csv:6: the value is not a number"
+verr "malformed rows are counted" "skipped 5 rows"
+printf 'Not,A,Report\n1,2,3\n' > "$V/other.csv"
+vrun 1 "a CSV that is not a report: exit 1" "$V/other.csv"
+verr "a CSV that is not a report is named" "not a Visual Studio CallTreeSummary or CallerCalleeSummary report"
+vrun 1 "a missing file: exit 1" "$V/nope.csv"
+vrun 2 "an unknown metric: exit 2" --metric bogus "$VD/tree-en.csv"
+vrun 0 "--help" --help
+grep -q 'APPROXIMATION' "$V/out" && pass "vsp: --help says CallerCallee stacks are approximate" \
+	|| fail "vsp: --help says CallerCallee stacks are approximate"
+vrun 1 "--root with an unknown function" --root nope "$VD/graph-vs2010.csv"
+"$SVSP" "$VD/tree-en.csv" "$VD/tree-instr.csv" > "$V/two.folded"
+cat "$VD/results/tree.folded" "$VD/results/tree-instr.folded" | LC_ALL=C sort > "$V/two-want.folded"
+cmp -s "$V/two.folded" "$V/two-want.folded" && pass "vsp: several reports are merged" || fail "vsp: several reports are merged"
+# A deep diamond lattice: 2^40 paths, cut by the share limit, fast.
+awk 'BEGIN { print "Type,Function Name,Inclusive Samples,Exclusive Samples,"
+	for (i = 0; i < 40; i++) {
+		printf "Root,\"f%d\",1000000,10,\n", i
+		if (i < 39) { printf "Callee,\"f%d\",495000,10,\n", i + 1; printf "Callee,\"g%d\",495000,10,\n", i + 1 }
+		if (i > 0) printf "Caller,\"f%d\",1,1,\n", i - 1
+		printf "Root,\"g%d\",1000000,10,\n", i
+		if (i < 39) { printf "Callee,\"f%d\",495000,10,\n", i + 1; printf "Callee,\"g%d\",495000,10,\n", i + 1 }
+		printf "Caller,\"f%d\",1,1,\n", i > 0 ? i - 1 : 0
+	} }' > "$V/lattice.csv"
+vrun 0 "an exponential call graph is bounded" --root f0 "$V/lattice.csv"
+
+# Conformance: ../shared/conformance/vsprof.
+VC=../shared/conformance/vsprof
+if [ ! -d "$VC" ]; then
+	skip "conformance/vsprof" "../shared/conformance is not present"
+else
+	# Its results use inferno's weighting (Number of Calls, with the calls
+	# of some children subtracted, no process frame); calls-inferno gives
+	# that byte for byte (its file has CRLF line ends).
+	"$SVSP" --metric calls-inferno "$VC/CallTreeSummary.csv" > "$V/conf.folded"
+	tr -d '\r' < "$VC/results/vsprof-default.txt" | cmp -s - "$V/conf.folded" \
+		&& pass "conformance/vsprof: inferno's weighting, byte for byte" \
+		|| fail "conformance/vsprof: inferno's weighting" "$(tr -d '\r' < "$VC/results/vsprof-default.txt" | diff - "$V/conf.folded" | head -4)"
+	# Our weighting, elapsed exclusive time: the same stacks, and the total
+	# is the sum of calls x avg exclusive time over all rows (python3).
+	"$SVSP" --no-process "$VC/CallTreeSummary.csv" > "$V/ours.folded"
+	if have_python; then
+		want=$(python3 -c 'import csv,sys
+r=list(csv.reader(open(sys.argv[1],encoding="utf-8-sig")))
+h=r[0]; c=h.index("Number of Calls"); a=h.index("Avg Elapsed Exclusive Time")
+print(round(sum(int(x[c].replace(",",""))*float(x[a].replace(",","")) for x in r[1:] if len(x)>a),2))' "$VC/CallTreeSummary.csv")
+		got=$(awk '{ s += $NF } END { printf "%.2f\n", s }' "$V/ours.folded")
+		awk -v a="$want" -v b="$got" 'BEGIN { exit !(a - b < 0.01 && b - a < 0.01) }' \
+			&& pass "conformance/vsprof: elapsed exclusive time adds up ($got)" \
+			|| fail "conformance/vsprof: elapsed exclusive time adds up" "got $got, want $want"
+	fi
+	for f in incorrect-header invalid-depth invalid-function-name invalid-number-of-calls missing-function-name; do
+		vrun 1 "conformance/vsprof: $f exits 1" "$VC/$f.csv"
+		grep -q "$f.csv:[0-9]*: " "$V/err" && pass "vsp: conformance/vsprof: $f names file:line" \
+			|| fail "vsp: conformance/vsprof: $f names file:line" "$(cat "$V/err")"
+	done
+	vrun 0 "conformance/vsprof: an empty file is not an error" "$VC/empty-file.csv"
+fi
