@@ -14,6 +14,9 @@
 
 #define REPORT_MAX 5		/* malformed rows named per input */
 #define MAX_DEPTH 4096		/* call graph expansion depth */
+#define MIN_SHARE 1e-5		/* smaller shares of the total are not expanded:
+				   at 1200 px a frame needs 0.008% to be seen */
+#define MAX_PATHS 1000000	/* paths expanded at most */
 
 enum kind { K_NONE, K_TREE, K_GRAPH, K_BAD };
 enum family { F_SAMPLES, F_ELAPSED, F_APP, F_CALLS };
@@ -497,6 +500,7 @@ struct expand {
 	struct vsp *v;		/* the collapser */
 	uint32_t *path;		/* functions, root first */
 	double min;		/* smaller shares are not expanded */
+	size_t paths;		/* paths expanded so far */
 };
 
 static void emit_path(struct expand *x, size_t depth, double w)
@@ -534,12 +538,14 @@ static void expand(struct expand *x, size_t depth, double w)
 		double share = w * ed->value / f->incl;
 		struct fnode *g = strtab_val(v->fn, ed->to);
 
-		/* Recursion, depth and tiny shares stay with the caller. */
-		if (g->on_path || depth >= MAX_DEPTH || share < x->min) {
+		/* Recursion, depth, tiny shares and, past the limit, everything
+		 * else stay with the caller. */
+		if (g->on_path || depth >= MAX_DEPTH || share < x->min || x->paths >= MAX_PATHS) {
 			self += share;
 			continue;
 		}
 		x->path[depth] = ed->to;
+		x->paths++;
 		expand(x, depth + 1, share);
 	}
 	f->on_path = 0;
@@ -597,7 +603,8 @@ static void graph_end(struct vsp *v)
 	}
 	x.v = v;
 	x.path = xcalloc(MAX_DEPTH + 1, sizeof(*x.path));
-	x.min = total * 1e-7;
+	x.min = total * MIN_SHARE;
+	x.paths = 0;
 	for (i = 0; i < n; i++) {
 		const struct fnode *f = strtab_val(v->fn, order[i]);
 
