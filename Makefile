@@ -25,8 +25,8 @@ LIB_SRC    := lib/bytes.c lib/csv.c lib/xalloc.c lib/lread.c lib/strtab.c lib/fo
 RENDER_SRC := render/options.c render/layout.c render/palette.c render/svg.c \
               render/render.c render/nameattr.c render/xmlesc.c
 COLLAPSE_SRC := collapse/perf.c collapse/perf_cli.c collapse/perf_run.c collapse/a2l.c \
-              collapse/vsp.c collapse/vsp_cli.c
-TOOLS      := flamegraph flame stackcollapse-perf stackcollapse-vsp
+              collapse/vsp.c collapse/vsp_cli.c collapse/etw.c collapse/etw_cli.c
+TOOLS      := flamegraph flame stackcollapse-perf stackcollapse-vsp stackcollapse-etw
 
 LIB_OBJ    := $(LIB_SRC:%.c=$(B)/%.o)
 RENDER_OBJ := $(RENDER_SRC:%.c=$(B)/%.o)
@@ -64,11 +64,13 @@ $(B)/stackcollapse-perf: $(B)/collapse/stackcollapse-perf.o $(COLLAPSE_OBJ) $(LI
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 $(B)/stackcollapse-vsp: $(B)/collapse/stackcollapse-vsp.o $(COLLAPSE_OBJ) $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+$(B)/stackcollapse-etw: $(B)/collapse/stackcollapse-etw.o $(COLLAPSE_OBJ) $(LIB_OBJ)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 $(B)/flame: $(B)/flame.o $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 # Convenience copies at the top level, so ./flamegraph works after make.
-flamegraph flame stackcollapse-perf stackcollapse-vsp: %: $(B)/%
+flamegraph flame stackcollapse-perf stackcollapse-vsp stackcollapse-etw: %: $(B)/%
 	cp $< $@
 
 # One-step compile and link: no -MMD (clang refuses it with several files).

@@ -32,6 +32,7 @@ done
 . tests/conformance.sh
 . tests/collapse-perf.sh
 . tests/collapse-vsp.sh
+. tests/collapse-etw.sh
 . tests/fuzz/replay.sh
 . tests/browser/run.sh
 

@@ -1,0 +1,72 @@
+/* etw: Windows ETW CPU sampling exports to collapsed stacks.
+ *
+ * wpaexporter CSV (a CPU Usage (Sampled) preset such as UIforETW's
+ * ExportCPUUsageSampled.wpaProfile): one row per sample; columns found by
+ * header name (Process or Process Name, Thread ID, the last column naming
+ * Stack, optional TimeStamp, Count, Weight, DPC/ISR).  Stack frames are
+ * "module!function", root first, separated by '/'; "[Root]" is dropped
+ * and "n/a" means no stack.  A stack becomes "PROCESS (PID);TID N;frames".
+ *
+ * xperf -a dumper text is recognised and reported as not supported yet. */
+#ifndef FLAME_ETW_H
+#define FLAME_ETW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct strtab;
+struct etw;
+
+struct etw_opts {
+	int no_process;			/* no PROCESS (PID) root */
+	int no_thread;			/* no thread frame */
+	int collapse_threads;		/* thread frame "TID:N" (one graph per process) */
+	const char *const *process;	/* keep these process names (NULL: all) */
+	size_t nprocess;		/* entries in process */
+	const long *pid;		/* keep these PIDs */
+	size_t npid;			/* entries in pid */
+	const long *tid;		/* keep these TIDs */
+	size_t ntid;			/* entries in tid */
+	double begin;			/* keep TimeStamp >= begin (seconds)... */
+	double end;			/* ...and < end, when has_range */
+	int has_begin;			/* begin is set */
+	int has_end;			/* end is set */
+	const char *grep;		/* keep stacks with a frame containing this */
+	int include_idle;		/* keep Idle (0) and DPC/ISR rows */
+	const char *weight;		/* weight column name, NULL: 1 per row */
+};
+
+typedef void etw_warn_fn(void *ctx, const char *file, unsigned long line, const char *msg);
+
+struct etw_stats {
+	uint64_t rows;			/* sample rows read */
+	uint64_t kept;			/* rows turned into stacks */
+	uint64_t malformed;		/* rows that could not be read */
+	int bad_input;			/* an input was not a recognised export */
+};
+
+/* Returns a collapser adding to out (values: struct fcount).  With split,
+ * stacks always start with their process and thread roots, and per group
+ * (thread, or process with collapse_threads) totals are kept for
+ * etw_split.  Free with etw_free. */
+struct etw *etw_new(const struct etw_opts *o, struct strtab *out, int split,
+		    etw_warn_fn *warn, void *ctx);
+
+void etw_free(struct etw *e);
+void etw_begin(struct etw *e, const char *name);
+/* Returns 0, or -1 when the input is not an export this reads. */
+int etw_line(struct etw *e, const char *line, size_t len, unsigned long lineno);
+void etw_end(struct etw *e);
+const struct etw_stats *etw_stats(const struct etw *e);
+
+/* Called for each file etw_split writes. */
+typedef void etw_file_fn(void *ctx, const char *path, const char *group, double weight,
+			 double share);
+
+/* Writes the top groups by weight (ties by name) to DIR/PROCESS_PID_TID.folded
+ * (PROCESS_PID.folded with collapse_threads), each with that group's
+ * stacks, atomically.  Returns 0, or -1 with a message in err. */
+int etw_split(struct etw *e, const char *dir, size_t top, etw_file_fn *fn, void *ctx,
+	      char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,81 @@
+/* stackcollapse-etw: Windows ETW CPU sampling exports to collapsed stacks.
+ * Exit 0 when every input was read, 1 when one could not be read or is
+ * not such an export, 2 on a usage error. */
+#include "etw.h"
+#include "etw_cli.h"
+#include "folded.h"
+#include "lread.h"
+#include "strtab.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#define PROG "stackcollapse-etw"
+
+static void warn(void *ctx, const char *file, unsigned long line, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, PROG ": %s:%lu: %s\n", file, line, msg);
+}
+
+static void listed(void *ctx, const char *path, const char *group, double weight, double share)
+{
+	(void)ctx;
+	printf("%s\t%.15g\t%.1f%%\t%s\n", path, weight, 100 * share, group);
+}
+
+static int read_input(struct etw *e, const char *path)
+{
+	const char *name = strcmp(path, "-") ? path : "<stdin>";
+	struct lread *lr = lread_open(path);
+	const char *line;
+	size_t len;
+	int st;
+
+	if (!lr) {
+		fprintf(stderr, PROG ": cannot open '%s': %s\n", path, strerror(errno));
+		return -1;
+	}
+	etw_begin(e, name);
+	while ((st = lread_next(lr, &line, &len)) == LREAD_LINE || st == LREAD_TOOLONG)
+		if (st == LREAD_LINE && etw_line(e, line, len, lread_lineno(lr)) < 0)
+			break;
+	if (st == LREAD_ERROR)
+		fprintf(stderr, PROG ": %s: %s\n", name, lread_error(lr));
+	etw_end(e);
+	lread_free(lr);
+	return st == LREAD_ERROR ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct etw_cli cli;
+	struct strtab *t;
+	struct etw *e;
+	char err[512];
+	int i, rc;
+
+	rc = etw_cli_parse(&cli, argc, argv, err, sizeof(err));
+	if (rc != ETW_CLI_RUN)
+		return etw_cli_exit(&cli, rc, PROG, err);
+	t = strtab_new(sizeof(struct fcount));
+	e = etw_new(&cli.opts, t, cli.split != NULL, warn, NULL);
+	for (i = 0, rc = 0; i < cli.ninputs; i++)
+		rc |= read_input(e, cli.inputs[i]) < 0;
+	if (etw_stats(e)->malformed)
+		fprintf(stderr, PROG ": skipped %llu rows that could not be read\n",
+			(unsigned long long)etw_stats(e)->malformed);
+	rc |= etw_stats(e)->bad_input;
+	if (cli.split ? etw_split(e, cli.split, cli.top, listed, NULL, err, sizeof(err)) < 0
+		      : folded_save(t, cli.output, err, sizeof(err)) < 0) {
+		fprintf(stderr, PROG ": %s\n", err);
+		rc = 1;
+	}
+	if (fflush(stdout) != 0 || ferror(stdout))
+		rc = 1;
+	etw_free(e);
+	strtab_free(t);
+	etw_cli_release(&cli);
+	return rc;
+}

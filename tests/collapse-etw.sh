@@ -1,0 +1,69 @@
+# stackcollapse-etw tests (sourced by run.sh): hand-written wpaexporter
+# exports with hand-written expected results (tests/data/etw/cases).
+SETW=$(pwd)/$B/stackcollapse-etw
+ED=tests/data/etw
+EW=$TMP/etw
+mkdir -p "$EW"
+
+grep -v '^#' "$ED/cases" | while read -r name want args; do
+	(cd "$ED" && eval "set -- $args" && "$SETW" "$@") > "$EW/$name.folded" 2> "$EW/$name.err"
+	if cmp -s "$EW/$name.folded" "$ED/results/$want"; then
+		echo "pass etw/$name"
+	else
+		echo "fail etw/$name"
+		diff "$ED/results/$want" "$EW/$name.folded" | head -8
+	fi
+done > "$EW/cases.out"
+PASSED=$((PASSED + $(grep -c '^pass' "$EW/cases.out")))
+grep -q '^fail' "$EW/cases.out" && { FAILED=$((FAILED + $(grep -c '^fail' "$EW/cases.out"))); grep -v '^pass' "$EW/cases.out"; }
+
+erun() {	# erun RC NAME ARGS...
+	_rc=$1 _n=$2
+	shift 2
+	"$SETW" "$@" > "$EW/out" 2> "$EW/err"
+	_got=$?
+	[ "$_got" = "$_rc" ] && pass "etw: $_n" || fail "etw: $_n" "exit $_got, wanted $_rc: $(head -c 300 "$EW/err")"
+}
+eerr() { grep -qF -- "$2" "$EW/err" && pass "etw: $1" || fail "etw: $1" "stderr: $(head -c 400 "$EW/err")"; }
+
+erun 0 "malformed rows do not fail the run" "$ED/malformed.csv"
+printf 'app.exe (1);TID 10;app.exe!ok 1\napp.exe (1);TID 11;app.exe!ok2 1\n' > "$EW/want"
+cmp -s "$EW/out" "$EW/want" && pass "etw: malformed rows are skipped, the rest kept" \
+	|| fail "etw: malformed rows are skipped, the rest kept" "$(cat "$EW/out")"
+eerr "a bad process is named file:line" "malformed.csv:3: the process is not"
+eerr "a bad thread ID is named file:line" "malformed.csv:4: the thread ID is not a number"
+eerr "malformed rows are counted" "skipped 3 rows"
+erun 1 "dumper text: not supported yet, exit 1" "$ED/dumper.txt"
+eerr "dumper text says so" "not supported yet"
+printf 'Level,Function Name\n0,"x"\n' > "$EW/vs.csv"
+erun 1 "another CSV (a VS report) is not read as an export" "$EW/vs.csv"
+erun 1 "a missing file" "$EW/nope.csv"
+erun 2 "a bad --pid" --pid x "$ED/cpu.csv"
+erun 1 "--weight with no such column" --weight Nope "$ED/cpu.csv"
+erun 1 "--begin without a TimeStamp column" --begin 1 "$ED/cpu.csv"
+if command -v iconv > /dev/null 2>&1; then
+	{ printf '\377\376'; tail -c +4 "$ED/cpu.csv" | iconv -f UTF-8 -t UTF-16LE; } > "$EW/u16.csv"
+	"$SETW" "$EW/u16.csv" > "$EW/u16.folded"
+	cmp -s "$EW/u16.folded" "$ED/results/cpu.folded" && pass "etw: UTF-16LE with BOM" || fail "etw: UTF-16LE with BOM"
+fi
+printf 'Process,Thread ID,Stack\nlegacy\351.exe (5),1,[Root]/m.dll!caf\351\n' > "$EW/ansi.csv"
+"$SETW" "$EW/ansi.csv" > "$EW/ansi.folded"
+grep -q "$(printf 'caf\351 1')" "$EW/ansi.folded" && pass "etw: ANSI bytes pass through" || fail "etw: ANSI bytes pass through"
+"$FG" "$EW/ansi.folded" > "$EW/ansi.svg" 2>/dev/null
+have_python && { xml_ok "$EW/ansi.svg" && pass "etw: ANSI names still render well-formed" || fail "etw: ANSI names render"; }
+
+# --split: the busiest threads, one file each, listed on stdout.
+mkdir -p "$EW/split"
+erun 0 "--split" --split "$EW/split" --top 2 "$ED/cpu.csv"
+[ -f "$EW/split/chrome.exe_8872_6148.folded" ] && [ -f "$EW/split/CHROME.EXE_8872_6148.folded" ] \
+	&& [ "$(ls "$EW/split" | wc -l)" = 2 ] && pass "etw: --split writes the top 2 threads" \
+	|| fail "etw: --split writes the top 2 threads" "$(ls "$EW/split")"
+grep '^chrome.exe (8872);TID 6148;' "$ED/results/cpu.folded" > "$EW/want"
+cmp -s "$EW/split/chrome.exe_8872_6148.folded" "$EW/want" && pass "etw: a split file holds its thread's stacks" \
+	|| fail "etw: a split file holds its thread's stacks"
+head -1 "$EW/out" | grep -q "chrome.exe_8872_6148.folded	2	40.0%	chrome.exe (8872);TID 6148" \
+	&& pass "etw: --split lists files, samples and share on stdout" || fail "etw: --split summary" "$(cat "$EW/out")"
+mkdir -p "$EW/splitp"
+"$SETW" --split "$EW/splitp" --top 5 --collapse-threads "$ED/cpu.csv" > "$EW/out"
+[ -f "$EW/splitp/chrome.exe_8872.folded" ] && [ "$(grep -c . "$EW/splitp/chrome.exe_8872.folded")" = 2 ] \
+	&& pass "etw: --split --collapse-threads writes one file per process" || fail "etw: --split per process" "$(ls "$EW/splitp")"
