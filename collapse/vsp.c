@@ -578,7 +578,8 @@ static void graph_end(struct vsp *v)
 
 	if (!n)
 		return;
-	qsort_r(v->edges, v->nedges, sizeof(*v->edges), cmp_edge, v->fn);
+	if (v->nedges)	/* edges is NULL when there are none */
+		qsort_r(v->edges, v->nedges, sizeof(*v->edges), cmp_edge, v->fn);
 	for (i = 0; i < v->nedges; i++) {
 		struct fnode *f = strtab_val(v->fn, v->edges[i].from);
 
