@@ -126,3 +126,15 @@ else
 	echo "inferno-collapse-perf: not on PATH (set INFERNO_COLLAPSE_PERF to compare)"
 fi
 rm -f "$OUT/psample.txt" "$OUT"/*.svg
+
+# ---- stackcollapse-etw ----
+SETW=$B/stackcollapse-etw
+ein=$OUT/wpa.csv
+if [ ! -s "$ein" ]; then
+	echo "generating a 500 MB wpaexporter CSV..."
+	"$B/tests/genwpa" -n 1400000 -s 7 > "$ein"
+fi
+size=$(wc -c < "$ein")
+echo "wpaexporter CSV input: $(echo "$size" | awk '{ printf "%.1f", $1 / 1e6 }') MB"
+cat "$ein" > /dev/null
+measure stackcollapse_etw "$SETW" "$ein"
