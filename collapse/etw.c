@@ -259,7 +259,10 @@ static void row(struct etw *e, unsigned long lineno)
 		malformed(e, lineno, "the process is not \"name (pid)\"");
 		return;
 	}
-	if (e->c_tid >= 0 && ((size_t)e->c_tid >= e->cs.n || field_number(e, e->c_tid, &v) < 0)) {
+	/* Windows thread IDs are 32-bit whole numbers. */
+	if (e->c_tid >= 0 && ((size_t)e->c_tid >= e->cs.n ||
+			      csv_number(e->cs.f[e->c_tid].s, e->cs.f[e->c_tid].len, 1, &v) < 0 ||
+			      v < 0 || v > 4294967295.0)) {
 		malformed(e, lineno, "the thread ID is not a number");
 		return;
 	}
