@@ -132,7 +132,7 @@ SETW=$B/stackcollapse-etw
 ein=$OUT/wpa.csv
 if [ ! -s "$ein" ]; then
 	echo "generating a 500 MB wpaexporter CSV..."
-	"$B/tests/genwpa" -n 1400000 -s 7 > "$ein"
+	"$B/tests/genwpa" -n 780000 -d 20000 -s 7 > "$ein"
 fi
 size=$(wc -c < "$ein")
 echo "wpaexporter CSV input: $(echo "$size" | awk '{ printf "%.1f", $1 / 1e6 }') MB"

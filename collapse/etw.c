@@ -183,54 +183,67 @@ static int process_wanted(const struct etw_opts *o, const char *s, size_t n)
 	return 0;
 }
 
+/* Appends s to the key (after a ';' when sep).  A ';' inside a name is
+ * made ':' by the caller (fix_semicolons), who checks for one per field. */
 static void put(struct etw *e, size_t *o, const char *s, size_t n, int sep)
 {
-	size_t i;
-
 	if (e->keycap - *o < n + 2)
 		xgrow(&e->key, &e->keycap, *o + n + 2, 1);
 	if (sep && *o)
 		e->key[(*o)++] = ';';
-	for (i = 0; i < n; i++)
-		e->key[(*o)++] = s[i] == ';' ? ':' : s[i];	/* ';' separates frames */
+	memcpy(e->key + *o, s, n);
+	*o += n;
 }
 
-/* Where the frame starting at s ends: at a '/' after which the text up to
- * the next '/' looks like a frame ("module!function", "[...]", "?"). */
-static const char *frame_end(const char *s, const char *end)
+/* ';' separates frames: in a name copied into key[from, to) it becomes ':'. */
+static void fix_semicolons(struct etw *e, size_t from, size_t to)
 {
-	const char *p = s;
+	size_t i;
 
-	while ((p = memchr(p, '/', (size_t)(end - p)))) {
-		const char *q = p + 1, *next = memchr(q, '/', (size_t)(end - q));
-		const char *stop = next ? next : end;
-
-		if (q == stop || *q == '[' || memchr(q, '!', (size_t)(stop - q)) ||
-		    (stop - q == 1 && *q == '?'))
-			return p;
-		p = q;
-	}
-	return end;
+	for (i = from; i < to; i++)
+		if (e->key[i] == ';')
+			e->key[i] = ':';
 }
 
-/* Appends the frames of a Stack field; returns how many. */
-static size_t put_stack(struct etw *e, size_t *o, const char *s, size_t n, int *grep_hit)
+/* Whether the text [q, stop) between two '/' looks like a frame:
+ * "module!function", "[...]", "?", or nothing. */
+static int frame_like(const char *q, const char *stop)
 {
-	const char *end = s + n, *f = s;
+	return q == stop || *q == '[' || memchr(q, '!', (size_t)(stop - q)) ||
+	       (stop - q == 1 && *q == '?');
+}
+
+static void put_frame(struct etw *e, size_t *o, const char *f, size_t len, int semi,
+		      size_t *frames, int *grep_hit)
+{
+	if (!len || (*frames == 0 && len == 6 && memcmp(f, "[Root]", 6) == 0))
+		return;
+	put(e, o, f, len, 1);
+	if (semi)
+		fix_semicolons(e, *o - len, *o);
+	(*frames)++;
+	if (e->o->grep && memmem(f, len, e->o->grep, strlen(e->o->grep)))
+		*grep_hit = 1;
+}
+
+/* Appends the frames of a Stack field; returns how many.  A '/' separates
+ * frames only when the text after it looks like a frame, so "operator/="
+ * stays whole.  semi: the field has a ';', to be made ':'. */
+static size_t put_stack(struct etw *e, size_t *o, const char *s, size_t n, int semi, int *grep_hit)
+{
+	const char *end = s + n, *f = s, *p = memchr(s, '/', n);
 	size_t frames = 0;
 
-	while (f < end) {
-		const char *fe = frame_end(f, end);
-		size_t len = (size_t)(fe - f);
+	while (p) {
+		const char *q = p + 1, *next = memchr(q, '/', (size_t)(end - q));
 
-		if (!(frames == 0 && len == 6 && memcmp(f, "[Root]", 6) == 0) && len) {
-			put(e, o, f, len, 1);
-			frames++;
-			if (e->o->grep && memmem(f, len, e->o->grep, strlen(e->o->grep)))
-				*grep_hit = 1;
+		if (frame_like(q, next ? next : end)) {
+			put_frame(e, o, f, (size_t)(p - f), semi, &frames, grep_hit);
+			f = q;
 		}
-		f = fe + 1;
+		p = next;
 	}
+	put_frame(e, o, f, (size_t)(end - f), semi, &frames, grep_hit);
 	return frames;
 }
 
@@ -289,6 +302,8 @@ static void row(struct etw *e, unsigned long lineno)
 	if (!e->o->no_process || e->groups) {
 		n = snprintf(num, sizeof(num), " (%ld)", pid);
 		put(e, &o, proc->s, namelen, 0);
+		if (memchr(proc->s, ';', namelen))
+			fix_semicolons(e, 0, o);
 		put(e, &o, num, (size_t)n, 0);
 	}
 	proc_end = o;
@@ -297,7 +312,8 @@ static void row(struct etw *e, unsigned long lineno)
 		put(e, &o, num, (size_t)n, 1);
 	}
 	roots = o;
-	if (!put_stack(e, &o, stack->s, stack->len, &hit) || !hit || !(w > 0))
+	if (!put_stack(e, &o, stack->s, stack->len, memchr(stack->s, ';', stack->len) != NULL, &hit) ||
+	    !hit || !(w > 0))
 		return;
 	{
 		struct fcount c = { 0, 0 };
