@@ -7,7 +7,6 @@
 #include "lread.h"
 #include "strtab.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,27 +24,23 @@ static void listed(void *ctx, const char *path, const char *group, double weight
 	printf("%s\t%.15g\t%.1f%%\t%s\n", path, weight, 100 * share, group);
 }
 
+static int feed(void *e, const char *line, size_t len, unsigned long lineno)
+{
+	return etw_line(e, line, len, lineno);
+}
+
+/* Feeds one input; returns 0, or -1 after reporting a read error. */
 static int read_input(struct etw *e, const char *path)
 {
-	const char *name = strcmp(path, "-") ? path : "<stdin>";
-	struct lread *lr = lread_open(path);
-	const char *line;
-	size_t len;
-	int st;
+	char err[512];
+	int rc;
 
-	if (!lr) {
-		fprintf(stderr, PROG ": cannot open '%s': %s\n", path, strerror(errno));
-		return -1;
-	}
-	etw_begin(e, name);
-	while ((st = lread_next(lr, &line, &len)) == LREAD_LINE || st == LREAD_TOOLONG)
-		if (st == LREAD_LINE && etw_line(e, line, len, lread_lineno(lr)) < 0)
-			break;
-	if (st == LREAD_ERROR)
-		fprintf(stderr, PROG ": %s: %s\n", name, lread_error(lr));
+	etw_begin(e, strcmp(path, "-") ? path : "<stdin>");
+	rc = lread_each(path, feed, e, NULL, err, sizeof(err));
+	if (rc < 0)
+		fprintf(stderr, PROG ": %s\n", err);
 	etw_end(e);
-	lread_free(lr);
-	return st == LREAD_ERROR ? -1 : 0;
+	return rc;
 }
 
 int main(int argc, char **argv)

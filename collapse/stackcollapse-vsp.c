@@ -9,7 +9,6 @@
 #include "vsp.h"
 #include "vsp_cli.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,32 +24,27 @@ static void warn(void *ctx, const char *file, unsigned long line, const char *ms
 		fprintf(stderr, PROG ": %s: %s\n", file, msg);
 }
 
+static int feed(void *v, const char *line, size_t len, unsigned long lineno)
+{
+	return vsp_line(v, line, len, lineno);
+}
+
 /* Feeds one input; returns 0, or -1 after reporting a read error. */
 static int read_input(struct vsp *v, const char *path)
 {
 	const char *name = strcmp(path, "-") ? path : "<stdin>";
-	struct lread *lr = lread_open(path);
-	const char *line;
-	size_t len;
-	int st, lines = 0;
+	unsigned long lines = 0;
+	char err[512];
+	int rc;
 
-	if (!lr) {
-		fprintf(stderr, PROG ": cannot open '%s': %s\n", path, strerror(errno));
-		return -1;
-	}
 	vsp_begin(v, name);
-	while ((st = lread_next(lr, &line, &len)) == LREAD_LINE || st == LREAD_TOOLONG) {
-		lines++;
-		if (st == LREAD_LINE && vsp_line(v, line, len, lread_lineno(lr)) < 0)
-			break;
-	}
-	if (st == LREAD_ERROR)
-		fprintf(stderr, PROG ": %s: %s\n", name, lread_error(lr));
+	rc = lread_each(path, feed, v, &lines, err, sizeof(err));
+	if (rc < 0)
+		fprintf(stderr, PROG ": %s\n", err);
 	else if (lines == 0)
 		fprintf(stderr, PROG ": %s: empty input\n", name);
 	vsp_end(v);
-	lread_free(lr);
-	return st == LREAD_ERROR ? -1 : 0;
+	return rc;
 }
 
 int main(int argc, char **argv)

@@ -437,8 +437,8 @@ const char *lread_error(const struct lread *lr)
 	return lr->err;
 }
 
-int lread_each(const char *path, void (*fn)(void *ctx, const char *line, size_t len),
-	       void *ctx, char *err, size_t errlen)
+int lread_each(const char *path, lread_line_fn *fn, void *ctx, unsigned long *lines,
+	       char *err, size_t errlen)
 {
 	struct lread *lr = lread_open(path);
 	const char *line;
@@ -446,12 +446,14 @@ int lread_each(const char *path, void (*fn)(void *ctx, const char *line, size_t 
 	int st;
 
 	if (!lr) {
-		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot open '%s': %s", path ? path : "-", strerror(errno));
 		return -1;
 	}
-	while ((st = lread_next(lr, &line, &len)) != LREAD_EOF && st != LREAD_ERROR)
-		if (st == LREAD_LINE)
-			fn(ctx, line, len);
+	while ((st = lread_next(lr, &line, &len)) == LREAD_LINE || st == LREAD_TOOLONG)
+		if (st == LREAD_LINE && fn(ctx, line, len, lr->lineno) < 0)
+			break;
+	if (lines)
+		*lines = lr->lineno;
 	if (st == LREAD_ERROR)
 		snprintf(err, errlen, "%s: %s", lread_name(lr), lread_error(lr));
 	lread_free(lr);

@@ -48,13 +48,17 @@ const char *lread_name(const struct lread *lr);
  * data"), owned by the reader. */
 const char *lread_error(const struct lread *lr);
 
-/* Calls fn(ctx, line, len) for each line of path (NULL or "-": stdin);
- * over-long lines are skipped.  Returns 0, or -1 with a message in err
- * ("cannot open 'x': ...", "x: corrupt gzip data") when the file cannot
- * be opened or read to the end; the lines before a read error are given
- * to fn all the same. */
-int lread_each(const char *path, void (*fn)(void *ctx, const char *line, size_t len),
-	       void *ctx, char *err, size_t errlen);
+/* A line handler: returns 0 to go on, -1 to stop reading this input. */
+typedef int lread_line_fn(void *ctx, const char *line, size_t len, unsigned long lineno);
+
+/* Calls fn for each line of path (NULL or "-": stdin) with its number;
+ * over-long lines are skipped.  Returns 0 (also when fn stopped early),
+ * or -1 with a message in err ("cannot open 'x': ...", "x: corrupt gzip
+ * data") when the file cannot be opened or read to the end; the lines
+ * before a read error are given to fn all the same.  *lines gets the
+ * number of lines seen (may be NULL). */
+int lread_each(const char *path, lread_line_fn *fn, void *ctx, unsigned long *lines,
+	       char *err, size_t errlen);
 
 /* Reads up to cap (>= 16) bytes of decoded text (inflated, UTF-8, BOM
  * dropped) into dst, for callers that split text themselves; do not mix

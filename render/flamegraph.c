@@ -74,7 +74,7 @@ int main(int argc, char **argv)
 	in = first < argc ? (const char *const *)argv + first : dash;
 	n = first < argc ? argc - first : 1;
 	for (i = 0; i < n && rc == 0; i++) {
-		rc = lread_each(in[i], render_line_cb, r, err, sizeof(err)) < 0;
+		rc = lread_each(in[i], render_line_cb, r, NULL, err, sizeof(err)) < 0;
 		if (rc)
 			fprintf(stderr, PROG ": %s\n", err);
 	}

@@ -225,9 +225,11 @@ int render_add_line(struct render *r, const char *line, size_t len)
 	return 0;
 }
 
-void render_line_cb(void *r, const char *line, size_t len)
+int render_line_cb(void *r, const char *line, size_t len, unsigned long lineno)
 {
+	(void)lineno;
 	render_add_line(r, line, len);
+	return 0;
 }
 
 unsigned long render_ignored(const struct render *r)

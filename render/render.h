@@ -30,8 +30,8 @@ int render_load(struct render *r, char *err, size_t errlen);
  * folded line (it is counted as ignored). */
 int render_add_line(struct render *r, const char *line, size_t len);
 
-/* render_add_line with the signature lread_each wants (ctx: the render). */
-void render_line_cb(void *r, const char *line, size_t len);
+/* render_add_line as an lread_each handler (ctx: the render); never stops. */
+int render_line_cb(void *r, const char *line, size_t len, unsigned long lineno);
 
 /* Adds a stack with its count; c2 is the second count of a differential
  * input, or NULL. */

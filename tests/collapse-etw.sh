@@ -5,17 +5,7 @@ ED=tests/data/etw
 EW=$TMP/etw
 mkdir -p "$EW"
 
-grep -v '^#' "$ED/cases" | while read -r name want args; do
-	(cd "$ED" && eval "set -- $args" && "$SETW" "$@") > "$EW/$name.folded" 2> "$EW/$name.err"
-	if cmp -s "$EW/$name.folded" "$ED/results/$want"; then
-		echo "pass etw/$name"
-	else
-		echo "fail etw/$name"
-		diff "$ED/results/$want" "$EW/$name.folded" | head -8
-	fi
-done > "$EW/cases.out"
-PASSED=$((PASSED + $(grep -c '^pass' "$EW/cases.out")))
-grep -q '^fail' "$EW/cases.out" && { FAILED=$((FAILED + $(grep -c '^fail' "$EW/cases.out"))); grep -v '^pass' "$EW/cases.out"; }
+run_cases "$SETW" "$ED" etw
 
 erun() {	# erun RC NAME ARGS...
 	_rc=$1 _n=$2

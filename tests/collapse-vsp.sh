@@ -5,17 +5,7 @@ VD=tests/data/vsp
 V=$TMP/vsp
 mkdir -p "$V"
 
-grep -v '^#' "$VD/cases" | while read -r name want args; do
-	(cd "$VD" && eval "set -- $args" && "$SVSP" "$@") > "$V/$name.folded" 2> "$V/$name.err"
-	if cmp -s "$V/$name.folded" "$VD/results/$want"; then
-		echo "pass vsp/$name"
-	else
-		echo "fail vsp/$name"
-		diff "$VD/results/$want" "$V/$name.folded" | head -8
-	fi
-done > "$V/cases.out"
-PASSED=$((PASSED + $(grep -c '^pass' "$V/cases.out")))
-grep -q '^fail' "$V/cases.out" && { FAILED=$((FAILED + $(grep -c '^fail' "$V/cases.out"))); grep -v '^pass' "$V/cases.out"; }
+run_cases "$SVSP" "$VD" vsp
 
 vrun() {	# vrun RC NAME ARGS...
 	_rc=$1 _n=$2

@@ -20,3 +20,22 @@ have_python() { command -v python3 >/dev/null 2>&1; }
 xml_ok() {
 	python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$1"
 }
+
+# run_cases TOOL DIR TAG: runs each "NAME EXPECTED ARGS" line of DIR/cases
+# (inputs relative to DIR) and compares the output with DIR/results/EXPECTED.
+run_cases() {
+	_tool=$1 _dir=$2 _tag=$3
+	grep -v '^#' "$_dir/cases" | while read -r _name _want _args; do
+		(cd "$_dir" && eval "set -- $_args" && "$_tool" "$@") > "$TMP/case.out" 2> "$TMP/case.err"
+		if cmp -s "$TMP/case.out" "$_dir/results/$_want"; then
+			echo "pass"
+		else
+			echo "FAIL $_tag/$_name"
+			diff "$_dir/results/$_want" "$TMP/case.out" | head -8 | sed 's/^/     /'
+		fi
+	done > "$TMP/cases.out"
+	PASSED=$((PASSED + $(grep -c '^pass' "$TMP/cases.out")))
+	FAILED=$((FAILED + $(grep -c '^FAIL' "$TMP/cases.out")))
+	grep -v '^pass' "$TMP/cases.out"
+	return 0
+}

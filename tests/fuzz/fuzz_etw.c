@@ -6,17 +6,12 @@
 
 #include "etw.h"
 #include "folded.h"
-#include "lread.h"
+#include "fuzz.h"
 #include "strtab.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void quiet(void *ctx, const char *file, unsigned long line, const char *msg)
+static int feed(void *e, const char *line, size_t len, unsigned long lineno)
 {
-	(void)ctx;
-	(void)file;
-	(void)line;
-	(void)msg;
+	return etw_line(e, line, len, lineno);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -26,10 +21,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct etw_opts o = { 0 };
 	struct strtab *t = strtab_new(sizeof(struct fcount));
 	struct etw *e;
-	struct lread *lr;
-	const char *line;
-	size_t len;
-	int st;
 
 	if (size > 0) {
 		o.no_process = data[0] & 1;
@@ -47,14 +38,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		data++;
 		size--;
 	}
-	e = etw_new(&o, t, 1, quiet, NULL);
-	lr = lread_from_mem(data, size, "fuzz");
+	e = etw_new(&o, t, 1, fuzz_quiet, NULL);
 	etw_begin(e, "fuzz");
-	while ((st = lread_next(lr, &line, &len)) != LREAD_EOF && st != LREAD_ERROR)
-		if (st == LREAD_LINE && etw_line(e, line, len, lread_lineno(lr)) < 0)
-			break;
+	fuzz_lines(data, size, feed, e);
 	etw_end(e);
-	lread_free(lr);
 	free(strtab_sorted(t));
 	etw_free(e);
 	strtab_free(t);

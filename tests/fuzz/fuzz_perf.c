@@ -4,18 +4,14 @@
 #include <stdlib.h>
 
 #include "folded.h"
-#include "lread.h"
+#include "fuzz.h"
 #include "perf.h"
 #include "strtab.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void quiet(void *ctx, const char *file, unsigned long line, const char *msg)
+static int feed(void *p, const char *line, size_t len, unsigned long lineno)
 {
-	(void)ctx;
-	(void)file;
-	(void)line;
-	(void)msg;
+	perf_line(p, line, len, lineno);
+	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -24,10 +20,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct perf_opts o = { 0 };
 	struct strtab *t = strtab_new(sizeof(struct fcount));
 	struct perf *p;
-	struct lread *lr;
-	const char *line;
-	size_t len;
-	int st;
 
 	if (size > 0) {
 		o.pid = data[0] & 1;
@@ -41,13 +33,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		data++;
 		size--;
 	}
-	p = perf_new(&o, t, quiet, NULL);
-	lr = lread_from_mem(data, size, "fuzz");
-	while ((st = lread_next(lr, &line, &len)) != LREAD_EOF && st != LREAD_ERROR)
-		if (st == LREAD_LINE)
-			perf_line(p, line, len, lread_lineno(lr));
+	p = perf_new(&o, t, fuzz_quiet, NULL);
+	fuzz_lines(data, size, feed, p);
 	perf_end(p);
-	lread_free(lr);
 	free(strtab_sorted(t));
 	perf_free(p);
 	strtab_free(t);

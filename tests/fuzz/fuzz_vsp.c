@@ -4,18 +4,13 @@
 #include <stdlib.h>
 
 #include "folded.h"
-#include "lread.h"
+#include "fuzz.h"
 #include "strtab.h"
 #include "vsp.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void quiet(void *ctx, const char *file, unsigned long line, const char *msg)
+static int feed(void *v, const char *line, size_t len, unsigned long lineno)
 {
-	(void)ctx;
-	(void)file;
-	(void)line;
-	(void)msg;
+	return vsp_line(v, line, len, lineno);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -23,10 +18,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct vsp_opts o = { 0 };
 	struct strtab *t = strtab_new(sizeof(struct fcount));
 	struct vsp *v;
-	struct lread *lr;
-	const char *line;
-	size_t len;
-	int st;
 
 	if (size > 0) {
 		o.metric = (enum vsp_metric)(data[0] % 9);
@@ -36,14 +27,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		data++;
 		size--;
 	}
-	v = vsp_new(&o, t, quiet, NULL);
-	lr = lread_from_mem(data, size, "fuzz");
+	v = vsp_new(&o, t, fuzz_quiet, NULL);
 	vsp_begin(v, "fuzz");
-	while ((st = lread_next(lr, &line, &len)) != LREAD_EOF && st != LREAD_ERROR)
-		if (st == LREAD_LINE && vsp_line(v, line, len, lread_lineno(lr)) < 0)
-			break;
+	fuzz_lines(data, size, feed, v);
 	vsp_end(v);
-	lread_free(lr);
 	free(strtab_sorted(t));
 	vsp_free(v);
 	strtab_free(t);
