@@ -16,7 +16,22 @@
 
 #define REPORT_MAX 5	/* malformed rows named per input */
 
-enum kind { K_NONE, K_CSV, K_BAD };
+enum kind { K_NONE, K_CSV, K_HEADER, K_DUMP, K_BAD };
+
+/* Columns of a dumper event type, from the header block. */
+struct dcols {
+	int ts, proc, tid, count;	/* SampledProfile(Nmi): -1 when absent */
+	int no, addr, func;		/* Stack */
+};
+
+/* A dumper sample waiting for its stack fragments. */
+struct pend {
+	uint32_t proc;		/* process ("name (pid)") in procs */
+	int64_t tid;		/* thread */
+	double weight;		/* Count, or 1 */
+	char *frag[2];		/* kernel, user: frames leaf first, ';'-joined */
+	size_t flen[2];		/* their lengths */
+};
 
 struct group {
 	double weight;	/* samples or weight of the group */
@@ -36,6 +51,20 @@ struct etw {
 	char *key;			/* the stack being built */
 	size_t keycap;			/* its capacity */
 	struct etw_stats st;		/* counters */
+	struct csv_field *df;		/* dumper: fields of a line */
+	size_t dn;			/* how many */
+	size_t dcap;			/* capacity */
+	struct dcols sample;		/* dumper: SampledProfile columns */
+	struct dcols nmi;		/* dumper: SampledProfileNmi columns */
+	struct dcols stack;		/* dumper: Stack columns */
+	struct strtab *pending;		/* (ts, tid) -> struct pend */
+	struct strtab *procs;		/* process names */
+	char *run;			/* the Stack run being read: frames leaf first */
+	size_t runlen;			/* its length */
+	size_t runcap;			/* its capacity */
+	int64_t run_ts, run_tid;	/* its key */
+	long run_next;			/* the No. expected next, 0: no run */
+	int run_kernel;			/* its first address is a kernel one */
 };
 
 struct etw *etw_new(const struct etw_opts *o, struct strtab *out, int split,
@@ -53,10 +82,15 @@ struct etw *etw_new(const struct etw_opts *o, struct strtab *out, int split,
 	return e;
 }
 
+static void dump_reset(struct etw *e);
+
 void etw_free(struct etw *e)
 {
 	if (!e)
 		return;
+	dump_reset(e);
+	free(e->df);
+	free(e->run);
 	csv_release(&e->cs);
 	strtab_free(e->groups);
 	free(e->key);
@@ -75,8 +109,12 @@ void etw_begin(struct etw *e, const char *name)
 	e->reported = 0;
 }
 
+static void dump_end(struct etw *e);
+
 void etw_end(struct etw *e)
 {
+	if (e->kind == K_DUMP || e->kind == K_HEADER)
+		dump_end(e);
 	e->kind = K_NONE;
 }
 
@@ -102,9 +140,9 @@ static int stack_column(const struct csv *cs)
 static int header(struct etw *e, const char *line, size_t len, unsigned long lineno)
 {
 	if (len >= 11 && memcmp(line, "BeginHeader", 11) == 0) {
-		e->warn(e->ctx, e->name, lineno, "xperf -a dumper text is not supported yet; "
-			"export with wpaexporter instead");
-		return -1;
+		dump_reset(e);
+		e->kind = K_HEADER;
+		return 0;
 	}
 	if (csv_split(&e->cs, line, len) < 0)
 		return -1;
@@ -334,6 +372,349 @@ static void row(struct etw *e, unsigned long lineno)
 	e->st.kept++;
 }
 
+/* ---- xperf -a dumper ---- */
+
+static void dump_reset(struct etw *e)
+{
+	size_t i;
+
+	if (e->pending) {
+		for (i = 0; i < strtab_count(e->pending); i++) {
+			struct pend *pd = strtab_val(e->pending, (uint32_t)i);
+
+			free(pd->frag[0]);
+			free(pd->frag[1]);
+		}
+	}
+	strtab_free(e->pending);
+	strtab_free(e->procs);
+	e->pending = NULL;
+	e->procs = NULL;
+	e->run_next = 0;
+	e->runlen = 0;
+}
+
+/* Splits at commas (the last column may hold more) and trims spaces. */
+static void dump_split(struct etw *e, const char *s, size_t n)
+{
+	const char *p = s, *end = s + n;
+
+	e->dn = 0;
+	for (;;) {
+		const char *c = memchr(p, ',', (size_t)(end - p)), *fe = c ? c : end, *a = p;
+		struct csv_field *f;
+
+		while (a < fe && (*a == ' ' || *a == '\t'))
+			a++;
+		while (fe > a && (fe[-1] == ' ' || fe[-1] == '\t'))
+			fe--;
+		if (e->dn == e->dcap)
+			xgrow(&e->df, &e->dcap, e->dn + 1, sizeof(*e->df));
+		f = &e->df[e->dn++];
+		f->s = a;
+		f->len = (size_t)(fe - a);
+		if (!c)
+			break;
+		p = c + 1;
+	}
+}
+
+static int dfield_is(const struct csv_field *f, const char *name)
+{
+	size_t i = 0;
+	const char *b = name;
+
+	/* Compared without spaces: "Process Name ( PID)". */
+	for (;; b++) {
+		while (i < f->len && f->s[i] == ' ')
+			i++;
+		while (*b == ' ')
+			b++;
+		if (i == f->len || !*b)
+			return i == f->len && !*b;
+		if (f->s[i] != *b)
+			return 0;
+		i++;
+	}
+}
+
+static int dcol(const struct etw *e, const char *name)
+{
+	size_t i;
+
+	for (i = 1; i < e->dn; i++)
+		if (dfield_is(&e->df[i], name))
+			return (int)i;
+	return -1;
+}
+
+/* A header block line: "EventName, Column, Column, ...". */
+static void dump_header_line(struct etw *e)
+{
+	struct dcols *c = NULL;
+
+	if (dfield_is(&e->df[0], "SampledProfile"))
+		c = &e->sample;
+	else if (dfield_is(&e->df[0], "SampledProfileNmi"))
+		c = &e->nmi;
+	else if (dfield_is(&e->df[0], "Stack"))
+		c = &e->stack;
+	if (!c)
+		return;
+	c->ts = dcol(e, "TimeStamp");
+	c->proc = dcol(e, "Process Name ( PID)");
+	c->tid = dcol(e, "ThreadID");
+	c->count = dcol(e, "Count");
+	c->no = dcol(e, "No.");
+	c->addr = dcol(e, "Address");
+	c->func = dcol(e, "Image!Function");
+}
+
+static int dnum(const struct etw *e, int col, int64_t *v)
+{
+	char buf[32], *end;
+	const struct csv_field *f;
+
+	if (col < 0 || (size_t)col >= e->dn)
+		return -1;
+	f = &e->df[col];
+	if (!f->len || f->len >= sizeof(buf))
+		return -1;
+	memcpy(buf, f->s, f->len);
+	buf[f->len] = '\0';
+	*v = strtoll(buf, &end, 0);
+	return *end ? -1 : 0;
+}
+
+static uint32_t pend_key(struct etw *e, int64_t ts, int64_t tid, int add, int *added)
+{
+	int64_t k[2] = { ts, tid };
+
+	if (!add)
+		return strtab_find(e->pending, (const char *)k, sizeof(k));
+	return strtab_intern(e->pending, (const char *)k, sizeof(k), added);
+}
+
+static void dump_sample(struct etw *e, const struct dcols *c, unsigned long lineno)
+{
+	const struct csv_field *proc;
+	int64_t ts, tid, count = 1;
+	size_t namelen;
+	long pid;
+	char name[512];
+	struct pend *pd;
+	int added, n;
+
+	if (dnum(e, c->ts, &ts) < 0 || dnum(e, c->tid, &tid) < 0 || c->proc < 0 ||
+	    (size_t)c->proc >= e->dn || tid < 0 || tid > 4294967295LL) {
+		malformed(e, lineno, "a sample without a time stamp, process or thread");
+		return;
+	}
+	e->st.rows++;
+	proc = &e->df[c->proc];
+	if (split_process(proc->s, proc->len, &namelen, &pid) < 0) {
+		malformed(e, lineno, "the process is not \"name (pid)\"");
+		return;
+	}
+	if (c->count >= 0 && (dnum(e, c->count, &count) < 0 || count < 1))
+		count = 1;
+	if ((e->o->has_begin && ts / 1e6 < e->o->begin) || (e->o->has_end && ts / 1e6 >= e->o->end))
+		return;
+	if (!e->o->include_idle && namelen == 4 && memcmp(proc->s, "Idle", 4) == 0 && pid == 0)
+		return;
+	if (!process_wanted(e->o, proc->s, namelen) || !in_list(e->o->pid, e->o->npid, pid) ||
+	    !in_list(e->o->tid, e->o->ntid, (long)tid))
+		return;
+	n = snprintf(name, sizeof(name), "%.*s (%ld)", (int)(namelen > 400 ? 400 : namelen), proc->s, pid);
+	pd = strtab_val(e->pending, pend_key(e, ts, tid, 1, &added));
+	if (!added)
+		return;	/* the same key twice: the first stands */
+	pd->proc = strtab_intern(e->procs, name, (size_t)n, NULL);
+	pd->tid = tid;
+	pd->weight = (double)count;
+}
+
+/* The run of Stack lines ended: it is a fragment of the sample with its
+ * key, if any. */
+static void run_done(struct etw *e)
+{
+	uint32_t id;
+	struct pend *pd;
+	int k = e->run_kernel ? 0 : 1;
+
+	if (!e->run_next)
+		return;
+	e->run_next = 0;
+	id = pend_key(e, e->run_ts, e->run_tid, 0, NULL);
+	if (id == UINT32_MAX) {
+		e->st.unmatched++;
+		return;
+	}
+	pd = strtab_val(e->pending, id);
+	if (pd->frag[k])
+		return;	/* a second fragment of the same kind: the first stands */
+	pd->frag[k] = xstrndup(e->run, e->runlen);
+	pd->flen[k] = e->runlen;
+}
+
+static int kernel_address(const char *s, size_t n)
+{
+	uint64_t a;
+	char buf[32];
+
+	if (n >= sizeof(buf))
+		return 0;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	a = strtoull(buf, NULL, 16);
+	/* 0x%016I64x: 64-bit traces print 18 characters, 32-bit ones fit 32 bits. */
+	return a > 0xffffffffULL ? a >= 0xffff800000000000ULL : a >= 0x80000000ULL;
+}
+
+/* Appends a frame: quotes dropped ("Unknown"!0x..), an unresolved
+ * "module!0xADDR" shown as module!<PDB_not_found> unless addrs, ';' as ':'. */
+static void run_frame(struct etw *e, const char *f, const char *end)
+{
+	const char *bang = memchr(f, '!', (size_t)(end - f)), *p;
+	size_t need = (size_t)(end - f) + 24;
+
+	if (e->runcap - e->runlen < need)
+		xgrow(&e->run, &e->runcap, e->runlen + need, 1);
+	if (e->runlen)
+		e->run[e->runlen++] = ';';
+	for (p = f; p < end; p++) {
+		if (*p == '"')
+			continue;
+		if (p == bang + 1 && !e->o->addrs && end - p > 2 && p[0] == '0' && p[1] == 'x') {
+			memcpy(e->run + e->runlen, "<PDB_not_found>", 15);
+			e->runlen += 15;
+			break;
+		}
+		e->run[e->runlen++] = *p == ';' ? ':' : *p;
+	}
+}
+
+static void dump_stack(struct etw *e, unsigned long lineno)
+{
+	const struct dcols *c = &e->stack;
+	int64_t ts, tid, no;
+	const char *f, *end;
+
+	if (dnum(e, c->ts, &ts) < 0 || dnum(e, c->tid, &tid) < 0 || dnum(e, c->no, &no) < 0 ||
+	    c->func < 0 || (size_t)c->func >= e->dn || c->addr < 0 || (size_t)c->addr >= e->dn) {
+		run_done(e);
+		malformed(e, lineno, "a Stack line without time stamp, thread, No., address or function");
+		return;
+	}
+	if (no == 1 || ts != e->run_ts || tid != e->run_tid || no != e->run_next) {
+		run_done(e);
+		if (no != 1) {
+			malformed(e, lineno, "a Stack line out of sequence");
+			return;
+		}
+		e->run_ts = ts;
+		e->run_tid = tid;
+		e->runlen = 0;
+		e->run_kernel = kernel_address(e->df[c->addr].s, e->df[c->addr].len);
+	}
+	e->run_next = (long)no + 1;
+	/* Image!Function is the last column and may hold commas. */
+	f = e->df[c->func].s;
+	end = e->df[e->dn - 1].s + e->df[e->dn - 1].len;
+	run_frame(e, f, end);
+}
+
+static int dump_line(struct etw *e, const char *line, size_t len, unsigned long lineno)
+{
+	dump_split(e, line, len);
+	if (e->kind == K_HEADER) {
+		if (dfield_is(&e->df[0], "EndHeader")) {
+			e->kind = K_DUMP;
+			e->pending = strtab_new(sizeof(struct pend));
+			e->procs = strtab_new(0);
+		} else {
+			dump_header_line(e);
+		}
+		return 0;
+	}
+	if (dfield_is(&e->df[0], "Stack")) {
+		dump_stack(e, lineno);
+		return 0;
+	}
+	run_done(e);
+	if (dfield_is(&e->df[0], "SampledProfile"))
+		dump_sample(e, &e->sample, lineno);
+	else if (e->o->nmi && dfield_is(&e->df[0], "SampledProfileNmi"))
+		dump_sample(e, &e->nmi, lineno);
+	return 0;
+}
+
+/* Appends the ';'-joined leaf-first frames of frag root first. */
+static void put_reversed(struct etw *e, size_t *o, const char *frag, size_t n, int *hit)
+{
+	const char *end = frag + n;
+
+	while (end > frag) {
+		const char *semi = memrchr(frag, ';', (size_t)(end - frag));
+		const char *f = semi ? semi + 1 : frag;
+
+		put(e, o, f, (size_t)(end - f), 1);
+		if (e->o->grep && memmem(f, (size_t)(end - f), e->o->grep, strlen(e->o->grep)))
+			*hit = 1;
+		end = semi ? semi : frag;
+	}
+}
+
+static void dump_emit(struct etw *e, const struct pend *pd)
+{
+	size_t o = 0, len, roots, proc_end;
+	const char *proc = strtab_str(e->procs, pd->proc, &len);
+	char num[32];
+	int hit = !e->o->grep, n;
+	struct fcount c = { 0, 0 };
+
+	if (!pd->frag[0] && !pd->frag[1])
+		return;	/* no stack */
+	if (!e->o->no_process || e->groups)
+		put(e, &o, proc, len, 0);
+	proc_end = o;
+	if (!e->o->no_thread || e->groups) {
+		n = snprintf(num, sizeof(num), e->o->collapse_threads ? "TID:%lld" : "TID %lld",
+			     (long long)pd->tid);
+		put(e, &o, num, (size_t)n, 1);
+	}
+	roots = o;
+	/* Root first: the user part, then the kernel part (the leaf side). */
+	if (pd->frag[1])
+		put_reversed(e, &o, pd->frag[1], pd->flen[1], &hit);
+	if (pd->frag[0])
+		put_reversed(e, &o, pd->frag[0], pd->flen[0], &hit);
+	if (!hit)
+		return;
+	if (pd->weight == floor(pd->weight))
+		c.n = (uint64_t)pd->weight;
+	else
+		c.frac = pd->weight;
+	fcount_add(strtab_val(e->out, strtab_intern(e->out, e->key, o, NULL)), &c);
+	if (e->groups) {
+		struct group *g = strtab_val(e->groups, strtab_intern(e->groups, e->key,
+				e->o->collapse_threads ? proc_end : roots, NULL));
+
+		g->weight += pd->weight;
+	}
+	e->st.kept++;
+}
+
+static void dump_end(struct etw *e)
+{
+	size_t i;
+
+	run_done(e);
+	for (i = 0; e->pending && i < strtab_count(e->pending); i++)
+		dump_emit(e, strtab_val(e->pending, (uint32_t)i));
+	dump_reset(e);
+}
+
 int etw_line(struct etw *e, const char *line, size_t len, unsigned long lineno)
 {
 	while (len && (line[len - 1] == '\r' || line[len - 1] == ' '))
@@ -348,9 +729,12 @@ int etw_line(struct etw *e, const char *line, size_t len, unsigned long lineno)
 			e->st.bad_input = 1;
 			return -1;
 		}
-		e->kind = K_CSV;
+		if (e->kind == K_NONE)
+			e->kind = K_CSV;
 		return 0;
 	}
+	if (e->kind == K_HEADER || e->kind == K_DUMP)
+		return dump_line(e, line, len, lineno);
 	if (csv_split(&e->cs, line, len) < 0) {
 		malformed(e, lineno, "a quoted field is not closed");
 		return 0;

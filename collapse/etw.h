@@ -7,7 +7,13 @@
  * "module!function", root first, separated by '/'; "[Root]" is dropped
  * and "n/a" means no stack.  A stack becomes "PROCESS (PID);TID N;frames".
  *
- * xperf -a dumper text is recognised and reported as not supported yet. */
+ * xperf -i trace.etl -symbols -a dumper [-stacktimeshifting] text: the
+ * BeginHeader block names each event's columns; SampledProfile events
+ * (and SampledProfileNmi with nmi) are samples keyed by (TimeStamp,
+ * ThreadID); each run of Stack lines (No. 1 = leaf) with a sample's key is
+ * its kernel or user fragment, told apart by address, in any order; the
+ * kernel part goes on the leaf side.  Stacks of other events are dropped.
+ * Samples are emitted at the end of the input. */
 #ifndef FLAME_ETW_H
 #define FLAME_ETW_H
 
@@ -34,6 +40,8 @@ struct etw_opts {
 	const char *grep;		/* keep stacks with a frame containing this */
 	int include_idle;		/* keep Idle (0) and DPC/ISR rows */
 	const char *weight;		/* weight column name, NULL: 1 per row */
+	int nmi;			/* dumper: SampledProfileNmi are samples too */
+	int addrs;			/* dumper: keep module!0xADDR (else <PDB_not_found>) */
 };
 
 typedef void etw_warn_fn(void *ctx, const char *file, unsigned long line, const char *msg);
@@ -42,6 +50,7 @@ struct etw_stats {
 	uint64_t rows;			/* sample rows read */
 	uint64_t kept;			/* rows turned into stacks */
 	uint64_t malformed;		/* rows that could not be read */
+	uint64_t unmatched;		/* dumper: stack fragments of no sample */
 	int bad_input;			/* an input was not a recognised export */
 };
 

@@ -16,6 +16,8 @@ static const struct option longopts[] = {
 	{ "collapse-threads", no_argument, NULL, 'c' },
 	{ "include-idle", no_argument, NULL, 'i' },
 	{ "exclude-idle", no_argument, NULL, 'e' },
+	{ "nmi", no_argument, NULL, 'N' },
+	{ "addrs", no_argument, NULL, 'A' },
 	{ "process", required_argument, NULL, O_PROCESS },
 	{ "pid", required_argument, NULL, O_PID },
 	{ "tid", required_argument, NULL, O_TID },
@@ -30,6 +32,16 @@ static const struct option longopts[] = {
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
 };
+
+static const char *opt_name(int c)
+{
+	const struct option *p;
+
+	for (p = longopts; p->name; p++)
+		if (p->val == c)
+			return p->name;
+	return "?";
+}
 
 /* "1,2,3" -> numbers appended to *list; returns 0 or -1. */
 static int numbers(const char *s, long **list, size_t *n)
@@ -89,7 +101,7 @@ static int value(struct etw_cli *cli, int c, const char *arg, char *err, size_t 
 	default: bad = 1; break;
 	}
 	if (bad)
-		snprintf(err, errlen, "invalid value '%s' for --%s", arg, longopts[c - O_PROCESS + 5].name);
+		snprintf(err, errlen, "invalid value '%s' for --%s", arg, opt_name(c));
 	return bad ? -1 : 0;
 }
 
@@ -108,6 +120,8 @@ int etw_cli_parse(struct etw_cli *cli, int argc, char **argv, char *err, size_t 
 		case 'c': cli->opts.collapse_threads = 1; break;
 		case 'i': cli->opts.include_idle = 1; break;
 		case 'e': cli->opts.include_idle = 0; break;
+		case 'N': cli->opts.nmi = 1; break;
+		case 'A': cli->opts.addrs = 1; break;
 		case 'o': cli->output = optarg; break;
 		case 'h': return ETW_CLI_HELP;
 		case 'V': return ETW_CLI_VERSION;
@@ -150,10 +164,12 @@ int etw_cli_exit(struct etw_cli *cli, int result, const char *prog, const char *
 		rc = 0;
 	} else if (result == ETW_CLI_HELP) {
 		printf("Usage: %s [options] [EXPORT.csv...] > out.folded\n"
-"Turns Windows ETW CPU sampling exports into collapsed stacks: wpaexporter\n"
-"CSV from a CPU Usage (Sampled) preset (e.g. UIforETW's\n"
-"ExportCPUUsageSampled.wpaProfile), one row per sample.  Stacks start with\n"
-"PROCESS (PID) and TID N.  (xperf -a dumper text is not supported yet.)\n"
+"Turns Windows ETW CPU sampling exports into collapsed stacks, the format\n"
+"read from the content: wpaexporter CSV from a CPU Usage (Sampled) preset\n"
+"(e.g. UIforETW's ExportCPUUsageSampled.wpaProfile), one row per sample;\n"
+"or 'xperf -i trace.etl -symbols -a dumper [-stacktimeshifting]' text,\n"
+"where kernel and user stack fragments are joined to their samples.\n"
+"Stacks start with PROCESS (PID) and TID N.\n"
 "\n"
 "  --no-process, --no-thread   drop those root frames\n"
 "  --collapse-threads          one graph per process: the thread as TID:N\n"
@@ -163,7 +179,10 @@ int etw_cli_exit(struct etw_cli *cli, int result, const char *prog, const char *
 "  --grep TEXT                 keep stacks with a frame containing TEXT\n"
 "  --exclude-idle              drop Idle (0) and DPC/ISR samples (the default)\n"
 "  --include-idle              keep them\n"
-"  --weight COLUMN             weigh rows by COLUMN (Count, Weight) instead of 1\n"
+"  --weight COLUMN             CSV: weigh rows by COLUMN (Count, Weight), not 1\n"
+"  --nmi                       dumper: SampledProfileNmi events are samples too\n"
+"  --addrs                     dumper: unresolved frames as module!0xADDR\n"
+"                              (default module!<PDB_not_found>, as WPA)\n"
 "  --split DIR --top N         write DIR/PROCESS_PID_TID.folded for the N busiest\n"
 "                              threads (processes with --collapse-threads) and\n"
 "                              list them on stdout (default N: 1)\n"
