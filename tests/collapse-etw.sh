@@ -57,3 +57,15 @@ mkdir -p "$EW/splitp"
 "$SETW" --split "$EW/splitp" --top 5 --collapse-threads "$ED/cpu.csv" > "$EW/out"
 [ -f "$EW/splitp/chrome.exe_8872.folded" ] && [ "$(grep -c . "$EW/splitp/chrome.exe_8872.folded")" = 2 ] \
 	&& pass "etw: --split --collapse-threads writes one file per process" || fail "etw: --split per process" "$(ls "$EW/splitp")"
+if command -v iconv > /dev/null 2>&1; then
+	{ printf '\376\377'; iconv -f UTF-8 -t UTF-16BE "$ED/dumper.txt"; } > "$EW/dump16.txt"
+	"$SETW" "$EW/dump16.txt" > "$EW/dump16.folded" 2>/dev/null
+	cmp -s "$EW/dump16.folded" "$ED/results/dumper.folded" && pass "etw: dumper text in UTF-16BE" \
+		|| fail "etw: dumper text in UTF-16BE" "$(head -3 "$EW/dump16.folded")"
+fi
+mkdir -p "$EW/dsplit"
+"$SETW" --split "$EW/dsplit" --top 9 --collapse-threads "$ED/dumper.txt" > "$EW/out" 2>/dev/null
+[ "$(ls "$EW/dsplit" | tr '\n' ' ')" = "game.exe_56.folded my_app.exe_1234.folded " ] \
+	&& [ "$(grep -c . "$EW/dsplit/game.exe_56.folded")" = 3 ] \
+	&& pass "etw: dumper --split --collapse-threads: one file per process" \
+	|| fail "etw: dumper --split per process" "$(ls "$EW/dsplit"; cat "$EW/out")"
