@@ -585,7 +585,7 @@ static void run_frame(struct etw *e, const char *f, const char *end)
 	for (p = f; p < end; p++) {
 		if (*p == '"')
 			continue;
-		if (p == bang + 1 && !e->o->addrs && end - p > 2 && p[0] == '0' && p[1] == 'x') {
+		if (bang && p == bang + 1 && !e->o->addrs && end - p > 2 && p[0] == '0' && p[1] == 'x') {
 			memcpy(e->run + e->runlen, "<PDB_not_found>", 15);
 			e->runlen += 15;
 			break;
