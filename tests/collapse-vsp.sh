@@ -59,7 +59,7 @@ awk 'BEGIN { print "Type,Function Name,Inclusive Samples,Exclusive Samples,"
 		if (i > 0) printf "Caller,\"f%d\",1,1,\n", i - 1
 		printf "Root,\"g%d\",1000000,10,\n", i
 		if (i < 39) { printf "Callee,\"f%d\",495000,10,\n", i + 1; printf "Callee,\"g%d\",495000,10,\n", i + 1 }
-		printf "Caller,\"f%d\",1,1,\n", i > 0 ? i - 1 : 0
+		printf "Caller,\"f%d\",1,1,\n", (i > 0 ? i - 1 : 0)
 	} }' > "$V/lattice.csv"
 vrun 0 "an exponential call graph is bounded" --root f0 "$V/lattice.csv"
 
