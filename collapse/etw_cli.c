@@ -2,6 +2,8 @@
 #include "etw_cli.h"
 #include "xalloc.h"
 
+#include "cliopt.h"
+
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -32,16 +34,6 @@ static const struct option longopts[] = {
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
 };
-
-static const char *opt_name(int c)
-{
-	const struct option *p;
-
-	for (p = longopts; p->name; p++)
-		if (p->val == c)
-			return p->name;
-	return "?";
-}
 
 /* "1,2,3" -> numbers appended to *list; returns 0 or -1. */
 static int numbers(const char *s, long **list, size_t *n)
@@ -101,7 +93,7 @@ static int value(struct etw_cli *cli, int c, const char *arg, char *err, size_t 
 	default: bad = 1; break;
 	}
 	if (bad)
-		snprintf(err, errlen, "invalid value '%s' for --%s", arg, opt_name(c));
+		snprintf(err, errlen, "invalid value '%s' for --%s", arg, cliopt_name(longopts, c));
 	return bad ? -1 : 0;
 }
 

@@ -1,6 +1,8 @@
 /* options: flamegraph.pl's options with getopt_long_only. */
 #include "options.h"
 
+#include "cliopt.h"
+
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -161,19 +163,9 @@ static int valid_encoding(const char *s)
 		      "0123456789._-") == strlen(s);
 }
 
-static const char *opt_name(int c)
-{
-	const struct option *p;
-
-	for (p = longopts; p->name; p++)
-		if (p->val == c)
-			return p->name;
-	return "?";
-}
-
 static int set_number(int c, struct fg_opts *o, const char *s, char *err, size_t errlen)
 {
-	const char *name = opt_name(c);
+	const char *name = cliopt_name(longopts, c);
 	double v;
 
 	if (c == OPT_WIDTH || c == OPT_HEIGHT) {
