@@ -1,7 +1,6 @@
 /* etw_cli: options of stackcollapse-etw. */
 #include "etw_cli.h"
 #include "xalloc.h"
-
 #include "cliopt.h"
 
 #include <getopt.h>

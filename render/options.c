@@ -1,6 +1,5 @@
 /* options: flamegraph.pl's options with getopt_long_only. */
 #include "options.h"
-
 #include "cliopt.h"
 
 #include <getopt.h>
