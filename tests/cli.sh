@@ -6,19 +6,9 @@ IN=tests/data/flamegraph-inputs
 T=$TMP/cli
 mkdir -p "$T"
 
-# expect_rc NAME RC CMD...: CMD exits with RC (stdout, stderr kept in $T).
-expect_rc() {
-	_n=$1 _rc=$2
-	shift 2
-	"$@" > "$T/out" 2> "$T/err"
-	_got=$?
-	if [ "$_got" = "$_rc" ]; then pass "$_n"; else fail "$_n" "exit $_got, wanted $_rc: $(head -c 300 "$T/err")"; fi
-}
-
-# stderr_has NAME TEXT: the last command's stderr contains TEXT.
-stderr_has() {
-	if grep -qF -- "$2" "$T/err"; then pass "$1"; else fail "$1" "stderr: $(head -c 300 "$T/err")"; fi
-}
+# expect_rc NAME RC CMD... and stderr_has NAME TEXT: see tests/lib.sh.
+expect_rc() { _n=$1 _r=$2; shift 2; expect_exit "$_r" "$_n" "$@"; }
+stderr_has() { expect_err "$@"; }
 
 same_output() {
 	if cmp -s "$2" "$3"; then pass "$1"; else fail "$1" "$(diff "$2" "$3" | head -10)"; fi
@@ -32,8 +22,8 @@ wellformed() {
 # Exit codes and messages.
 expect_rc "empty input exits 2" 2 "$FG" /dev/null
 stderr_has "empty input says no stack counts" "no stack counts found"
-grep -q "No valid input" "$T/out" && pass "empty input still writes an SVG saying so" || fail "empty input SVG"
-wellformed "empty-input SVG is well-formed" "$T/out"
+grep -q "No valid input" "$TMP/out" && pass "empty input still writes an SVG saying so" || fail "empty input SVG"
+wellformed "empty-input SVG is well-formed" "$TMP/out"
 printf 'bad line\nmain;f 3\n# comment\n\nmain;g 4\nx 1.2.3\n' > "$T/bad.folded"
 expect_rc "bad lines are skipped" 0 "$FG" "$T/bad.folded"
 stderr_has "bad lines are counted" "ignored 4 lines with invalid format"
@@ -50,12 +40,12 @@ expect_rc "bad --colors exits 2" 2 "$FG" --colors rainbow "$IN/basic.folded"
 expect_rc "bad --bgcolors exits 2" 2 "$FG" --bgcolors '#12345z' "$IN/basic.folded"
 expect_rc "bad --encoding exits 2" 2 "$FG" --encoding 'x"><a' "$IN/basic.folded"
 expect_rc "--help exits 0" 0 "$FG" --help
-grep -q '^Usage: flamegraph' "$T/out" && pass "--help goes to stdout" || fail "--help goes to stdout"
+grep -q '^Usage: flamegraph' "$TMP/out" && pass "--help goes to stdout" || fail "--help goes to stdout"
 expect_rc "--version exits 0" 0 "$FG" --version
-grep -q '^flamegraph (flame) [0-9]' "$T/out" && pass "--version prints the version" || fail "--version text"
+grep -q '^flamegraph (flame) [0-9]' "$TMP/out" && pass "--version prints the version" || fail "--version text"
 expect_rc "write error exits 1" 1 "$FG" -o /dev/full "$IN/basic.folded"
 if [ -w /dev/full ]; then
-	"$FG" "$IN/basic.folded" > /dev/full 2> "$T/err"
+	"$FG" "$IN/basic.folded" > /dev/full 2> "$TMP/err"
 	[ $? = 1 ] && pass "full stdout exits 1" || fail "full stdout exits 1"
 	stderr_has "full stdout is reported" "write error"
 fi
@@ -99,7 +89,7 @@ gzip -c "$IN/basic.folded" > "$T/basic.folded.gz"
 "$FG" "$T/basic.folded.gz" > "$T/gz.svg"
 same_output "gzip input is inflated" "$T/gz.svg" "$T/stdout.svg"
 sed 's/$/\r/' "$IN/basic.folded" > "$T/crlf.folded"
-"$FG" "$T/crlf.folded" > "$T/crlf.svg" 2> "$T/err"
+"$FG" "$T/crlf.folded" > "$T/crlf.svg" 2> "$TMP/err"
 same_output "CRLF input draws the same graph (flamegraph.pl ignores it)" "$T/crlf.svg" "$T/stdout.svg"
 printf '\357\273\277' | cat - "$IN/basic.folded" > "$T/bom.folded"
 "$FG" "$T/bom.folded" > "$T/bom.svg"
@@ -140,7 +130,7 @@ cmp -s "$T/r1" "$T/r2" && fail "--random gives random colours" || pass "--random
 
 # Untrusted names and option values never break the XML.
 printf 'main;bad\001ctl\033[31m;nul\000here 3\nmain;<script>alert(1)</script>&amp;"q" 2\nmain;\377\376invalid\300\200utf8;\355\240\200surrogate 4\nmain;]]>--> 1\n' > "$T/hostile.folded"
-"$FG" "$T/hostile.folded" > "$T/hostile.svg" 2> "$T/err"
+"$FG" "$T/hostile.folded" > "$T/hostile.svg" 2> "$TMP/err"
 wellformed "control, NUL and invalid UTF-8 bytes give well-formed XML" "$T/hostile.svg"
 [ "$(grep -c '<script' "$T/hostile.svg")" = 1 ] && pass "names cannot inject elements" || fail "names cannot inject elements"
 grep -q "$(printf '\357\277\275')" "$T/hostile.svg" && pass "bad bytes become U+FFFD" || fail "bad bytes become U+FFFD"
@@ -151,7 +141,7 @@ wellformed "--title/--subtitle/--notes/--nametype/--countname are escaped" "$T/o
 "$FG" --fonttype 'x;}</style><script>alert(1)</script>' "$IN/basic.folded" > "$T/font.svg"
 wellformed "--fonttype cannot break the style" "$T/font.svg"
 printf 'main\thref=javascript:alert(1)\tg_extra=onload="alert(2)" class="x" stroke="red"\tid=a"b\n' > "$T/evil.attr"
-"$FG" --nameattr "$T/evil.attr" "$IN/basic.folded" > "$T/attr.svg" 2> "$T/err"
+"$FG" --nameattr "$T/evil.attr" "$IN/basic.folded" > "$T/attr.svg" 2> "$TMP/err"
 wellformed "--nameattr values are escaped" "$T/attr.svg"
 grep -q 'javascript:' "$T/attr.svg" && fail "script URLs are dropped" || pass "script URLs are dropped"
 grep -q 'onload' "$T/attr.svg" && fail "event handler attributes are dropped" || pass "event handler attributes are dropped"
@@ -170,7 +160,7 @@ over=$(grep -o '[0-9.]*%)' "$T/frac.svg" | tr -d '%)' | awk '$1 > 100' | head -1
 	|| fail "fractional counts never show more than 100%" "$over"
 
 # --total, --cp.
-"$FG" --total 10 "$IN/basic.folded" > /dev/null 2> "$T/err"
+"$FG" --total 10 "$IN/basic.folded" > /dev/null 2> "$TMP/err"
 stderr_has "--total below the input's total is reported" "is less than the input's total"
 mkdir -p "$T/cp" && printf 'main->rgb(1,2,3)\nbroken line\nGC::mark->rgb(300,0,0)\n' > "$T/cp/palette.map"
 (cd "$T/cp" && "$FG" --cp "$(cd "$OLDPWD" && pwd)/$IN/basic.folded" > cp.svg 2> err)
@@ -191,7 +181,7 @@ wellformed "binary garbage still gives well-formed XML" "$T/garbage.svg"
 
 # A machine without the zlib/xxhash headers gets told which packages to install.
 if command -v make > /dev/null 2>&1; then
-	make -s deps-check CC="cc -nostdinc" > "$T/out" 2> "$T/err"
-	[ $? != 0 ] && grep -q "zlib1g-dev libxxhash-dev" "$T/err" && pass "missing headers name the Debian packages" \
-		|| fail "missing headers name the Debian packages" "$(cat "$T/err")"
+	make -s deps-check CC="cc -nostdinc" > "$TMP/out" 2> "$TMP/err"
+	[ $? != 0 ] && grep -q "zlib1g-dev libxxhash-dev" "$TMP/err" && pass "missing headers name the Debian packages" \
+		|| fail "missing headers name the Debian packages" "$(cat "$TMP/err")"
 fi

@@ -7,19 +7,13 @@ mkdir -p "$EW"
 
 run_cases "$SETW" "$ED" etw
 
-erun() {	# erun RC NAME ARGS...
-	_rc=$1 _n=$2
-	shift 2
-	"$SETW" "$@" > "$EW/out" 2> "$EW/err"
-	_got=$?
-	[ "$_got" = "$_rc" ] && pass "etw: $_n" || fail "etw: $_n" "exit $_got, wanted $_rc: $(head -c 300 "$EW/err")"
-}
-eerr() { grep -qF -- "$2" "$EW/err" && pass "etw: $1" || fail "etw: $1" "stderr: $(head -c 400 "$EW/err")"; }
+erun() { _r=$1 _n=$2; shift 2; expect_exit "$_r" "etw: $_n" "$SETW" "$@"; }
+eerr() { expect_err "etw: $1" "$2"; }
 
 erun 0 "malformed rows do not fail the run" "$ED/malformed.csv"
 printf 'app.exe (1);TID 10;app.exe!ok 1\napp.exe (1);TID 11;app.exe!ok2 1\n' > "$EW/want"
-cmp -s "$EW/out" "$EW/want" && pass "etw: malformed rows are skipped, the rest kept" \
-	|| fail "etw: malformed rows are skipped, the rest kept" "$(cat "$EW/out")"
+cmp -s "$TMP/out" "$EW/want" && pass "etw: malformed rows are skipped, the rest kept" \
+	|| fail "etw: malformed rows are skipped, the rest kept" "$(cat "$TMP/out")"
 eerr "a bad process is named file:line" "malformed.csv:3: the process is not"
 eerr "a bad thread ID is named file:line" "malformed.csv:4: the thread ID is not a number"
 eerr "malformed rows are counted" "skipped 3 rows"
@@ -51,10 +45,10 @@ erun 0 "--split" --split "$EW/split" --top 2 "$ED/cpu.csv"
 grep '^chrome.exe (8872);TID 6148;' "$ED/results/cpu.folded" > "$EW/want"
 cmp -s "$EW/split/chrome.exe_8872_6148.folded" "$EW/want" && pass "etw: a split file holds its thread's stacks" \
 	|| fail "etw: a split file holds its thread's stacks"
-head -1 "$EW/out" | grep -q "chrome.exe_8872_6148.folded	2	40.0%	chrome.exe (8872);TID 6148" \
-	&& pass "etw: --split lists files, samples and share on stdout" || fail "etw: --split summary" "$(cat "$EW/out")"
+head -1 "$TMP/out" | grep -q "chrome.exe_8872_6148.folded	2	40.0%	chrome.exe (8872);TID 6148" \
+	&& pass "etw: --split lists files, samples and share on stdout" || fail "etw: --split summary" "$(cat "$TMP/out")"
 mkdir -p "$EW/splitp"
-"$SETW" --split "$EW/splitp" --top 5 --collapse-threads "$ED/cpu.csv" > "$EW/out"
+"$SETW" --split "$EW/splitp" --top 5 --collapse-threads "$ED/cpu.csv" > "$TMP/out"
 [ -f "$EW/splitp/chrome.exe_8872.folded" ] && [ "$(grep -c . "$EW/splitp/chrome.exe_8872.folded")" = 2 ] \
 	&& pass "etw: --split --collapse-threads writes one file per process" || fail "etw: --split per process" "$(ls "$EW/splitp")"
 if command -v iconv > /dev/null 2>&1; then
@@ -64,8 +58,8 @@ if command -v iconv > /dev/null 2>&1; then
 		|| fail "etw: dumper text in UTF-16BE" "$(head -3 "$EW/dump16.folded")"
 fi
 mkdir -p "$EW/dsplit"
-"$SETW" --split "$EW/dsplit" --top 9 --collapse-threads "$ED/dumper.txt" > "$EW/out" 2>/dev/null
+"$SETW" --split "$EW/dsplit" --top 9 --collapse-threads "$ED/dumper.txt" > "$TMP/out" 2>/dev/null
 [ "$(ls "$EW/dsplit" | tr '\n' ' ')" = "game.exe_56.folded my_app.exe_1234.folded " ] \
 	&& [ "$(grep -c . "$EW/dsplit/game.exe_56.folded")" = 3 ] \
 	&& pass "etw: dumper --split --collapse-threads: one file per process" \
-	|| fail "etw: dumper --split per process" "$(ls "$EW/dsplit"; cat "$EW/out")"
+	|| fail "etw: dumper --split per process" "$(ls "$EW/dsplit"; cat "$TMP/out")"

@@ -2,14 +2,8 @@
 C=$P/cli
 mkdir -p "$C"
 
-run() {	# run RC NAME ARGS...: expect exit status RC
-	_rc=$1 _n=$2
-	shift 2
-	"$SCP" "$@" > "$C/out" 2> "$C/err"
-	_got=$?
-	[ "$_got" = "$_rc" ] && pass "perf cli: $_n" || fail "perf cli: $_n" "exit $_got, wanted $_rc: $(head -c 300 "$C/err")"
-}
-has_err() { grep -qF -- "$2" "$C/err" && pass "perf cli: $1" || fail "perf cli: $1" "stderr: $(head -c 300 "$C/err")"; }
+run() { _r=$1 _n=$2; shift 2; expect_exit "$_r" "perf cli: $_n" "$SCP" "$@"; }
+has_err() { expect_err "perf cli: $1" "$2"; }
 same() { cmp -s "$2" "$3" && pass "perf cli: $1" || fail "perf cli: $1" "$(diff "$2" "$3" | head -6)"; }
 
 run 1 "a missing file exits 1" "$C/nope.txt"
@@ -17,9 +11,9 @@ has_err "a missing file is named" "cannot open '$C/nope.txt': No such file or di
 run 2 "an unknown option exits 2" --bogus
 run 2 "a bad --threads exits 2" --threads x
 run 0 "--help exits 0" --help
-grep -q '^Usage: stackcollapse-perf' "$C/out" && pass "perf cli: --help text" || fail "perf cli: --help text"
+grep -q '^Usage: stackcollapse-perf' "$TMP/out" && pass "perf cli: --help text" || fail "perf cli: --help text"
 run 0 "empty input exits 0" /dev/null
-[ -s "$C/out" ] && fail "perf cli: empty input writes nothing" || pass "perf cli: empty input writes nothing"
+[ -s "$TMP/out" ] && fail "perf cli: empty input writes nothing" || pass "perf cli: empty input writes nothing"
 
 # A hand-made input: header forms, comm with spaces, no period, CRLF.
 printf '%s\n' \
@@ -35,7 +29,7 @@ printf '%s\n' \
 	'other 99 10.5: 7 cycles:' \
 	'	    7f00 [unknown] (/usr/lib/libc.so.6)' \
 	'	    7f01 foo (/tmp/x (deleted))' > "$C/hand.txt"
-"$SCP" "$C/hand.txt" > "$C/hand.folded" 2> "$C/err"
+"$SCP" "$C/hand.txt" > "$C/hand.folded" 2> "$TMP/err"
 printf '%s\n' \
 	'my_prog;main 1' \
 	'my_prog;main;(anonymous namespace)::run;std::function<int (int, int)>::operator;do_syscall_64 250' \
@@ -61,14 +55,14 @@ printf '%s\n' 'app 1 1.0: 5 cycles:' '	1 leaf (/a)' 'THIS IS NOT A FRAME' '	2 mi
 	'app 1 2.0: 3 cycles:' '	3 root (/a)' > "$C/garbage.txt"
 run 0 "a garbage line does not fail the run" "$C/garbage.txt"
 printf 'app;root 3\napp;root;mid;leaf 5\n' > "$C/want2.folded"
-same "a garbage line inside a stack keeps the rest" "$C/want2.folded" "$C/out"
+same "a garbage line inside a stack keeps the rest" "$C/want2.folded" "$TMP/out"
 has_err "malformed lines are named file:line" "garbage.txt:3: not a stack frame"
 has_err "malformed lines are counted" "skipped 1 malformed lines"
 
 # Hostile sizes and bytes.
 awk 'BEGIN { print "deep 1 1.0: 1 cycles:"; for (i = 0; i < 10000; i++) printf "\t%x f%d (/d)\n", i, i; print "" }' > "$C/deep.txt"
 run 0 "a 10,000-frame stack" "$C/deep.txt"
-[ "$(awk -F';' '{ print NF }' "$C/out")" = 10001 ] && pass "perf cli: the 10,000 frames are all kept" \
+[ "$(awk -F';' '{ print NF }' "$TMP/out")" = 10001 ] && pass "perf cli: the 10,000 frames are all kept" \
 	|| fail "perf cli: the 10,000 frames are all kept"
 awk 'BEGIN { printf "big 1 1.0: 1 cycles:\n\t1 "; for (i = 0; i < 1048576; i++) printf "x"; print " (/d)"; print "" }' > "$C/long.txt"
 run 0 "a 1 MB line" "$C/long.txt"
@@ -119,26 +113,26 @@ if command -v gcc > /dev/null 2>&1 && command -v addr2line > /dev/null 2>&1 && c
 	else
 		main=$(nm "$C/prog" | awk '$3 == "main" { print $1 }')
 		printf 'prog 1 1.0: 1 cycles:\n\t%s outer+0x%x (%s)\n\t%s main (%s)\n\n' "$pc" $((0x$pc - 0x$base)) "$C/prog" "$main" "$C/prog" > "$C/inl.txt"
-		"$SCP" --inline "$C/inl.txt" > "$C/out" 2> "$C/err"
-		grep -qx 'prog;main;outer;inner 1' "$C/out" && pass "perf cli: --inline adds the inlined frames" \
-			|| fail "perf cli: --inline adds the inlined frames" "$(cat "$C/out" "$C/err")"
-		"$SCP" --inline --context "$C/inl.txt" > "$C/out" 2>/dev/null
-		grep -q '^prog;main:.*prog.c:[0-9]*;outer:prog.c:[0-9]*;inner:prog.c:[0-9]* 1$' "$C/out" \
-			&& pass "perf cli: --context adds file:line" || fail "perf cli: --context adds file:line" "$(cat "$C/out")"
+		"$SCP" --inline "$C/inl.txt" > "$TMP/out" 2> "$TMP/err"
+		grep -qx 'prog;main;outer;inner 1' "$TMP/out" && pass "perf cli: --inline adds the inlined frames" \
+			|| fail "perf cli: --inline adds the inlined frames" "$(cat "$TMP/out" "$TMP/err")"
+		"$SCP" --inline --context "$C/inl.txt" > "$TMP/out" 2>/dev/null
+		grep -q '^prog;main:.*prog.c:[0-9]*;outer:prog.c:[0-9]*;inner:prog.c:[0-9]* 1$' "$TMP/out" \
+			&& pass "perf cli: --context adds file:line" || fail "perf cli: --context adds file:line" "$(cat "$TMP/out")"
 		# A runtime address addr2line cannot map: found again from outer+0xOFF via nm.
 		printf 'prog 1 1.0: 1 cycles:\n\t%x outer+0x%x (%s)\n\n' $((0x7f0000000000 + 0x$pc)) $((0x$pc - 0x$base)) "$C/prog" > "$C/rt.txt"
-		"$SCP" --inline "$C/rt.txt" > "$C/out" 2>/dev/null
-		grep -qx 'prog;outer;inner 1' "$C/out" && pass "perf cli: --inline falls back to nm for runtime addresses" \
-			|| fail "perf cli: --inline falls back to nm for runtime addresses" "$(cat "$C/out")"
+		"$SCP" --inline "$C/rt.txt" > "$TMP/out" 2>/dev/null
+		grep -qx 'prog;outer;inner 1' "$TMP/out" && pass "perf cli: --inline falls back to nm for runtime addresses" \
+			|| fail "perf cli: --inline falls back to nm for runtime addresses" "$(cat "$TMP/out")"
 		printf 'prog 1 1.0: 1 cycles:\n\t-e outer (%s)\n\n' "$C/prog" > "$C/evil.txt"
-		"$SCP" --inline "$C/evil.txt" > "$C/out" 2>/dev/null
-		grep -qx 'prog;outer 1' "$C/out" && pass "perf cli: --inline passes no options from the profile to addr2line" \
-			|| fail "perf cli: --inline passes no options from the profile to addr2line" "$(cat "$C/out")"
+		"$SCP" --inline "$C/evil.txt" > "$TMP/out" 2>/dev/null
+		grep -qx 'prog;outer 1' "$TMP/out" && pass "perf cli: --inline passes no options from the profile to addr2line" \
+			|| fail "perf cli: --inline passes no options from the profile to addr2line" "$(cat "$TMP/out")"
 		mkdir -p "$C/nobin" && ln -sf "$SCP" "$C/nobin/scp"
-		PATH="$C/nobin" "$C/nobin/scp" --inline "$C/inl.txt" > "$C/out" 2> "$C/err"
-		grep -qx 'prog;main;outer 1' "$C/out" && grep -q 'needs addr2line' "$C/err" \
+		PATH="$C/nobin" "$C/nobin/scp" --inline "$C/inl.txt" > "$TMP/out" 2> "$TMP/err"
+		grep -qx 'prog;main;outer 1' "$TMP/out" && grep -q 'needs addr2line' "$TMP/err" \
 			&& pass "perf cli: without addr2line --inline says so and goes on" \
-			|| fail "perf cli: without addr2line --inline says so and goes on" "$(cat "$C/out" "$C/err")"
+			|| fail "perf cli: without addr2line --inline says so and goes on" "$(cat "$TMP/out" "$TMP/err")"
 	fi
 else
 	skip "perf cli: --inline" "gcc, addr2line or nm is missing"

@@ -7,14 +7,8 @@ mkdir -p "$V"
 
 run_cases "$SVSP" "$VD" vsp
 
-vrun() {	# vrun RC NAME ARGS...
-	_rc=$1 _n=$2
-	shift 2
-	"$SVSP" "$@" > "$V/out" 2> "$V/err"
-	_got=$?
-	[ "$_got" = "$_rc" ] && pass "vsp: $_n" || fail "vsp: $_n" "exit $_got, wanted $_rc: $(head -c 300 "$V/err")"
-}
-verr() { grep -qF -- "$2" "$V/err" && pass "vsp: $1" || fail "vsp: $1" "stderr: $(head -c 400 "$V/err")"; }
+vrun() { _r=$1 _n=$2; shift 2; expect_exit "$_r" "vsp: $_n" "$SVSP" "$@"; }
+verr() { expect_err "vsp: $1" "$2"; }
 
 if command -v iconv > /dev/null 2>&1; then
 	{ printf '\377\376'; tail -c +4 "$VD/tree-en.csv" | iconv -f UTF-8 -t UTF-16LE; } > "$V/u16le.csv"
@@ -33,8 +27,8 @@ cmp -s "$V/gz.folded" "$VD/results/tree.folded" && pass "vsp: gzip input" || fai
 
 vrun 1 "malformed rows: exit 1" "$VD/malformed.csv"
 printf 'app.exe;main 10\napp.exe;main;ok_after 40\n' > "$V/want.folded"
-cmp -s "$V/out" "$V/want.folded" && pass "vsp: malformed rows are skipped, the rest kept" \
-	|| fail "vsp: malformed rows are skipped, the rest kept" "$(cat "$V/out")"
+cmp -s "$TMP/out" "$V/want.folded" && pass "vsp: malformed rows are skipped, the rest kept" \
+	|| fail "vsp: malformed rows are skipped, the rest kept" "$(cat "$TMP/out")"
 verr "a wrong depth is named file:line" "malformed.csv:4: the level skips a level"
 verr "a missing name is named file:line" "malformed.csv:5: no function name"
 verr "a bad number is named file:line" "malformed.csv:6: the value is not a number"
@@ -45,7 +39,7 @@ verr "a CSV that is not a report is named" "not a Visual Studio CallTreeSummary 
 vrun 1 "a missing file: exit 1" "$V/nope.csv"
 vrun 2 "an unknown metric: exit 2" --metric bogus "$VD/tree-en.csv"
 vrun 0 "--help" --help
-grep -q 'APPROXIMATION' "$V/out" && pass "vsp: --help says CallerCallee stacks are approximate" \
+grep -q 'APPROXIMATION' "$TMP/out" && pass "vsp: --help says CallerCallee stacks are approximate" \
 	|| fail "vsp: --help says CallerCallee stacks are approximate"
 vrun 1 "--root with an unknown function" --root nope "$VD/graph-vs2010.csv"
 "$SVSP" "$VD/tree-en.csv" "$VD/tree-instr.csv" > "$V/two.folded"
@@ -90,8 +84,8 @@ print(round(sum(int(x[c].replace(",",""))*float(x[a].replace(",","")) for x in r
 	fi
 	for f in incorrect-header invalid-depth invalid-function-name invalid-number-of-calls missing-function-name; do
 		vrun 1 "conformance/vsprof: $f exits 1" "$VC/$f.csv"
-		grep -q "$f.csv:[0-9]*: " "$V/err" && pass "vsp: conformance/vsprof: $f names file:line" \
-			|| fail "vsp: conformance/vsprof: $f names file:line" "$(cat "$V/err")"
+		grep -q "$f.csv:[0-9]*: " "$TMP/err" && pass "vsp: conformance/vsprof: $f names file:line" \
+			|| fail "vsp: conformance/vsprof: $f names file:line" "$(cat "$TMP/err")"
 	done
 	vrun 0 "conformance/vsprof: an empty file is not an error" "$VC/empty-file.csv"
 fi

@@ -39,3 +39,18 @@ run_cases() {
 	grep -v '^pass' "$TMP/cases.out"
 	return 0
 }
+
+# expect_exit RC NAME CMD...: passes when CMD exits with RC; its stdout and
+# stderr stay in $TMP/out and $TMP/err for the checks that follow.
+expect_exit() {
+	_rc=$1 _n=$2
+	shift 2
+	"$@" > "$TMP/out" 2> "$TMP/err"
+	_got=$?
+	if [ "$_got" = "$_rc" ]; then pass "$_n"; else fail "$_n" "exit $_got, wanted $_rc: $(head -c 300 "$TMP/err")"; fi
+}
+
+# expect_err NAME TEXT: the last expect_exit's stderr contains TEXT.
+expect_err() {
+	if grep -qF -- "$2" "$TMP/err"; then pass "$1"; else fail "$1" "stderr: $(head -c 400 "$TMP/err")"; fi
+}
