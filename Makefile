@@ -21,12 +21,15 @@ BASE_CFLAGS = -std=c11 -pthread $(WARN) $(CFLAGS)
 ALL_CFLAGS = $(BASE_CFLAGS) -MMD -MP
 LDLIBS  += -lz -lxxhash -lm -pthread
 
-LIB_SRC    := lib/bytes.c lib/cliopt.c lib/csv.c lib/xalloc.c lib/lread.c lib/strtab.c lib/folded.c lib/outfile.c
+LIB_SRC    := lib/bytes.c lib/cliopt.c lib/csv.c lib/xalloc.c lib/lread.c lib/strtab.c lib/folded.c lib/outfile.c lib/zip.c
 RENDER_SRC := render/options.c render/layout.c render/palette.c render/svg.c \
               render/render.c render/nameattr.c render/xmlesc.c
 COLLAPSE_SRC := collapse/perf.c collapse/perf_cli.c collapse/perf_run.c collapse/a2l.c \
-              collapse/vsp.c collapse/vsp_cli.c collapse/etw.c collapse/etw_cli.c
-TOOLS      := flamegraph flame stackcollapse-perf stackcollapse-vsp stackcollapse-etw
+              collapse/vsp.c collapse/vsp_cli.c collapse/etw.c collapse/etw_cli.c \
+              collapse/perfview.c collapse/pvjson.c collapse/pvxml.c collapse/pvwrite.c \
+              collapse/perfview_cli.c
+TOOLS      := flamegraph flame stackcollapse-perf stackcollapse-vsp stackcollapse-etw \
+              stackcollapse-perfview
 
 LIB_OBJ    := $(LIB_SRC:%.c=$(B)/%.o)
 RENDER_OBJ := $(RENDER_SRC:%.c=$(B)/%.o)
@@ -66,11 +69,13 @@ $(B)/stackcollapse-vsp: $(B)/collapse/stackcollapse-vsp.o $(COLLAPSE_OBJ) $(LIB_
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 $(B)/stackcollapse-etw: $(B)/collapse/stackcollapse-etw.o $(COLLAPSE_OBJ) $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+$(B)/stackcollapse-perfview: $(B)/collapse/stackcollapse-perfview.o $(COLLAPSE_OBJ) $(LIB_OBJ)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 $(B)/flame: $(B)/flame.o $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 # Convenience copies at the top level, so ./flamegraph works after make.
-flamegraph flame stackcollapse-perf stackcollapse-vsp stackcollapse-etw: %: $(B)/%
+$(TOOLS): %: $(B)/%
 	cp $< $@
 
 # One-step compile and link: no -MMD (clang refuses it with several files).

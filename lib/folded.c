@@ -1,5 +1,6 @@
 /* folded: collapsed-stack lines, parsed and written. */
 #include "folded.h"
+#include "lread.h"
 #include "outfile.h"
 #include "strtab.h"
 #include "xalloc.h"
@@ -143,4 +144,39 @@ int folded_save(const struct strtab *t, const char *path, char *err, size_t errl
 		return -1;
 	}
 	return 0;
+}
+
+/* State of folded_load's line handler. */
+struct load {
+	struct strtab *t;		/* destination */
+	unsigned long invalid;		/* lines that are not folded */
+	unsigned long first_invalid;	/* the first of them */
+};
+
+static int load_line(void *ctx, const char *s, size_t len, unsigned long lineno)
+{
+	struct load *l = ctx;
+	struct folded f;
+
+	if (len == 0)
+		return 0;
+	if (folded_parse(s, len, &f) < 0) {
+		if (l->invalid++ == 0)
+			l->first_invalid = lineno;
+		return 0;
+	}
+	fcount_add(strtab_val(l->t, strtab_intern(l->t, f.stack, f.len, NULL)), f.two ? &f.c2 : &f.c1);
+	return 0;
+}
+
+int folded_load(const char *path, struct strtab *t, unsigned long *invalid,
+		unsigned long *first_invalid, char *err, size_t errlen)
+{
+	struct load l = { t, 0, 0 };
+	int rc = lread_each(path, load_line, &l, NULL, err, errlen);
+
+	*invalid = l.invalid;
+	if (first_invalid)
+		*first_invalid = l.first_invalid;
+	return rc;
 }

@@ -50,6 +50,15 @@ struct strtab;
  * err. */
 int folded_save(const struct strtab *t, const char *path, char *err, size_t errlen);
 
+/* Adds the stacks of the folded file path (NULL or "-": stdin) to t
+ * (values: struct fcount), summing repeats; a two-count line adds its
+ * second count.  Lines that are not folded are counted in *invalid (the
+ * first one's number in *first_invalid, if not NULL); empty lines are
+ * ignored.  Returns 0, or -1 with a message in err when path cannot be
+ * read. */
+int folded_load(const char *path, struct strtab *t, unsigned long *invalid,
+		unsigned long *first_invalid, char *err, size_t errlen);
+
 /* Writes "stack COUNT\n".  Returns 0, or -1 on a write error. */
 int folded_write(FILE *f, const char *stack, size_t len, const struct fcount *c);
 

@@ -2,18 +2,22 @@
  *
  * Three stages, each pulling from the one before:
  *   raw    bytes from the fd or memory (peeked once to detect gzip);
- *   bytes  the raw bytes, inflated when the input is gzip;
+ *   bytes  the raw bytes, inflated when the input is gzip, or the one
+ *          member of a zip archive (found through its central directory
+ *          when the input can seek, else from its local header);
  *   text   the bytes as UTF-8 (UTF-16 is transcoded, a BOM dropped),
  *          appended to the line buffer that lread_next splits at '\n'.
  * Plain input is read straight into the line buffer: no extra copy. */
 #include "lread.h"
 #include "xalloc.h"
+#include "zip.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #define ZLIB_CONST
 #include <zlib.h>
@@ -32,7 +36,15 @@ struct lread {
 	int raw_eof;			/* the fd or memory is exhausted */
 	int gz;				/* inflating */
 	int gz_end;			/* the last gzip member ended */
-	z_stream zs;			/* inflate state when gz */
+	z_stream zs;			/* inflate state when gz or a deflated zip */
+	int zip;			/* reading a zip member */
+	struct zip_member zm;		/* that member */
+	uint64_t zip_left;		/* its compressed bytes not yet consumed */
+	uint64_t zip_out;		/* bytes it gave so far */
+	uint32_t zip_crc;		/* their CRC-32 */
+	int zip_end;			/* the member is complete and checked */
+	uint64_t max_inflate;		/* a zip member may give no more */
+	int bom;			/* the text started with a byte-order mark */
 	unsigned char head[4];		/* decoded bytes peeked for a BOM */
 	size_t head_len;		/* bytes left in head */
 	size_t head_pos;		/* next byte of head */
@@ -48,7 +60,7 @@ struct lread {
 	int eof;			/* no more text will come */
 	int skipping;			/* discarding an over-long line */
 	unsigned long lineno;		/* number of the last line returned */
-	char err[128];			/* message after LREAD_ERROR */
+	char err[512];			/* message after LREAD_ERROR */
 };
 
 static int set_error(struct lread *lr, const char *msg, int errnum)
@@ -117,6 +129,186 @@ static int inflate_more(struct lread *lr, unsigned char *dst, size_t cap)
 	return (int)got;
 }
 
+/* Checks a finished member against its directory entry (or, streamed,
+ * against the data descriptor after it when one is there). */
+static int zip_finish(struct lread *lr)
+{
+	struct zip_member *m = &lr->zm;
+
+	lr->zip_end = 1;
+	if (!m->sizes_known && lr->raw_len >= 12) {
+		const unsigned char *d = lr->raw;
+		size_t skip = d[0] == 'P' && d[1] == 'K' && d[2] == 7 && d[3] == 8 ? 4 : 0;
+
+		if (lr->raw_len >= skip + 12) {
+			m->crc = (uint32_t)d[skip] | (uint32_t)d[skip + 1] << 8 |
+				 (uint32_t)d[skip + 2] << 16 | (uint32_t)d[skip + 3] << 24;
+			m->usize = lr->zip_out;
+			m->sizes_known = 1;
+		}
+	}
+	if (m->sizes_known && lr->zip_crc != m->crc)
+		return set_error(lr, "corrupt zip member: CRC-32 mismatch", 0);
+	if (m->sizes_known && lr->zip_out != m->usize)
+		return set_error(lr, "corrupt zip member: its size differs from the directory's", 0);
+	return 0;
+}
+
+/* Compressed bytes of the member available now; 0 at its end. */
+static int zip_input(struct lread *lr, size_t *avail)
+{
+	int r;
+
+	if (lr->zip_left == 0) {
+		*avail = 0;
+		return 0;
+	}
+	r = raw_fill(lr);
+	if (r < 0)
+		return -1;
+	if (r == 0)
+		return set_error(lr, "truncated zip archive", 0);
+	*avail = lr->raw_len < lr->zip_left ? lr->raw_len : (size_t)lr->zip_left;
+	return 1;
+}
+
+/* Inflates (or copies) member bytes into dst; returns how many. */
+static ssize_t zip_step(struct lread *lr, unsigned char *dst, size_t cap, size_t avail)
+{
+	size_t used, got;
+	int r = Z_OK;
+
+	if (lr->zm.method == 0) {
+		got = used = avail < cap ? avail : cap;
+		memcpy(dst, lr->raw, got);
+	} else {
+		lr->zs.next_in = lr->raw;
+		lr->zs.avail_in = (uInt)(avail > (1u << 30) ? 1u << 30 : avail);
+		lr->zs.next_out = dst;
+		lr->zs.avail_out = (uInt)cap;
+		r = inflate(&lr->zs, Z_NO_FLUSH);
+		used = (size_t)(lr->zs.next_in - lr->raw);
+		got = cap - lr->zs.avail_out;
+		if (r == Z_MEM_ERROR)
+			return set_error(lr, "out of memory inflating", 0);
+		if (r != Z_OK && r != Z_STREAM_END && r != Z_BUF_ERROR)
+			return set_error(lr, "corrupt zip member: bad deflate data", 0);
+	}
+	lr->raw += used;
+	lr->raw_len -= used;
+	if (lr->zip_left != UINT64_MAX)
+		lr->zip_left -= used;
+	lr->zip_crc = (uint32_t)crc32(lr->zip_crc, dst, (uInt)got);
+	lr->zip_out += got;
+	if (r == Z_STREAM_END || (lr->zm.method == 0 && lr->zip_left == 0))
+		return zip_finish(lr) < 0 ? -1 : (ssize_t)got;
+	if (r == Z_BUF_ERROR && lr->zip_left == 0)
+		return set_error(lr, "corrupt zip member: deflate data ends early", 0);
+	return (ssize_t)got;
+}
+
+static ssize_t zip_more(struct lread *lr, unsigned char *dst, size_t cap)
+{
+	ssize_t got = 0;
+
+	if (lr->zm.sizes_known && lr->zm.usize > lr->max_inflate) {
+		snprintf(lr->err, sizeof(lr->err), "zip member '%.160s' would inflate to %llu bytes, "
+			 "over the limit of %llu: not read (raise it with --max-inflate)",
+			 lr->zm.name, (unsigned long long)lr->zm.usize,
+			 (unsigned long long)lr->max_inflate);
+		return -1;
+	}
+	while (got == 0 && !lr->zip_end) {
+		size_t avail;
+		int r = zip_input(lr, &avail);
+
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			return zip_finish(lr) < 0 ? -1 : 0;
+		got = zip_step(lr, dst, cap, avail);
+		if (got < 0)
+			return -1;
+		if (lr->zip_out > lr->max_inflate || (lr->zm.sizes_known && lr->zip_out > lr->zm.usize)) {
+			snprintf(lr->err, sizeof(lr->err), "zip member '%.160s' inflates past %llu bytes "
+				 "(its declared size or the --max-inflate limit): a zip bomb or a corrupt "
+				 "archive; not read", lr->zm.name, (unsigned long long)
+				 (lr->zm.sizes_known && lr->zm.usize < lr->max_inflate ? lr->zm.usize
+									     : lr->max_inflate));
+			return -1;
+		}
+	}
+	return got;
+}
+
+static int zip_pread(void *ctx, uint64_t off, void *buf, size_t n)
+{
+	int fd = *(int *)ctx;
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t r = pread(fd, (char *)buf + done, n - done, (off_t)(off + done));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		done += (size_t)r;
+	}
+	return 0;
+}
+
+/* Memory input: ctx points at {base, size}. */
+struct zip_mem {
+	const unsigned char *base;	/* the archive */
+	size_t size;			/* its bytes */
+};
+
+static int zip_mread(void *ctx, uint64_t off, void *buf, size_t n)
+{
+	const struct zip_mem *m = ctx;
+
+	if (off > m->size || n > m->size - off)
+		return -1;
+	memcpy(buf, m->base + off, n);
+	return 0;
+}
+
+/* Sets up reading the member of the archive that starts at raw. */
+static int zip_setup(struct lread *lr)
+{
+	struct stat st;
+	long hdr;
+
+	lr->zip = 1;
+	if (lr->fd < 0) {
+		struct zip_mem m = { lr->raw, lr->raw_len };
+
+		if (zip_find(zip_mread, &m, m.size, &lr->zm, lr->err, sizeof(lr->err)) < 0)
+			return -1;
+		lr->raw = m.base + lr->zm.offset;
+		lr->raw_len = (size_t)lr->zm.csize;
+	} else if (fstat(lr->fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		if (zip_find(zip_pread, &lr->fd, (uint64_t)st.st_size, &lr->zm, lr->err,
+			     sizeof(lr->err)) < 0)
+			return -1;
+		if (lseek(lr->fd, (off_t)lr->zm.offset, SEEK_SET) < 0)
+			return set_error(lr, "seek error", errno);
+		lr->raw_len = 0;
+		lr->raw_eof = 0;
+	} else {
+		hdr = zip_local(lr->raw, lr->raw_len, &lr->zm, lr->err, sizeof(lr->err));
+		if (hdr <= 0)
+			return hdr < 0 ? -1 : set_error(lr, "zip local header cut short", 0);
+		lr->raw += hdr;
+		lr->raw_len -= (size_t)hdr;
+	}
+	lr->zip_left = lr->zm.sizes_known ? lr->zm.csize : UINT64_MAX;
+	if (lr->zm.method == 8 && inflateInit2(&lr->zs, -15) != Z_OK)
+		return set_error(lr, "cannot initialise zlib", 0);
+	return 0;
+}
+
 /* Reads decoded (inflated) bytes into dst; returns the count, 0 at end of
  * input, -1 on error. */
 static ssize_t bytes_read(struct lread *lr, unsigned char *dst, size_t cap)
@@ -133,6 +325,8 @@ static ssize_t bytes_read(struct lread *lr, unsigned char *dst, size_t cap)
 	}
 	if (lr->gz)
 		return inflate_more(lr, dst, cap > (1u << 30) ? (1u << 30) : cap);
+	if (lr->zip)
+		return zip_more(lr, dst, cap > (1u << 30) ? (1u << 30) : cap);
 	if (lr->raw_len) {
 		n = (ssize_t)(lr->raw_len < cap ? lr->raw_len : cap);
 		memcpy(dst, lr->raw, (size_t)n);
@@ -258,6 +452,9 @@ static int sniff(struct lread *lr)
 		if (inflateInit2(&lr->zs, 15 + 16) != Z_OK)
 			return set_error(lr, "cannot initialise zlib", 0);
 		lr->gz = 1;
+	} else if (lr->raw_len >= 4 && memcmp(lr->raw, "PK\3\4", 4) == 0) {
+		if (zip_setup(lr) < 0)
+			return -1;
 	}
 	while (n < 3) {
 		ssize_t r = bytes_read(lr, h + n, 3 - n);
@@ -271,9 +468,11 @@ static int sniff(struct lread *lr)
 	lr->head_len = n;
 	if (n >= 3 && h[0] == 0xef && h[1] == 0xbb && h[2] == 0xbf) {
 		lr->head_pos = 3;
+		lr->bom = 1;
 	} else if (n >= 2 && (h[0] == 0xff || h[0] == 0xfe) && h[1] == (h[0] ^ 1)) {
 		lr->enc = h[0] == 0xff ? ENC_UTF16LE : ENC_UTF16BE;
 		lr->head_pos = 2;
+		lr->bom = 1;
 		lr->u16 = xmalloc(READ_SIZE / 2);
 	}
 	return 0;
@@ -289,6 +488,7 @@ static struct lread *lread_alloc(int fd, const char *name,
 	lr->fd = fd;
 	lr->name = xstrndup(name, strlen(name));
 	lr->max_line = (size_t)256 << 20;
+	lr->max_inflate = (uint64_t)4 << 30;
 	lr->cap = READ_SIZE * 2;
 	lr->buf = xmalloc(lr->cap);
 	if (raw) {
@@ -329,7 +529,7 @@ void lread_free(struct lread *lr)
 		return;
 	if (lr->fd > 0)
 		close(lr->fd);
-	if (lr->gz)
+	if (lr->gz || (lr->zip && lr->zm.method == 8))
 		inflateEnd(&lr->zs);
 	free(lr->rawbuf);
 	free(lr->u16);
@@ -420,6 +620,16 @@ int lread_next(struct lread *lr, const char **line, size_t *len)
 void lread_set_max_line(struct lread *lr, size_t max)
 {
 	lr->max_line = max;
+}
+
+void lread_set_max_inflate(struct lread *lr, uint64_t max)
+{
+	lr->max_inflate = max;
+}
+
+int lread_bom(const struct lread *lr)
+{
+	return lr->bom;
 }
 
 unsigned long lread_lineno(const struct lread *lr)

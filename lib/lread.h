@@ -1,5 +1,6 @@
 /* lread: a fast line reader over a file, stdin or memory.  Inflates gzip
- * transparently (also concatenated members), strips a UTF-8 BOM, converts
+ * transparently (also concatenated members) and reads the .json/.xml (or
+ * only) member of a zip archive, strips a UTF-8 BOM, converts
  * UTF-16LE/BE (with BOM) to UTF-8, and returns lines without their "\n" or
  * "\r\n"; a missing final newline is fine.  Lines may hold any byte,
  * NUL included: always use the returned length. */
@@ -7,6 +8,7 @@
 #define FLAME_LREAD_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct lread;
@@ -37,6 +39,14 @@ int lread_next(struct lread *lr, const char **line, size_t *len);
 /* Lines longer than max bytes are skipped with LREAD_TOOLONG (default
  * 256 MiB, so memory stays bounded on garbage without newlines). */
 void lread_set_max_line(struct lread *lr, size_t max);
+
+/* A zip member may inflate to at most max bytes (default 4 GiB); past
+ * that, or past the size its directory entry gives, reading fails with a
+ * message saying so: a zip bomb costs no more than max. */
+void lread_set_max_inflate(struct lread *lr, uint64_t max);
+
+/* Non-zero when the text began with a byte-order mark (now dropped). */
+int lread_bom(const struct lread *lr);
 
 /* The 1-based number of the line last returned (or skipped). */
 unsigned long lread_lineno(const struct lread *lr);
