@@ -79,9 +79,9 @@ $(TOOLS): %: $(B)/%
 	cp $< $@
 
 # One-step compile and link: no -MMD (clang refuses it with several files).
-$(B)/tests/test_%: tests/unit/test_%.c $(RENDER_OBJ) $(LIB_OBJ)
+$(B)/tests/test_%: tests/unit/test_%.c $(RENDER_OBJ) $(COLLAPSE_OBJ) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Irender $(BASE_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+	$(CC) $(CPPFLAGS) -Irender -Icollapse $(BASE_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 $(B)/tests/%: tests/tools/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(BASE_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)

@@ -143,7 +143,7 @@ static int metric(struct pv *p, const struct pvin *in, const char *s, size_t len
 	if (folded_count(s, len, c) == 0)
 		return 0;
 	if (pv_number(s, len, &d) < 0) {
-		skip(p, in, "the Metric is not a number");
+		skip(p, in, "the Metric is not a finite number");
 		return -1;
 	}
 	if (d < 0) {
@@ -160,7 +160,7 @@ static int when(struct pv *p, const struct pvin *in, const char *s, size_t len, 
 {
 	*t = 0;
 	if (s && pv_number(s, len, t) < 0) {
-		skip(p, in, "the Time is not a number");
+		skip(p, in, "the Time is not a finite number");
 		return -1;
 	}
 	if ((p->o.has_begin && *t < p->o.begin) || (p->o.has_end && *t >= p->o.end))
@@ -168,14 +168,15 @@ static int when(struct pv *p, const struct pvin *in, const char *s, size_t len, 
 	return 1;
 }
 
-/* Appends a frame name to buf at *len: ';' would split it, so it becomes
- * ':'; line breaks become spaces. */
-static void put_frame(struct pv *p, size_t *len, const char *s, size_t n)
+/* Appends a frame name to buf at *len, after a ';' unless it is the first
+ * (which may be empty): ';' in a name would split it, so it becomes ':';
+ * line breaks become spaces. */
+static void put_frame(struct pv *p, size_t *len, int first, const char *s, size_t n)
 {
 	size_t i;
 
 	xgrow(&p->buf, &p->cap, *len + n + 2, 1);
-	if (*len)
+	if (!first)
 		p->buf[(*len)++] = ';';
 	for (i = 0; i < n; i++) {
 		char c = s[i];
@@ -223,7 +224,7 @@ void pv_sample_frames(struct pv *p, const struct pvin *in, const char *frames,
 		off += lens[i];
 	}
 	for (i = n; i-- > 0;)
-		put_frame(p, &len, at[i], lens[i]);
+		put_frame(p, &len, i == n - 1, at[i], lens[i]);
 	free(at);
 	keep(p, strtab_intern(p->out, p->buf, len, NULL), 0, t, &c);
 }
@@ -308,6 +309,7 @@ static long build(struct pv *p, long id)
 {
 	size_t depth = 0, len = 0, i;
 	long at = id;
+	int first = 1;
 	uint32_t *chain = NULL;
 	size_t cap = 0;
 
@@ -329,7 +331,8 @@ static long build(struct pv *p, long id)
 		/* PerfView's own root pseudo-frame says nothing. */
 		if (i == depth - 1 && depth > 1 && n == 4 && memcmp(name, "ROOT", 4) == 0)
 			continue;
-		put_frame(p, &len, name, n);
+		put_frame(p, &len, first, name, n);
+		first = 0;
 	}
 	free(chain);
 	return (long)len;
@@ -400,7 +403,7 @@ int pvin_fill(struct pvin *in)
 
 	if (in->eof)
 		return in->eof < 0 ? -1 : 0;
-	n = lread_read(in->lr, in->buf, CHUNK);
+	n = lread_read(in->lr, in->buf, in->cap);
 	if (n <= 0) {
 		in->eof = n < 0 ? -1 : 1;
 		return (int)(n < 0 ? -1 : 0);
@@ -431,16 +434,20 @@ int pv_read_lread(struct pv *p, struct lread *lr)
 	if (p->o.max_inflate)
 		lread_set_max_inflate(lr, p->o.max_inflate);
 	in.lr = lr;
-	in.buf = xmalloc(CHUNK);
+	in.cap = p->o.chunk >= 16 ? p->o.chunk : CHUNK;
+	in.buf = xmalloc(in.cap);
 	in.line = 1;
 	c = first_byte(&in);
-	if (c == '<')
+	if (c >= 0 && (p->o.format == PV_XML || (p->o.format == PV_ANY && c == '<')))
 		rc = pvxml_parse(p, &in);
-	else if (c == '{' || c == '[')
+	else if (c >= 0 && (p->o.format == PV_JSON || (p->o.format == PV_ANY && (c == '{' || c == '['))))
 		rc = pvjson_parse(p, &in, lread_bom(lr));
-	else if (in.eof >= 0)
-		pv_warn(p, &in, c < 0 ? "empty input" : "not PerfView JSON or XML "
-			"(it should start with '{' or '<')");
+	else if (in.eof >= 0 && c < 0)
+		pv_warn(p, NULL, "empty input");
+	else if (in.eof >= 0) {
+		in.col++;	/* at the byte that does not fit */
+		pv_warn(p, &in, "not PerfView JSON or XML (it should start with '{' or '<')");
+	}
 	if (in.eof < 0) {
 		pv_warn(p, NULL, "%s", lread_error(lr));
 		rc = -1;

@@ -15,13 +15,18 @@
 struct strtab;
 struct lread;
 
+enum pv_format { PV_ANY, PV_JSON, PV_XML };
+
 struct pv_opts {
+	enum pv_format format;	/* PV_ANY: JSON or XML by the first byte */
 	int time_order;		/* keep samples in Time order (pv_each_in_order) */
 	int has_begin;		/* begin is set */
 	int has_end;		/* end is set */
 	double begin;		/* keep samples with Time >= begin (ms) */
 	double end;		/* ...and Time < end */
 	uint64_t max_inflate;	/* cap on a zip member's size, 0: lread's default */
+	size_t chunk;		/* bytes decoded per refill (>= 16), 0: 1 MiB;
+				 * tests use small ones to cross every boundary */
 };
 
 struct pv_stats {
@@ -67,6 +72,7 @@ struct pvin {
 	char *buf;		/* chunk of decoded text */
 	size_t pos;		/* next byte */
 	size_t len;		/* bytes in buf */
+	size_t cap;		/* room in buf */
 	unsigned long line;	/* of the next byte, from 1 */
 	unsigned long col;	/* of the last byte read, from 1 */
 	int eof;		/* 1 at the end, -1 after a read error */

@@ -34,9 +34,17 @@ struct pvjson {
 	int noted_shape;	/* odd sample reported */
 };
 
+/* Reports where the JSON breaks: at the byte that does not fit. */
 static int broken(struct pvjson *j, const char *what)
 {
-	pv_warn(j->p, j->in, "broken JSON: %s", what);
+	struct pvin at;
+	int c = pvin_peek(j->in);
+
+	at = *j->in;
+	at.col += c >= 0 && c != '\n';
+	if (c < 0 && strncmp(what, "the input ends", 14) != 0)
+		what = "the input ends early";
+	pv_warn(j->p, &at, "broken JSON: %s", what);
 	return -1;
 }
 
@@ -169,12 +177,38 @@ static int string(struct pvjson *j)
 		if (c == '\\') {
 			if (escape(j) < 0)
 				return -1;
-		} else if (c == '\n') {
-			sput(j, "\n", 1);	/* raw line breaks: lenient */
 		} else if (c < 0) {
 			return broken(j, "the input ends inside a string");
+		} else {
+			/* A raw line break (lenient), or the first byte of a refill. */
+			sput(j, (const char[]){ (char)c }, 1);
 		}
 	}
+}
+
+/* JSON's number grammar (out-of-range values are numbers too). */
+static int number_syntax(const char *s, size_t n)
+{
+	size_t i = s[0] == '-';
+
+	if (i == n || s[i] < '0' || s[i] > '9')
+		return 0;
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	if (i < n && s[i] == '.') {
+		if (++i == n || s[i] < '0' || s[i] > '9')
+			return 0;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+	}
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		i += i + 1 < n && (s[i + 1] == '+' || s[i + 1] == '-') ? 2 : 1;
+		if (i == n)
+			return 0;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+	}
+	return i == n;
 }
 
 /* A number or literal token into s. */
@@ -199,12 +233,8 @@ static int scalar(struct pvjson *j)
 	if ((j->slen == 4 && (!memcmp(j->s, "true", 4) || !memcmp(j->s, "null", 4))) ||
 	    (j->slen == 5 && !memcmp(j->s, "false", 5)))
 		return 0;
-	{
-		double d;
-
-		if (pv_number(j->s, j->slen, &d) < 0)
-			return broken(j, "not a number, string, object, array, true, false or null");
-	}
+	if (!number_syntax(j->s, j->slen))
+		return broken(j, "not a number, string, object, array, true, false or null");
 	return 0;
 }
 

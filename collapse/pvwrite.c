@@ -41,7 +41,8 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 }
 
 /* Writes a name as XML text (xml) or a JSON string body; invalid UTF-8
- * becomes U+FFFD.  Returns 1 when something was replaced. */
+ * (and, in XML, control characters other than tab) becomes U+FFFD.
+ * Returns 1 when something was replaced. */
 static int put_name(FILE *f, const char *s, size_t n, int xml)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -62,8 +63,12 @@ static int put_name(FILE *f, const char *s, size_t n, int xml)
 			fwrite(u + i, 1, k, f);
 		else if (xml && (c == '<' || c == '>' || c == '&' || c == '"'))
 			fputs(c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : "&quot;", f);
-		else if (xml && c < 0x20)
-			fprintf(f, "&#x%X;", c);	/* XML 1.0 forbids them raw */
+		else if (xml && c == '\t')
+			fputs("&#x9;", f);
+		else if (xml && c < 0x20) {
+			fputs("\xef\xbf\xbd", f);	/* XML 1.0 cannot hold them at all */
+			bad = 1;
+		}
 		else if (!xml && (c == '"' || c == '\\'))
 			fprintf(f, "\\%c", c);
 		else if (!xml && c < 0x20)

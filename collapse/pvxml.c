@@ -35,13 +35,31 @@ struct pvxml {
 	char name[MAX_NAME + 1];	/* the attribute name just read */
 	char tag[MAX_NAME + 1];		/* the element name just read */
 	int root_done;			/* the document element closed */
+	unsigned long tline, tcol;	/* where the last start tag began */
+	unsigned long cline, ccol;	/* where the element being handled began */
+	struct pvin pos;		/* a position for messages (where()) */
 	unsigned bad_refs;		/* malformed references seen */
 };
 
+/* Reports where the XML breaks: at the byte that does not fit. */
 static int broken(struct pvxml *x, const char *what)
 {
-	pv_warn(x->p, x->in, "broken XML: %s", what);
+	struct pvin at;
+	int c = pvin_peek(x->in);
+
+	at = *x->in;
+	at.col += c >= 0 && c != '\n';
+	pv_warn(x->p, &at, "broken XML: %s", what);
 	return -1;
+}
+
+/* The input's position at line:col, for messages about a tag seen earlier. */
+static const struct pvin *where(struct pvxml *x, unsigned long line, unsigned long col)
+{
+	x->pos = *x->in;
+	x->pos.line = line;
+	x->pos.col = col;
+	return &x->pos;
 }
 
 static void tput(struct pvxml *x, const char *s, size_t n)
@@ -107,6 +125,7 @@ static int reference(struct pvxml *x)
 	size_t n = 0;
 	int c;
 	long cp;
+	unsigned long line = x->in->line, col = x->in->col;
 
 	while (n < sizeof(ref) - 1 && (c = pvin_peek(x->in)) >= 0 && c != ';' && c != '<' &&
 	       c != '&' && c != '"' && c != '\'' && c > ' ')
@@ -130,8 +149,8 @@ static int reference(struct pvxml *x)
 		ref[n++] = ';';
 	}
 	if (x->bad_refs++ < REPORT_MAX)
-		pv_warn(x->p, x->in, "malformed entity or character reference '&%.*s': kept as written",
-			(int)n, ref);
+		pv_warn(x->p, where(x, line, col), "malformed entity or character reference "
+			"'&%.*s': kept as written", (int)n, ref);
 	tput(x, "&", 1);
 	tput(x, ref, n);
 	return 0;
@@ -330,13 +349,14 @@ static int int_attr(struct pvxml *x, enum at a, long dflt, long *v)
 		*v = dflt;
 		if (dflt != LONG_MIN)
 			return 0;
-		pv_warn(x->p, x->in, "element without its %s attribute: ignored", at_names[a]);
+		pv_warn(x->p, where(x, x->cline, x->ccol), "element without its %s attribute: ignored",
+			at_names[a]);
 		return -1;
 	}
 	*v = strtol(x->at[a], &end, 10);
 	if (end == x->at[a] || *end) {
-		pv_warn(x->p, x->in, "%s=\"%s\" is not an integer: element ignored", at_names[a],
-			x->at[a]);
+		pv_warn(x->p, where(x, x->cline, x->ccol), "%s=\"%s\" is not an integer: element ignored",
+			at_names[a], x->at[a]);
 		return -1;
 	}
 	return 0;
@@ -386,13 +406,14 @@ static void sample(struct pvxml *x)
 	trim(x->text, &a, &b);
 	if (b > a) {
 		n = inline_frames(x, &lens, &lcap);
-		pv_sample_frames(x->p, x->in, x->text, lens, n, m, m ? strlen(m) : 0,
+		pv_sample_frames(x->p, where(x, x->cline, x->ccol), x->text, lens, n, m, m ? strlen(m) : 0,
 				 t, t ? strlen(t) : 0);
 		free(lens);
 		return;
 	}
 	if (int_attr(x, AT_STACK, LONG_MIN, &sid) == 0)
-		pv_sample_stack(x->p, x->in, sid, m, m ? strlen(m) : 0, t, t ? strlen(t) : 0);
+		pv_sample_stack(x->p, where(x, x->cline, x->ccol), sid, m, m ? strlen(m) : 0, t,
+				t ? strlen(t) : 0);
 }
 
 /* The element whose text was captured ends. */
@@ -403,7 +424,7 @@ static void finish(struct pvxml *x)
 	if (x->kind == EL_SAMPLE)
 		sample(x);
 	else if (int_attr(x, AT_ID, LONG_MIN, &id) == 0)
-		pv_frame(x->p, x->in, id, x->text, x->tlen);
+		pv_frame(x->p, where(x, x->cline, x->ccol), id, x->text, x->tlen);
 	x->capture = 0;
 	x->tlen = 0;
 }
@@ -415,10 +436,12 @@ static void start(struct pvxml *x, int empty)
 
 	if (x->capture)
 		return;		/* markup inside a Frame or Sample: only its text counts */
+	x->cline = x->tline;
+	x->ccol = x->tcol;
 	if (strcmp(x->tag, "Stack") == 0) {
 		if (int_attr(x, AT_ID, LONG_MIN, &id) == 0 && int_attr(x, AT_CALLER, -1, &caller) == 0 &&
 		    int_attr(x, AT_FRAME, LONG_MIN, &fid) == 0)
-			pv_stack(x->p, x->in, id, caller, fid);
+			pv_stack(x->p, where(x, x->cline, x->ccol), id, caller, fid);
 		return;
 	}
 	x->kind = strcmp(x->tag, "Frame") == 0 ? EL_FRAME
@@ -514,6 +537,8 @@ int pvxml_parse(struct pv *p, struct pvin *in)
 		}
 		if (pvin_get(in) < 0)
 			break;
+		x.tline = in->line;
+		x.tcol = in->col;
 		rc = markup(&x);
 	}
 	if (rc == 0 && x.depth > 0) {

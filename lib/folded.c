@@ -165,7 +165,14 @@ static int load_line(void *ctx, const char *s, size_t len, unsigned long lineno)
 			l->first_invalid = lineno;
 		return 0;
 	}
-	fcount_add(strtab_val(l->t, strtab_intern(l->t, f.stack, f.len, NULL)), f.two ? &f.c2 : &f.c1);
+	if (f.two) {
+		/* One count per line here: the number before it names a frame. */
+		f.len = len - 1;
+		while ((s[f.len] >= '0' && s[f.len] <= '9') || s[f.len] == '.')
+			f.len--;
+		f.c1 = f.c2;
+	}
+	fcount_add(strtab_val(l->t, strtab_intern(l->t, f.stack, f.len, NULL)), &f.c1);
 	return 0;
 }
 

@@ -51,8 +51,9 @@ struct strtab;
 int folded_save(const struct strtab *t, const char *path, char *err, size_t errlen);
 
 /* Adds the stacks of the folded file path (NULL or "-": stdin) to t
- * (values: struct fcount), summing repeats; a two-count line adds its
- * second count.  Lines that are not folded are counted in *invalid (the
+ * (values: struct fcount), summing repeats.  Lines hold one count: in
+ * "f;Return Code: 0 5" the 0 belongs to the last frame (folded_parse would
+ * read two counts).  Lines that are not folded are counted in *invalid (the
  * first one's number in *first_invalid, if not NULL); empty lines are
  * ignored.  Returns 0, or -1 with a message in err when path cannot be
  * read. */

@@ -33,6 +33,7 @@ done
 . tests/collapse-perf.sh
 . tests/collapse-vsp.sh
 . tests/collapse-etw.sh
+. tests/collapse-perfview.sh
 . tests/fuzz/replay.sh
 . tests/browser/run.sh
 

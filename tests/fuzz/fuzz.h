@@ -32,4 +32,45 @@ static inline void fuzz_lines(const uint8_t *data, size_t size, lread_line_fn *f
 	lread_free(lr);
 }
 
+#ifdef FLAME_PERFVIEW_H
+static inline void fuzz_pv_quiet(void *ctx, const char *file, unsigned long line,
+				 unsigned long col, const char *msg)
+{
+	(void)ctx, (void)file, (void)line, (void)col, (void)msg;
+}
+
+static inline int fuzz_pv_drop(void *ctx, const char *s, size_t len, const struct fcount *c)
+{
+	(void)ctx, (void)s, (void)len, (void)c;
+	return 0;
+}
+
+/* Reads data as a PerfView file of the given format.  The first byte
+ * picks the refill size (so tokens straddle refills) and time order. */
+static inline void fuzz_perfview(const uint8_t *data, size_t size, enum pv_format format)
+{
+	struct pv_opts o = { 0 };
+	struct strtab *t = strtab_new(sizeof(struct fcount));
+	struct lread *lr;
+	struct pv *p;
+
+	o.format = format;
+	o.max_inflate = 1 << 20;
+	if (size > 0) {
+		o.chunk = 16 + (data[0] & 0x3f);
+		o.time_order = data[0] >> 7;
+		data++;
+		size--;
+	}
+	p = pv_new(&o, t, fuzz_pv_quiet, NULL);
+	lr = lread_from_mem(data, size, "fuzz");
+	pv_read_lread(p, lr);
+	lread_free(lr);
+	pv_each_in_order(p, fuzz_pv_drop, NULL);
+	free(strtab_sorted(t));
+	pv_free(p);
+	strtab_free(t);
+}
+#endif
+
 #endif
