@@ -138,3 +138,24 @@ size=$(wc -c < "$ein")
 echo "wpaexporter CSV input: $(echo "$size" | awk '{ printf "%.1f", $1 / 1e6 }') MB"
 cat "$ein" > /dev/null
 measure stackcollapse_etw "$SETW" "$ein"
+
+# ---- stackcollapse-perfview ----
+# Generated PerfView files of ~200 MB: the interned XML form (3M samples
+# of 20k stacks) and JSON (frames listed per sample).  Memory follows
+# distinct frames and stacks: the XML with twice the samples is shown too.
+SPV=$B/stackcollapse-perfview
+for kind in xml json; do
+	pvin=$OUT/big.PerfView.$kind
+	if [ ! -s "$pvin" ]; then
+		echo "generating a ~200 MB PerfView $kind file..."
+		if [ $kind = xml ]; then "$B/tests/genpv" -x -n 2600000 > "$pvin"; else "$B/tests/genpv" -j -n 95000 > "$pvin"; fi
+	fi
+	size=$(wc -c < "$pvin")
+	echo "PerfView $kind input: $(echo "$size" | awk '{ printf "%.1f", $1 / 1e6 }') MB"
+	cat "$pvin" > /dev/null
+	measure stackcollapse_perfview_$kind "$SPV" "$pvin"
+done
+"$B/tests/genpv" -x -n 5200000 > "$OUT/big2.PerfView.xml"
+"$RUN" -o /dev/null -- "$SPV" "$OUT/big2.PerfView.xml" 2> "$OUT/pv2.stat"
+echo "XML with 2x the samples (same stacks): peak RSS $(tail -n 1 "$OUT/pv2.stat" | awk '{ printf "%.1f MB", $2 / 1024 }')"
+rm -f "$OUT/big2.PerfView.xml"

@@ -491,7 +491,8 @@ int pv_each_in_order(struct pv *p, pv_stack_fn *fn, void *ctx)
 	size_t i = 0, j;
 	int rc = 0;
 
-	qsort(p->timed, p->ntimed, sizeof(*p->timed), by_time);
+	if (p->ntimed)
+		qsort(p->timed, p->ntimed, sizeof(*p->timed), by_time);
 	while (i < p->ntimed && rc == 0) {
 		struct fcount sum = { 0, 0 };
 		const char *s;
