@@ -21,15 +21,15 @@ BASE_CFLAGS = -std=c11 -pthread $(WARN) $(CFLAGS)
 ALL_CFLAGS = $(BASE_CFLAGS) -MMD -MP
 LDLIBS  += -lz -lxxhash -lm -pthread
 
-LIB_SRC    := lib/bytes.c lib/cliopt.c lib/csv.c lib/xalloc.c lib/lread.c lib/strtab.c lib/folded.c lib/outfile.c lib/zip.c
+LIB_SRC    := lib/bytes.c lib/cliopt.c lib/csv.c lib/xalloc.c lib/lread.c lib/strtab.c lib/folded.c lib/outfile.c lib/zip.c lib/stackdiff.c
 RENDER_SRC := render/options.c render/layout.c render/palette.c render/svg.c \
               render/render.c render/nameattr.c render/xmlesc.c
 COLLAPSE_SRC := collapse/perf.c collapse/perf_cli.c collapse/perf_run.c collapse/a2l.c \
               collapse/vsp.c collapse/vsp_cli.c collapse/etw.c collapse/etw_cli.c \
               collapse/perfview.c collapse/pvjson.c collapse/pvxml.c collapse/pvwrite.c \
-              collapse/perfview_cli.c
+              collapse/perfview_cli.c collapse/detect.c collapse/collect.c
 TOOLS      := flamegraph flame stackcollapse-perf stackcollapse-vsp stackcollapse-etw \
-              stackcollapse-perfview
+              stackcollapse-perfview difffolded
 
 LIB_OBJ    := $(LIB_SRC:%.c=$(B)/%.o)
 RENDER_OBJ := $(RENDER_SRC:%.c=$(B)/%.o)
@@ -54,6 +54,10 @@ deps-check:
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+# flame.c joins the two halves: it alone sees both.
+$(B)/flame.o $(B)/flame_opts.o $(B)/flame_report.o: $(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Icollapse -Irender $(ALL_CFLAGS) -c -o $@ $<
 
 # The viewer's JavaScript and CSS are kept as plain files and embedded as
 # C string literals so they can be read, linted and diffed on their own.
@@ -72,7 +76,9 @@ $(B)/stackcollapse-etw: $(B)/collapse/stackcollapse-etw.o $(COLLAPSE_OBJ) $(LIB_
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 $(B)/stackcollapse-perfview: $(B)/collapse/stackcollapse-perfview.o $(COLLAPSE_OBJ) $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
-$(B)/flame: $(B)/flame.o $(LIB_OBJ)
+$(B)/difffolded: $(B)/collapse/difffolded.o $(LIB_OBJ)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+$(B)/flame: $(B)/flame.o $(B)/flame_opts.o $(B)/flame_report.o $(RENDER_OBJ) $(COLLAPSE_OBJ) $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 # Convenience copies at the top level, so ./flamegraph works after make.

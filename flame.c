@@ -1,17 +1,177 @@
-/* flame: one command from any supported profile to a flame graph.  The
- * front end arrives with the collapsers; for now it explains itself. */
+/* flame: one command from any supported profile to a flame graph.  Each
+ * input's format is told from its content (or --format), collapsed in
+ * process with the collapse modules, and drawn by the renderer; --diff
+ * draws BEFORE against AFTER.  Exit 0 graph written, 1 input or I/O error
+ * (the graph is still written from what could be read), 2 usage error or
+ * no samples, 3 a --fail-if-*-grows threshold was passed. */
+#include "collect.h"
+#include "flame_opts.h"
+#include "folded.h"
+#include "outfile.h"
+#include "render.h"
+#include "stackdiff.h"
+#include "strtab.h"
+#include "xalloc.h"
+
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#define PROG "flame"
+
+static void warn_line(void *ctx, const char *file, unsigned long line, const char *msg)
+{
+	(void)ctx;
+	if (file && line)
+		fprintf(stderr, PROG ": %s:%lu: %s\n", file, line, msg);
+	else if (file)
+		fprintf(stderr, PROG ": %s: %s\n", file, msg);
+	else
+		fprintf(stderr, PROG ": %s\n", msg);
+}
+
+static void warn_render(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, PROG ": %s\n", msg);
+}
+
+/* Collapses inputs into t; returns 0, 1 (problems, reported) or -1. */
+static int collect_all(const struct flame_opts *f, const char *const *in, int n, struct strtab *t)
+{
+	char err[1024];
+	int i, rc = 0;
+
+	for (i = 0; i < n; i++) {
+		enum detect_fmt fmt;
+		int r = collect(in[i], &f->c, t, &fmt, warn_line, NULL, err, sizeof(err));
+
+		if (r < 0) {
+			fprintf(stderr, PROG ": %s\n", err);
+			return -1;
+		}
+		rc |= r;
+	}
+	return rc;
+}
+
+/* Draws the stacks of t (or of the union u, two counts each) to path. */
+static int draw(const struct fg_opts *o, const struct strtab *t, int two, const char *path)
+{
+	struct render *r = render_new(o, warn_render, NULL);
+	struct outfile *out;
+	uint32_t *ids = strtab_sorted(t);
+	char err[512];
+	size_t i;
+	int drawn;
+
+	if (render_load(r, err, sizeof(err)) < 0) {
+		fprintf(stderr, PROG ": %s\n", err);
+		free(ids);
+		render_free(r);
+		return 1;
+	}
+	for (i = 0; i < strtab_count(t); i++) {
+		size_t len;
+		const char *s = strtab_str(t, ids[i], &len);
+		const struct fcount *v = strtab_val(t, ids[i]);
+
+		render_add(r, s, len, &v[0], two ? &v[1] : NULL);
+	}
+	free(ids);
+	if (!(out = outfile_open(path))) {
+		fprintf(stderr, PROG ": cannot write '%s': %s\n", path, strerror(errno));
+		render_free(r);
+		return 1;
+	}
+	drawn = render_write(r, outfile_stream(out));
+	render_free(r);
+	if (outfile_commit(out) < 0) {
+		fprintf(stderr, PROG ": write error on '%s': %s\n", path ? path : "<stdout>", strerror(errno));
+		return 1;
+	}
+	if (drawn != 0) {
+		fprintf(stderr, PROG ": no samples to draw\n");
+		return 2;
+	}
+	return 0;
+}
+
+/* "Flame Graph: trace.csv": the default title names the input. */
+static void default_title(struct flame_opts *f, const char *const *in, int n)
+{
+	const char *a = strrchr(in[0], '/') ? strrchr(in[0], '/') + 1 : in[0];
+	const char *b = n > 1 ? (strrchr(in[1], '/') ? strrchr(in[1], '/') + 1 : in[1]) : "";
+
+	if (f->fg.title)
+		return;
+	if (f->diff)
+		snprintf(f->title, sizeof(f->title), "Differential Flame Graph: %s to %s", a, b);
+	else if (n > 1)
+		snprintf(f->title, sizeof(f->title), "Flame Graph: %s and %d more", a, n - 1);
+	else
+		snprintf(f->title, sizeof(f->title), "Flame Graph: %s", strcmp(a, "-") ? a : "stdin");
+	f->fg.title = f->title;
+}
+
+static int run_diff(struct flame_opts *f, const char *const *in)
+{
+	struct strtab *a = strtab_new(sizeof(struct fcount)), *b = strtab_new(sizeof(struct fcount));
+	struct strtab *u = NULL;
+	int rc = collect_all(f, in, 1, a), r2, gate = 0;
+
+	r2 = rc < 0 ? -1 : collect_all(f, in + 1, 1, b);
+	if (rc < 0 || r2 < 0) {
+		rc = 1;
+		goto out;
+	}
+	rc |= r2;
+	u = stackdiff_union(a, b);
+	if (f->summary || f->fail_self >= 0 || f->fail_total >= 0)
+		gate = flame_summary(f, u, stackdiff_total(a), stackdiff_total(b));
+	r2 = draw(&f->fg, u, 1, f->fg.output);
+	rc = r2 ? r2 : gate < 0 ? 1 : gate ? 3 : rc;
+out:
+	strtab_free(u);
+	strtab_free(a);
+	strtab_free(b);
+	return rc;
+}
 
 int main(int argc, char **argv)
 {
-	if (argc > 1 && strcmp(argv[1], "--version") == 0) {
-		puts("flame " FLAME_VERSION);
-		return 0;
+	struct flame_opts f;
+	struct strtab *t;
+	const char *const *in;
+	char err[512];
+	int n, rc;
+
+	rc = flame_opts_parse(&f, argc, argv, err, sizeof(err));
+	if (rc != FL_RUN)
+		return flame_opts_exit(&f, rc, PROG, err);
+	in = f.inputs;
+	n = f.ninputs;
+	default_title(&f, in, n);
+	if (f.diff)
+		rc = run_diff(&f, in);
+	else {
+		t = strtab_new(sizeof(struct fcount));
+		rc = collect_all(&f, in, n, t);
+		if (rc >= 0) {
+			int r = f.collapsed ? (folded_save(t, f.fg.output, err, sizeof(err)) < 0 ? 1 : 0)
+				: f.split_by ? flame_split(&f, t) : draw(&f.fg, t, 0, f.fg.output);
+
+			if (r == 1 && f.collapsed)
+				fprintf(stderr, PROG ": %s\n", err);
+			rc = r ? r : rc;
+		} else {
+			rc = 1;
+		}
+		strtab_free(t);
 	}
-	fputs("Usage: flame [options] INPUT... [-o OUT.svg]\n"
-	      "Not implemented yet: until it is, collapse the profile and run\n"
-	      "  flamegraph [options] stacks.folded > graph.svg\n", argc > 1 &&
-	      strcmp(argv[1], "--help") == 0 ? stdout : stderr);
-	return argc > 1 && strcmp(argv[1], "--help") == 0 ? 0 : 2;
+	flame_opts_release(&f);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		rc = rc ? rc : 1;
+	return rc;
 }

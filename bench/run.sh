@@ -159,3 +159,16 @@ done
 "$RUN" -o /dev/null -- "$SPV" "$OUT/big2.PerfView.xml" 2> "$OUT/pv2.stat"
 echo "XML with 2x the samples (same stacks): peak RSS $(tail -n 1 "$OUT/pv2.stat" | awk '{ printf "%.1f MB", $2 / 1024 }')"
 rm -f "$OUT/big2.PerfView.xml"
+
+# ---- flame vs the pipeline ----
+# flame on the perf script input against stackcollapse-perf | flamegraph,
+# same title, so the SVGs can be compared byte for byte.
+head -c 200000000 "$pin" > "$OUT/fsample.txt"
+size=$(wc -c < "$OUT/fsample.txt")
+measure flame_perf "$B/flame" --title T "$OUT/fsample.txt" -o "$OUT/flame.svg"
+t0=$(date +%s.%N)
+"$SCP" "$OUT/fsample.txt" | "$FG" --title T > "$OUT/pipe.svg"
+t1=$(date +%s.%N)
+echo "pipeline stackcollapse-perf | flamegraph: $(awk -v a="$t0" -v b="$t1" -v s="$size" 'BEGIN { printf "%.3f s, %.0f MB/s", b - a, s / 1e6 / (b - a) }')"
+cmp -s "$OUT/flame.svg" "$OUT/pipe.svg" && echo "same SVG: yes" || echo "same SVG: NO"
+rm -f "$OUT/fsample.txt" "$OUT/flame.svg" "$OUT/pipe.svg"

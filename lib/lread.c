@@ -647,27 +647,35 @@ const char *lread_error(const struct lread *lr)
 	return lr->err;
 }
 
+int lread_feed(struct lread *lr, lread_line_fn *fn, void *ctx, char *err, size_t errlen)
+{
+	const char *line;
+	size_t len;
+	int st;
+
+	while ((st = lread_next(lr, &line, &len)) == LREAD_LINE || st == LREAD_TOOLONG)
+		if (st == LREAD_LINE && fn(ctx, line, len, lr->lineno) < 0)
+			break;
+	if (st == LREAD_ERROR)
+		snprintf(err, errlen, "%s: %s", lread_name(lr), lread_error(lr));
+	return st == LREAD_ERROR ? -1 : 0;
+}
+
 int lread_each(const char *path, lread_line_fn *fn, void *ctx, unsigned long *lines,
 	       char *err, size_t errlen)
 {
 	struct lread *lr = lread_open(path);
-	const char *line;
-	size_t len;
-	int st;
+	int rc;
 
 	if (!lr) {
 		snprintf(err, errlen, "cannot open '%s': %s", path ? path : "-", strerror(errno));
 		return -1;
 	}
-	while ((st = lread_next(lr, &line, &len)) == LREAD_LINE || st == LREAD_TOOLONG)
-		if (st == LREAD_LINE && fn(ctx, line, len, lr->lineno) < 0)
-			break;
+	rc = lread_feed(lr, fn, ctx, err, errlen);
 	if (lines)
 		*lines = lr->lineno;
-	if (st == LREAD_ERROR)
-		snprintf(err, errlen, "%s: %s", lread_name(lr), lread_error(lr));
 	lread_free(lr);
-	return st == LREAD_ERROR ? -1 : 0;
+	return rc;
 }
 
 ssize_t lread_read(struct lread *lr, char *dst, size_t cap)

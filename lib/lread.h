@@ -70,6 +70,9 @@ typedef int lread_line_fn(void *ctx, const char *line, size_t len, unsigned long
 int lread_each(const char *path, lread_line_fn *fn, void *ctx, unsigned long *lines,
 	       char *err, size_t errlen);
 
+/* lread_each over an open reader (which the caller still frees). */
+int lread_feed(struct lread *lr, lread_line_fn *fn, void *ctx, char *err, size_t errlen);
+
 /* Reads up to cap (>= 16) bytes of decoded text (inflated, UTF-8, BOM
  * dropped) into dst, for callers that split text themselves; do not mix
  * with lread_next.  Returns the count, 0 at the end, -1 on error (see

@@ -34,6 +34,7 @@ done
 . tests/collapse-vsp.sh
 . tests/collapse-etw.sh
 . tests/collapse-perfview.sh
+. tests/flame.sh
 . tests/fuzz/replay.sh
 . tests/browser/run.sh
 

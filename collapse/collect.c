@@ -1,0 +1,255 @@
+/* collect: detection, then the format's collapser over one input. */
+#include "collect.h"
+#include "folded.h"
+#include "lread.h"
+#include "perf_run.h"
+#include "perfview.h"
+#include "strtab.h"
+#include "vsp.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define HEAD (64 * 1024)	/* text looked at to tell the format */
+
+/* An input: a file, or stdin read into memory. */
+struct input {
+	const char *path;	/* the file, NULL for stdin */
+	char *data;		/* stdin's bytes */
+	size_t len;		/* how many */
+	const char *name;	/* for messages */
+};
+
+static int slurp_stdin(struct input *in, char *err, size_t errlen)
+{
+	size_t cap = 0;
+	ssize_t n;
+
+	do {
+		xgrow(&in->data, &cap, in->len + 65536, 1);
+		n = read(0, in->data + in->len, cap - in->len);
+		if (n > 0)
+			in->len += (size_t)n;
+	} while (n > 0 || (n < 0 && errno == EINTR));
+	if (n < 0)
+		snprintf(err, errlen, "<stdin>: read error: %s", strerror(errno));
+	return n < 0 ? -1 : 0;
+}
+
+static struct lread *reopen(const struct input *in)
+{
+	return in->path ? lread_open(in->path) : lread_from_mem(in->data, in->len, "<stdin>");
+}
+
+static int sniff(const struct input *in, uint64_t max_inflate, enum detect_fmt *f,
+		 char *err, size_t errlen)
+{
+	struct lread *lr = reopen(in);
+	char *head = xmalloc(HEAD);
+	size_t len = 0;
+	ssize_t n = 1;
+
+	if (!lr) {
+		free(head);
+		snprintf(err, errlen, "cannot open '%s': %s", in->name, strerror(errno));
+		return -1;
+	}
+	if (max_inflate)
+		lread_set_max_inflate(lr, max_inflate);
+	while (len < HEAD - 16 && (n = lread_read(lr, head + len, HEAD - len)) > 0)
+		len += (size_t)n;
+	if (n < 0)
+		snprintf(err, errlen, "%s: %s", in->name, lread_error(lr));
+	else if ((*f = detect_format(head, len)) == FMT_UNKNOWN)
+		snprintf(err, errlen, "%s: %s; name it with --format (one of: %s)", in->name,
+			 len ? "cannot tell its format" : "empty input", detect_names());
+	lread_free(lr);
+	free(head);
+	return n < 0 || *f == FMT_UNKNOWN ? -1 : 0;
+}
+
+/* Adapters from each collapser's line interface to lread_feed. */
+static int perf_feed(void *p, const char *s, size_t n, unsigned long no)
+{
+	perf_line(p, s, n, no);
+	return 0;
+}
+
+static int vsp_feed(void *v, const char *s, size_t n, unsigned long no)
+{
+	return vsp_line(v, s, n, no);
+}
+
+static int etw_feed(void *e, const char *s, size_t n, unsigned long no)
+{
+	return etw_line(e, s, n, no);
+}
+
+struct pv_bridge {
+	collect_warn_fn *warn;	/* where messages go */
+	void *ctx;		/* for warn */
+};
+
+static void pv_warn_bridge(void *ctx, const char *file, unsigned long line, unsigned long col,
+			   const char *msg)
+{
+	const struct pv_bridge *b = ctx;
+	char m[600];
+
+	if (col) {
+		snprintf(m, sizeof(m), "%lu: %s", col, msg);	/* file:line:col: msg */
+		msg = m;
+	}
+	b->warn(b->ctx, file, line, msg);
+}
+
+static int run_perf(const struct input *in, const struct collect_opts *o, struct strtab *t,
+		    collect_warn_fn *warn, void *ctx, char *err, size_t errlen)
+{
+	struct perf_run_opts ro = { o->threads > 0 ? o->threads : (int)sysconf(_SC_NPROCESSORS_ONLN), 0 };
+	struct perf_stats st;
+	struct perf *p;
+	struct lread *lr;
+	int rc;
+
+	if (ro.threads < 1)
+		ro.threads = 1;
+	if (in->path) {
+		rc = perf_run(&o->perf, &in->path, 1, &ro, t, &st, warn, ctx, err, errlen);
+		return rc < 0 ? -1 : st.malformed > 0;
+	}
+	p = perf_new(&o->perf, t, warn, ctx);
+	lr = reopen(in);
+	perf_begin(p, in->name);
+	rc = lread_feed(lr, perf_feed, p, err, errlen);
+	perf_end(p);
+	lread_free(lr);
+	rc = rc < 0 ? -1 : perf_stats(p)->malformed > 0;
+	perf_free(p);
+	return rc;
+}
+
+static int run_lines(const struct input *in, enum detect_fmt f, const struct collect_opts *o,
+		     struct strtab *t, collect_warn_fn *warn, void *ctx, char *err, size_t errlen)
+{
+	struct vsp_opts vo = { 0 };
+	struct lread *lr = reopen(in);
+	struct etw *e = NULL;
+	struct vsp *v = NULL;
+	int rc;
+
+	if (f == FMT_WPA || f == FMT_DUMPER) {
+		e = etw_new(&o->etw, t, 0, warn, ctx);
+		etw_begin(e, in->name);
+		rc = lread_feed(lr, etw_feed, e, err, errlen);
+		etw_end(e);
+		rc = rc < 0 ? -1 : (etw_stats(e)->malformed || etw_stats(e)->bad_input);
+	} else {
+		v = vsp_new(&vo, t, warn, ctx);
+		vsp_begin(v, in->name);
+		rc = lread_feed(lr, vsp_feed, v, err, errlen);
+		vsp_end(v);
+		rc = rc < 0 ? -1 : (vsp_stats(v)->malformed || vsp_stats(v)->bad_input);
+	}
+	etw_free(e);
+	vsp_free(v);
+	lread_free(lr);
+	return rc;
+}
+
+static int run_perfview(const struct input *in, enum detect_fmt f, const struct collect_opts *o,
+			struct strtab *t, collect_warn_fn *warn, void *ctx)
+{
+	struct pv_opts po = { 0 };
+	struct pv_bridge b = { warn, ctx };
+	struct lread *lr = reopen(in);
+	struct pv *p;
+	int rc;
+
+	po.format = f == FMT_PV_JSON ? PV_JSON : PV_XML;
+	po.has_begin = o->has_begin;
+	po.has_end = o->has_end;
+	po.begin = o->begin;
+	po.end = o->end;
+	po.max_inflate = o->max_inflate;
+	p = pv_new(&po, t, pv_warn_bridge, &b);
+	rc = pv_read_lread(p, lr);
+	rc = rc < 0 ? 1 : pv_stats(p)->skipped > 0 || pv_stats(p)->bad_input;
+	pv_free(p);
+	lread_free(lr);
+	return rc;
+}
+
+/* Collapsed stacks: one count per line, summed. */
+struct folded_load {
+	struct strtab *t;	/* destination */
+	unsigned long bad;	/* lines that are not folded */
+	unsigned long first;	/* the first of them */
+};
+
+static int folded_feed(void *ctx, const char *s, size_t n, unsigned long no)
+{
+	struct folded_load *l = ctx;
+	struct folded f;
+
+	if (n == 0)
+		return 0;
+	if (folded_parse(s, n, &f) < 0) {
+		if (l->bad++ == 0)
+			l->first = no;
+		return 0;
+	}
+	fcount_add(strtab_val(l->t, strtab_intern(l->t, f.stack, f.len, NULL)), f.two ? &f.c2 : &f.c1);
+	return 0;
+}
+
+static int run_folded(const struct input *in, struct strtab *t, collect_warn_fn *warn, void *ctx,
+		      char *err, size_t errlen)
+{
+	struct folded_load l = { t, 0, 0 };
+	struct lread *lr = reopen(in);
+	int rc = lread_feed(lr, folded_feed, &l, err, errlen);
+	char msg[128];
+
+	lread_free(lr);
+	if (l.bad) {
+		snprintf(msg, sizeof(msg), "ignored %lu lines that are not collapsed stacks", l.bad);
+		warn(ctx, in->name, l.first, msg);
+	}
+	return rc < 0 ? -1 : l.bad > 0;
+}
+
+int collect(const char *path, const struct collect_opts *o, struct strtab *t,
+	    enum detect_fmt *fmt, collect_warn_fn *warn, void *ctx, char *err, size_t errlen)
+{
+	struct input in = { 0 };
+	enum detect_fmt f = o->format;
+	int rc = -1;
+
+	in.path = path && strcmp(path, "-") ? path : NULL;
+	in.name = in.path ? in.path : "<stdin>";
+	if (!in.path && slurp_stdin(&in, err, errlen) < 0)
+		goto out;
+	if (in.path && access(in.path, R_OK) < 0) {
+		snprintf(err, errlen, "cannot open '%s': %s", in.name, strerror(errno));
+		goto out;
+	}
+	if (f == FMT_UNKNOWN && sniff(&in, o->max_inflate, &f, err, errlen) < 0)
+		goto out;
+	*fmt = f;
+	if (f == FMT_PERF)
+		rc = run_perf(&in, o, t, warn, ctx, err, errlen);
+	else if (f == FMT_PV_JSON || f == FMT_PV_XML)
+		rc = run_perfview(&in, f, o, t, warn, ctx);
+	else if (f == FMT_FOLDED)
+		rc = run_folded(&in, t, warn, ctx, err, errlen);
+	else
+		rc = run_lines(&in, f, o, t, warn, ctx, err, errlen);
+out:
+	free(in.data);
+	return rc;
+}

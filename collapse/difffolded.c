@@ -1,0 +1,102 @@
+/* difffolded: two collapsed-stack files to flamegraph's differential input,
+ * "stack count_before count_after" per stack, a drop-in for difffolded.pl
+ * (-n scales the first profile to the second's total, -s replaces hex
+ * numbers with 0x...).  Output is sorted.  Exit 0, 1 unreadable input,
+ * 2 usage error. */
+#include "folded.h"
+#include "stackdiff.h"
+#include "strtab.h"
+#include "xalloc.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PROG "difffolded"
+
+/* Loads path into t, hex numbers stripped when strip; returns 0 or -1. */
+static int load(const char *path, struct strtab *t, int strip)
+{
+	struct strtab *raw = strip ? strtab_new(sizeof(struct fcount)) : t;
+	unsigned long bad = 0, first = 0;
+	char err[512];
+	size_t i;
+	int rc = folded_load(path, raw, &bad, &first, err, sizeof(err));
+
+	if (rc < 0)
+		fprintf(stderr, PROG ": %s\n", err);
+	else if (bad)
+		fprintf(stderr, PROG ": %s:%lu: ignored %lu lines that are not collapsed stacks\n",
+			path, first, bad);
+	for (i = 0; strip && i < strtab_count(raw); i++) {
+		size_t len, o = 0, k = 0;
+		const char *s = strtab_str(raw, (uint32_t)i, &len);
+		char *d = xmalloc(len * 3 + 8);
+
+		while (k < len) {
+			if (s[k] == '0' && k + 2 < len && s[k + 1] == 'x' && isxdigit((unsigned char)s[k + 2])) {
+				for (k += 2; k < len && isxdigit((unsigned char)s[k]); k++)
+					;
+				memcpy(d + o, "0x...", 5);
+				o += 5;
+				continue;
+			}
+			d[o++] = s[k++];
+		}
+		fcount_add(strtab_val(t, strtab_intern(t, d, o, NULL)), strtab_val(raw, (uint32_t)i));
+		free(d);
+	}
+	if (strip)
+		strtab_free(raw);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct strtab *a = strtab_new(sizeof(struct fcount)), *b = strtab_new(sizeof(struct fcount)), *u;
+	int c, norm = 0, strip = 0, rc;
+	double ta, tb;
+	uint32_t *ids;
+	size_t i;
+	char n0[32], n1[32];
+
+	while ((c = getopt(argc, argv, "nsh")) != -1) {
+		if (c == 'n' || c == 's')
+			*(c == 'n' ? &norm : &strip) = 1;
+		else {
+			fprintf(c == 'h' ? stdout : stderr, "Usage: " PROG " [-n] [-s] BEFORE.folded AFTER.folded"
+				" | flamegraph > diff.svg\n  -n  scale BEFORE to AFTER's total\n"
+				"  -s  replace hex numbers (addresses) with 0x...\n");
+			return c == 'h' ? 0 : 2;
+		}
+	}
+	if (argc - optind != 2) {
+		fprintf(stderr, PROG ": needs two files, BEFORE and AFTER\nTry '" PROG " -h' for more information.\n");
+		return 2;
+	}
+	rc = (load(argv[optind], a, strip) < 0) | (load(argv[optind + 1], b, strip) < 0);
+	u = stackdiff_union(a, b);
+	ta = stackdiff_total(a);
+	tb = stackdiff_total(b);
+	ids = strtab_sorted(u);
+	for (i = 0; i < strtab_count(u); i++) {
+		size_t len;
+		const char *s = strtab_str(u, ids[i], &len);
+		struct fcount *v = strtab_val(u, ids[i]);
+
+		if (norm && ta != tb && ta > 0) {
+			v[0].n = (uint64_t)(fcount_value(&v[0]) * tb / ta);	/* int(), as Perl */
+			v[0].frac = 0;
+		}
+		fcount_format(&v[0], n0);
+		fcount_format(&v[1], n1);
+		printf("%.*s %s %s\n", (int)len, s, n0, n1);
+	}
+	free(ids);
+	strtab_free(u);
+	strtab_free(a);
+	strtab_free(b);
+	return fflush(stdout) != 0 || ferror(stdout) ? 1 : rc;
+}

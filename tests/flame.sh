@@ -1,0 +1,121 @@
+# flame and difffolded tests (sourced by run.sh): every format fixture
+# through flame gives the stacks and the SVG frames of its single-purpose
+# collapser piped into flamegraph; detection, near misses, exit codes,
+# differential graphs, the summary and its thresholds, --split-by.
+FL=$(pwd)/$B/flame
+F=$TMP/flame
+mkdir -p "$F"
+frun() { _r=$1 _n=$2; shift 2; expect_exit "$_r" "flame: $_n" "$FL" "$@"; }
+
+e2e() {	# e2e COLLAPSER FILE...: flame == COLLAPSER FILE | flamegraph
+	_c=$1
+	shift
+	for _f in "$@"; do
+		_n=$(basename "$_f")
+		"$B/$_c" "$_f" > "$F/want.folded" 2>/dev/null
+		"$FL" --collapsed "$_f" > "$F/got.folded" 2>/dev/null
+		cmp -s "$F/want.folded" "$F/got.folded" && pass "flame: $_n detected, stacks as $_c" \
+			|| fail "flame: $_n stacks as $_c" "$(diff "$F/want.folded" "$F/got.folded" | head -5)"
+		"$B/flamegraph" --title T "$F/want.folded" > "$F/want.svg" 2>/dev/null
+		"$FL" --title T "$_f" -o "$F/got.svg" 2>/dev/null
+		"$B/tests/svgframes" -c "$F/want.svg" "$F/got.svg" > "$F/cmp" 2>&1 \
+			&& pass "flame: $_n SVG frames as the pipeline" || fail "flame: $_n SVG frames" "$(head -5 "$F/cmp")"
+	done
+}
+e2e stackcollapse-perf tests/data/perf/*.txt.gz
+e2e stackcollapse-etw tests/data/etw/cpu.csv tests/data/etw/weighted.csv tests/data/etw/dumper-shifted.txt
+e2e stackcollapse-vsp tests/data/vsp/tree-*.csv tests/data/vsp/graph-*.csv
+e2e stackcollapse-perfview tests/data/perfview/*.PerfView.xml tests/data/perfview/*.PerfView.json
+for f in examples/*.folded tests/data/flamegraph-inputs/*.folded; do
+	# Differential collapsed input keeps only its second count in flame.
+	[ "$f" = tests/data/flamegraph-inputs/diff.folded ] && continue
+	"$B/flamegraph" --title T "$f" > "$F/want.svg" 2>/dev/null
+	"$FL" --title T "$f" -o "$F/got.svg" 2>/dev/null
+	"$B/tests/svgframes" -c "$F/want.svg" "$F/got.svg" > /dev/null 2>&1 || echo "$f"
+done > "$F/bad"
+[ -s "$F/bad" ] && fail "flame: collapsed inputs draw as flamegraph" "$(cat "$F/bad")" \
+	|| pass "flame: every collapsed example and test input draws as flamegraph does"
+gzip -c tests/data/etw/cpu.csv > "$F/cpu.csv.gz"
+"$B/stackcollapse-perfview" --to-json -o "$F/s.PerfView.json.zip" tests/data/perfview/results/inline.folded
+frun 0 "gzipped wpaexporter CSV" --collapsed "$F/cpu.csv.gz"
+"$B/stackcollapse-etw" tests/data/etw/cpu.csv | cmp -s - "$TMP/out" && pass "flame: gzip detected under the CSV" || fail "flame: gzip CSV"
+frun 0 "zipped PerfView JSON" --collapsed "$F/s.PerfView.json.zip"
+cmp -s "$TMP/out" tests/data/perfview/results/inline.folded && pass "flame: zip member detected as JSON" || fail "flame: zip JSON"
+frun 0 "stdin" --collapsed - < tests/data/etw/cpu.csv
+"$B/stackcollapse-etw" tests/data/etw/cpu.csv | cmp -s - "$TMP/out" && pass "flame: stdin detected" || fail "flame: stdin"
+frun 0 "--format overrides detection" --format collapsed --collapsed tests/data/flamegraph-inputs/basic.folded
+frun 0 "default title names the input" tests/data/etw/cpu.csv
+grep -q 'Flame Graph: cpu.csv' "$TMP/out" && pass "flame: title names cpu.csv" || fail "flame: default title"
+frun 0 "several inputs are merged" --collapsed tests/data/perfview/inline.PerfView.xml tests/data/perfview/wrapped.PerfView.json
+cmp -s "$TMP/out" tests/data/perfview/results/merged.folded && pass "flame: merged stacks" || fail "flame: merged stacks"
+
+# Near misses and exit codes.
+printf 'Name,Count,Stack Size\nmain,3,12\n' > "$F/other.csv"
+frun 1 "a CSV that is not wpaexporter's" "$F/other.csv"
+expect_err "flame: near miss: says it cannot tell, lists formats" "cannot tell its format; name it with --format (one of: perf, wpa-csv"
+printf 'Process,Thread ID\nx (1),2\n' > "$F/nostack.csv"
+frun 1 "a CSV with Process but no Stack column" "$F/nostack.csv"
+frun 2 "unknown --format lists the known" --format foo x
+expect_err "flame: unknown format message" "unknown --format 'foo' (known: perf, wpa-csv"
+frun 1 "missing input" "$F/none.txt"
+expect_err "flame: missing input named" "cannot open '$F/none.txt'"
+printf '{"Samples": []}' > "$F/nothing.json"
+frun 2 "no samples" "$F/nothing.json"
+frun 2 "unknown option" --no-such-option x
+frun 2 "--diff needs two inputs" --diff x
+frun 1 "write error" -o /dev/full tests/data/etw/cpu.csv
+frun 0 "--help" --help
+grep -q -- '--split-by' "$TMP/out" && grep -q -- '--countname' "$TMP/out" && pass "flame: --help lists its and flamegraph's options" \
+	|| fail "flame: --help"
+
+# Differential: grown, shrunk, new and vanished stacks.
+printf 'main;grow 10\nmain;shrink 30\nmain;gone 20\nmain;same 40\n' > "$F/before.folded"
+printf 'main;grow 50\nmain;shrink 10\nmain;new 20\nmain;same 40\n' > "$F/after.folded"
+DF=$(pwd)/$B/difffolded
+"$DF" "$F/before.folded" "$F/after.folded" > "$TMP/out"
+printf 'main;gone 20 0\nmain;grow 10 50\nmain;new 0 20\nmain;same 40 40\nmain;shrink 30 10\n' > "$F/want"
+cmp -s "$TMP/out" "$F/want" && pass "difffolded: union with both counts" || fail "difffolded: union" "$(cat "$TMP/out")"
+printf 'main;a 10\n' > "$F/b1"; printf 'main;a 30\nmain;b 10\n' > "$F/a1"
+"$DF" -n "$F/b1" "$F/a1" | grep -qx 'main;a 40 30' && pass "difffolded -n scales BEFORE to AFTER's total" || fail "difffolded -n"
+printf 'main;f [0x7f3a12] 5\n' > "$F/h1"; printf 'main;f [0xdeadbeef] 7\n' > "$F/h2"
+"$DF" -s "$F/h1" "$F/h2" | grep -qx 'main;f \[0x...\] 5 7' && pass "difffolded -s strips hex" || fail "difffolded -s"
+expect_exit 2 "difffolded: one file is a usage error" "$DF" "$F/h1"
+frun 0 "--diff" --diff "$F/before.folded" "$F/after.folded" -o "$F/diff.svg" --summary "$F/sum.json"
+for fr in main grow shrink new same; do
+	grep -q "<title>$fr " "$F/diff.svg" || echo "$fr"
+done > "$F/missing"
+[ -s "$F/missing" ] && fail "flame --diff: frames" "$(cat "$F/missing")" || pass "flame --diff: grown, shrunk, new stacks drawn"
+"$DF" "$F/before.folded" "$F/after.folded" | "$B/flamegraph" --title T > "$F/want.svg"
+"$FL" --title T --diff "$F/before.folded" "$F/after.folded" -o "$F/got.svg"
+"$B/tests/svgframes" -c "$F/want.svg" "$F/got.svg" > "$F/cmp" 2>&1 && pass "flame --diff: as difffolded | flamegraph" \
+	|| fail "flame --diff vs pipeline" "$(head -5 "$F/cmp")"
+if have_python; then
+	python3 - "$F/sum.json" > "$F/sumcheck" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["before_total"] == 100 and s["after_total"] == 120, s
+top = s["top_self"][0]
+# grow: 10% of 100 before, 50/120 = 41.67% after: +31.67 points
+assert top["function"] == "grow" and top["before"] == 10 and top["after"] == 50, top
+assert abs(top["delta_pct"] - 31.6667) < 0.001, top
+incl = {e["function"]: e for e in s["top_inclusive"]}
+assert incl["main"]["before"] == 100 and incl["main"]["after"] == 120
+assert incl["gone"]["after"] == 0 and incl["gone"]["before"] == 20
+print("ok")
+PY
+	grep -qx ok "$F/sumcheck" && pass "flame --summary: totals and top self/inclusive deltas" || fail "flame --summary" "$(cat "$F/sumcheck")"
+else
+	skip "flame --summary" "no python3"
+fi
+frun 3 "--fail-if-self-grows passed" --diff "$F/before.folded" "$F/after.folded" -o "$F/d.svg" --fail-if-self-grows 30
+expect_err "flame: the function that grew is named" "flame: grow: self share grew by 31.67 points (10.00% to 41.67%)"
+frun 0 "--fail-if-self-grows not passed" --diff "$F/before.folded" "$F/after.folded" -o "$F/d.svg" --fail-if-self-grows 32
+frun 3 "--fail-if-total-grows" --diff "$F/before.folded" "$F/after.folded" -o "$F/d.svg" --fail-if-total-grows 5
+frun 0 "--diff across formats" --diff tests/data/perfview/inline.PerfView.xml tests/data/perfview/wrapped.PerfView.json -o "$F/x.svg"
+
+# --split-by: one graph per busiest thread, listed on stdout.
+frun 0 "--split-by thread" --split-by thread --top 2 tests/data/etw/cpu.csv -o "$F/split"
+[ "$(wc -l < "$TMP/out")" = 2 ] && [ -f "$(head -1 "$TMP/out")" ] && pass "flame: --split-by lists 2 files that exist" \
+	|| fail "flame: --split-by files" "$(cat "$TMP/out")"
+grep -q 'CPU Usage flame graph of ' "$(head -1 "$TMP/out")" && pass "flame: --split-by titles as UIforETW" || fail "flame: split titles"
+frun 2 "--split-by needs -o" --split-by thread tests/data/etw/cpu.csv
