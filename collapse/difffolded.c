@@ -55,7 +55,7 @@ static int load(const char *path, struct strtab *t, int strip)
 
 int main(int argc, char **argv)
 {
-	struct strtab *a = strtab_new(sizeof(struct fcount)), *b = strtab_new(sizeof(struct fcount)), *u;
+	struct strtab *a, *b, *u;
 	int c, norm = 0, strip = 0, rc;
 	double ta, tb;
 	uint32_t *ids;
@@ -76,6 +76,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, PROG ": needs two files, BEFORE and AFTER\nTry '" PROG " -h' for more information.\n");
 		return 2;
 	}
+	a = strtab_new(sizeof(struct fcount));
+	b = strtab_new(sizeof(struct fcount));
 	rc = (load(argv[optind], a, strip) < 0) | (load(argv[optind + 1], b, strip) < 0);
 	u = stackdiff_union(a, b);
 	ta = stackdiff_total(a);
