@@ -1,6 +1,7 @@
 /* flame_opts: flame's own options are taken out of argv; what is left
  * goes to the renderer's parser, so every flamegraph.pl option works. */
 #include "flame_opts.h"
+#include "cliopt.h"
 #include "perfview_cli.h"
 #include "xalloc.h"
 
@@ -19,21 +20,6 @@ static const struct { const char *name; int arg; } own[O_N] = {
 	{ "max-inflate", 1 }, { "threads", 1 },
 };
 
-/* "1,2,3" appended to *list; returns 0 or -1. */
-static int numbers(const char *s, long **list, size_t *n)
-{
-	while (*s) {
-		char *end;
-		long v = strtol(s, &end, 10);
-
-		if (end == s || (*end && *end != ','))
-			return -1;
-		*list = xrealloc(*list, (*n + 1) * sizeof(**list));
-		(*list)[(*n)++] = v;
-		s = *end ? end + 1 : end;
-	}
-	return 0;
-}
 
 static int number(const char *s, double *v)
 {
@@ -57,8 +43,8 @@ static int value(struct flame_opts *f, int k, const char *a)
 		f->split_by = !strcmp(a, "thread") ? SPLIT_THREAD : !strcmp(a, "process") ? SPLIT_PROCESS : SPLIT_NONE;
 		return f->split_by == SPLIT_NONE ? -1 : 0;
 	case O_TOP: return number(a, &d) < 0 || d < 1 || d != floor(d) ? -1 : (f->top = (size_t)d, 0);
-	case O_PID: return numbers(a, &f->pids, &f->c.etw.npid);
-	case O_TID: return numbers(a, &f->tids, &f->c.etw.ntid);
+	case O_PID: return cliopt_numbers(a, &f->pids, &f->c.etw.npid);
+	case O_TID: return cliopt_numbers(a, &f->tids, &f->c.etw.ntid);
 	case O_PROCESS:
 		f->procs = xrealloc(f->procs, (f->c.etw.nprocess + 1) * sizeof(*f->procs));
 		f->procs[f->c.etw.nprocess++] = xstrndup(a, strlen(a));

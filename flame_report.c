@@ -121,9 +121,12 @@ int flame_split(const struct flame_opts *f, const struct strtab *t)
 	int rc = 0;
 
 	/* perf roots are "comm-PID/TID" (one frame); ETW's "PROCESS (PID);TID N". */
-	if (f->split_by == SPLIT_THREAD && strtab_count(t) &&
-	    !memchr(strtab_str(t, 0, NULL), '/', group_len(strtab_str(t, 0, NULL), strlen(strtab_str(t, 0, NULL)), 1)))
-		frames = 2;
+	if (f->split_by == SPLIT_THREAD && strtab_count(t)) {
+		size_t len;
+		const char *s = strtab_str(t, 0, &len);
+
+		frames = memchr(s, '/', group_len(s, len, 1)) ? 1 : 2;
+	}
 	if (mkdir(f->fg.output, 0777) < 0 && errno != EEXIST) {
 		fprintf(stderr, "flame: cannot create '%s': %s\n", f->fg.output, strerror(errno));
 		strtab_free(keys);

@@ -184,43 +184,20 @@ static int run_perfview(const struct input *in, enum detect_fmt f, const struct 
 	return rc;
 }
 
-/* Collapsed stacks: one count per line, summed. */
-struct folded_load {
-	struct strtab *t;	/* destination */
-	unsigned long bad;	/* lines that are not folded */
-	unsigned long first;	/* the first of them */
-};
-
-static int folded_feed(void *ctx, const char *s, size_t n, unsigned long no)
-{
-	struct folded_load *l = ctx;
-	struct folded f;
-
-	if (n == 0)
-		return 0;
-	if (folded_parse(s, n, &f) < 0) {
-		if (l->bad++ == 0)
-			l->first = no;
-		return 0;
-	}
-	fcount_add(strtab_val(l->t, strtab_intern(l->t, f.stack, f.len, NULL)), f.two ? &f.c2 : &f.c1);
-	return 0;
-}
-
 static int run_folded(const struct input *in, struct strtab *t, collect_warn_fn *warn, void *ctx,
 		      char *err, size_t errlen)
 {
-	struct folded_load l = { t, 0, 0 };
 	struct lread *lr = reopen(in);
-	int rc = lread_feed(lr, folded_feed, &l, err, errlen);
+	unsigned long bad = 0, first = 0;
+	int rc = folded_read(lr, t, 1, &bad, &first, err, errlen);
 	char msg[128];
 
 	lread_free(lr);
-	if (l.bad) {
-		snprintf(msg, sizeof(msg), "ignored %lu lines that are not collapsed stacks", l.bad);
-		warn(ctx, in->name, l.first, msg);
+	if (bad) {
+		snprintf(msg, sizeof(msg), "ignored %lu lines that are not collapsed stacks", bad);
+		warn(ctx, in->name, first, msg);
 	}
-	return rc < 0 ? -1 : l.bad > 0;
+	return rc < 0 ? -1 : bad > 0;
 }
 
 int collect(const char *path, const struct collect_opts *o, struct strtab *t,

@@ -1,5 +1,6 @@
 /* detect: one rule per format, tried from the most specific. */
 #include "detect.h"
+#include "bytes.h"
 #include "csv.h"
 #include "folded.h"
 
@@ -47,10 +48,6 @@ static int next_line(const char **p, const char *end, const char **s, size_t *n)
 	return 1;
 }
 
-static int has(const char *s, size_t n, const char *needle)
-{
-	return memmem(s, n, needle, strlen(needle)) != NULL;
-}
 
 /* A CSV header: wpaexporter's needs Process and a Stack column; VS's
  * reports name Function Name with Level (tree) or Type (caller/callee). */
@@ -64,7 +61,7 @@ static enum detect_fmt csv_header(const char *s, size_t n)
 	csv_init(&cs);
 	if (csv_split(&cs, s, n) == 0 && cs.n >= 2) {
 		for (i = 0; i < cs.n; i++)
-			stack |= memmem(cs.f[i].s, cs.f[i].len, "Stack", 5) != NULL;
+			stack |= bytes_contains(cs.f[i].s, cs.f[i].len, "Stack");
 		if ((csv_find(&cs, "Process") >= 0 || csv_find(&cs, "Process Name") >= 0) && stack)
 			f = FMT_WPA;
 		else if (csv_find(&cs, "Function Name") >= 0 && csv_find(&cs, "Level") >= 0)
@@ -123,8 +120,8 @@ enum detect_fmt detect_format(const char *head, size_t len)
 		p++;
 	if (p < end && *p == '{')
 		return FMT_PV_JSON;
-	if (p < end && *p == '<' && (has(p, (size_t)(end - p), "<StackSource") ||
-				     has(p, (size_t)(end - p), "<StackWindow")))
+	if (p < end && *p == '<' && (bytes_contains(p, (size_t)(end - p), "<StackSource") ||
+				     bytes_contains(p, (size_t)(end - p), "<StackWindow")))
 		return FMT_PV_XML;
 	while (lines < 400 && next_line(&p, end, &s, &n)) {
 		if (n == 0 || (s[0] == '#' && !folded))

@@ -34,21 +34,6 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* "1,2,3" -> numbers appended to *list; returns 0 or -1. */
-static int numbers(const char *s, long **list, size_t *n)
-{
-	while (*s) {
-		char *end;
-		long v = strtol(s, &end, 10);
-
-		if (end == s || (*end && *end != ','))
-			return -1;
-		*list = xrealloc(*list, (*n + 1) * sizeof(**list));
-		(*list)[(*n)++] = v;
-		s = *end ? end + 1 : end;
-	}
-	return 0;
-}
 
 static int seconds(const char *s, double *v)
 {
@@ -78,8 +63,8 @@ static int value(struct etw_cli *cli, int c, const char *arg, char *err, size_t 
 
 	switch (c) {
 	case O_PROCESS: names(cli, arg); break;
-	case O_PID: bad = numbers(arg, &cli->pids, &o->npid); break;
-	case O_TID: bad = numbers(arg, &cli->tids, &o->ntid); break;
+	case O_PID: bad = cliopt_numbers(arg, &cli->pids, &o->npid); break;
+	case O_TID: bad = cliopt_numbers(arg, &cli->tids, &o->ntid); break;
 	case O_BEGIN: bad = seconds(arg, &o->begin); o->has_begin = 1; break;
 	case O_END: bad = seconds(arg, &o->end); o->has_end = 1; break;
 	case O_GREP: o->grep = arg; break;

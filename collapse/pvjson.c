@@ -1,6 +1,7 @@
 /* pvjson: recursive descent over a byte stream, depth-limited; only the
  * parts that make samples are kept, the rest is checked and dropped. */
 #include "pvjson.h"
+#include "bytes.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
@@ -72,23 +73,11 @@ static void sput(struct pvjson *j, const char *s, size_t n)
 	j->slen += n;
 }
 
-static void sput_utf8(struct pvjson *j, unsigned cp)
+static void sput_utf8(struct pvjson *j, unsigned long cp)
 {
 	char b[4];
-	size_t n;
 
-	if (cp < 0x80) {
-		b[0] = (char)cp, n = 1;
-	} else if (cp < 0x800) {
-		b[0] = (char)(0xc0 | cp >> 6), b[1] = (char)(0x80 | (cp & 0x3f)), n = 2;
-	} else if (cp < 0x10000) {
-		b[0] = (char)(0xe0 | cp >> 12), b[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		b[2] = (char)(0x80 | (cp & 0x3f)), n = 3;
-	} else {
-		b[0] = (char)(0xf0 | cp >> 18), b[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-		b[2] = (char)(0x80 | ((cp >> 6) & 0x3f)), b[3] = (char)(0x80 | (cp & 0x3f)), n = 4;
-	}
-	sput(j, b, n);
+	sput(j, b, bytes_utf8(b, cp));
 }
 
 /* Four hex digits; returns the value or -1. */

@@ -1,6 +1,7 @@
 /* pvxml: a tag-level XML scanner.  Only the text of Frame and Sample
  * elements is kept, and only the attributes PerfView defines. */
 #include "pvxml.h"
+#include "bytes.h"
 #include "xalloc.h"
 
 #include <limits.h>
@@ -72,20 +73,8 @@ static void tput(struct pvxml *x, const char *s, size_t n)
 static void tput_utf8(struct pvxml *x, unsigned long cp)
 {
 	char b[4];
-	size_t n;
 
-	if (cp < 0x80) {
-		b[0] = (char)cp, n = 1;
-	} else if (cp < 0x800) {
-		b[0] = (char)(0xc0 | cp >> 6), b[1] = (char)(0x80 | (cp & 0x3f)), n = 2;
-	} else if (cp < 0x10000) {
-		b[0] = (char)(0xe0 | cp >> 12), b[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		b[2] = (char)(0x80 | (cp & 0x3f)), n = 3;
-	} else {
-		b[0] = (char)(0xf0 | cp >> 18), b[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-		b[2] = (char)(0x80 | ((cp >> 6) & 0x3f)), b[3] = (char)(0x80 | (cp & 0x3f)), n = 4;
-	}
-	tput(x, b, n);
+	tput(x, b, bytes_utf8(b, cp));
 }
 
 /* The code point of "#123" or "#x1F", or -1 when it is not a valid one. */

@@ -10,4 +10,8 @@ int bytes_ends_with(const char *s, size_t n, const char *suffix);
 /* Non-zero when the n bytes at s contain the NUL-terminated needle. */
 int bytes_contains(const char *s, size_t n, const char *needle);
 
+/* Writes code point cp (at most U+10FFFF) as UTF-8 at d (room for 4
+ * bytes); returns the bytes written. */
+size_t bytes_utf8(char *d, unsigned long cp);
+
 #endif

@@ -1,7 +1,10 @@
 /* cliopt: getopt_long table helpers. */
 #include "cliopt.h"
 
+#include "xalloc.h"
+
 #include <stddef.h>
+#include <stdlib.h>
 
 const char *cliopt_name(const struct option *opts, int val)
 {
@@ -11,4 +14,19 @@ const char *cliopt_name(const struct option *opts, int val)
 		if (p->val == val)
 			return p->name;
 	return "?";
+}
+
+int cliopt_numbers(const char *s, long **list, size_t *n)
+{
+	while (*s) {
+		char *end;
+		long v = strtol(s, &end, 10);
+
+		if (end == s || (*end && *end != ','))
+			return -1;
+		*list = xrealloc(*list, (*n + 1) * sizeof(**list));
+		(*list)[(*n)++] = v;
+		s = *end ? end + 1 : end;
+	}
+	return 0;
 }

@@ -151,6 +151,7 @@ struct load {
 	struct strtab *t;		/* destination */
 	unsigned long invalid;		/* lines that are not folded */
 	unsigned long first_invalid;	/* the first of them */
+	int two_counts;			/* "stack N M" adds M (else N names a frame) */
 };
 
 static int load_line(void *ctx, const char *s, size_t len, unsigned long lineno)
@@ -165,25 +166,40 @@ static int load_line(void *ctx, const char *s, size_t len, unsigned long lineno)
 			l->first_invalid = lineno;
 		return 0;
 	}
-	if (f.two) {
+	if (f.two && !l->two_counts) {
 		/* One count per line here: the number before it names a frame. */
 		f.len = len - 1;
 		while ((s[f.len] >= '0' && s[f.len] <= '9') || s[f.len] == '.')
 			f.len--;
 		f.c1 = f.c2;
 	}
-	fcount_add(strtab_val(l->t, strtab_intern(l->t, f.stack, f.len, NULL)), &f.c1);
+	fcount_add(strtab_val(l->t, strtab_intern(l->t, f.stack, f.len, NULL)), f.two ? &f.c2 : &f.c1);
 	return 0;
+}
+
+int folded_read(struct lread *lr, struct strtab *t, int two_counts, unsigned long *invalid,
+		unsigned long *first_invalid, char *err, size_t errlen)
+{
+	struct load l = { t, 0, 0, two_counts };
+	int rc = lread_feed(lr, load_line, &l, err, errlen);
+
+	*invalid = l.invalid;
+	if (first_invalid)
+		*first_invalid = l.first_invalid;
+	return rc;
 }
 
 int folded_load(const char *path, struct strtab *t, unsigned long *invalid,
 		unsigned long *first_invalid, char *err, size_t errlen)
 {
-	struct load l = { t, 0, 0 };
-	int rc = lread_each(path, load_line, &l, NULL, err, errlen);
+	struct lread *lr = lread_open(path);
+	int rc;
 
-	*invalid = l.invalid;
-	if (first_invalid)
-		*first_invalid = l.first_invalid;
+	if (!lr) {
+		snprintf(err, errlen, "cannot open '%s': %s", path ? path : "-", strerror(errno));
+		return -1;
+	}
+	rc = folded_read(lr, t, 0, invalid, first_invalid, err, errlen);
+	lread_free(lr);
 	return rc;
 }

@@ -60,6 +60,13 @@ int folded_save(const struct strtab *t, const char *path, char *err, size_t errl
 int folded_load(const char *path, struct strtab *t, unsigned long *invalid,
 		unsigned long *first_invalid, char *err, size_t errlen);
 
+struct lread;
+
+/* folded_load over an open reader (the caller frees it); with two_counts,
+ * a line "stack N M" adds M, as flamegraph draws it. */
+int folded_read(struct lread *lr, struct strtab *t, int two_counts, unsigned long *invalid,
+		unsigned long *first_invalid, char *err, size_t errlen);
+
 /* Writes "stack COUNT\n".  Returns 0, or -1 on a write error. */
 int folded_write(FILE *f, const char *stack, size_t len, const struct fcount *c);
 

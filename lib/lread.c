@@ -9,6 +9,7 @@
  *          appended to the line buffer that lread_next splits at '\n'.
  * Plain input is read straight into the line buffer: no extra copy. */
 #include "lread.h"
+#include "bytes.h"
 #include "xalloc.h"
 #include "zip.h"
 
@@ -346,29 +347,6 @@ static ssize_t bytes_read(struct lread *lr, unsigned char *dst, size_t cap)
 	return n;
 }
 
-static size_t put_utf8(char *d, unsigned cp)
-{
-	if (cp < 0x80) {
-		d[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		d[0] = (char)(0xc0 | cp >> 6);
-		d[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		d[0] = (char)(0xe0 | cp >> 12);
-		d[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		d[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	d[0] = (char)(0xf0 | cp >> 18);
-	d[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-	d[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-	d[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
 
 /* Converts the UTF-16 units staged in u16 to UTF-8 at dst (room for at
  * least 2 bytes per input byte); keeps an incomplete unit or a high
@@ -390,7 +368,7 @@ static size_t u16_convert(struct lread *lr, char *dst, int at_end)
 			v = i + 4 <= n ? (be ? (unsigned)(s[i + 2] << 8 | s[i + 3])
 					  : (unsigned)(s[i + 3] << 8 | s[i + 2])) : 0;
 			if (v >= 0xdc00 && v < 0xe000) {
-				o += put_utf8(dst + o, 0x10000 + ((u - 0xd800) << 10) + (v - 0xdc00));
+				o += bytes_utf8(dst + o, 0x10000 + ((u - 0xd800) << 10) + (v - 0xdc00));
 				i += 4;
 				continue;
 			}
@@ -398,11 +376,11 @@ static size_t u16_convert(struct lread *lr, char *dst, int at_end)
 		} else if (u >= 0xdc00 && u < 0xe000) {
 			u = 0xfffd;
 		}
-		o += put_utf8(dst + o, u);
+		o += bytes_utf8(dst + o, u);
 		i += 2;
 	}
 	if (at_end && i < n) {
-		o += put_utf8(dst + o, 0xfffd);
+		o += bytes_utf8(dst + o, 0xfffd);
 		i = n;
 	}
 	memmove(lr->u16, lr->u16 + i, n - i);
