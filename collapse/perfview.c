@@ -105,6 +105,17 @@ void pv_warn(struct pv *p, const struct pvin *in, const char *fmt, ...)
 	p->warn(p->ctx, p->name, in ? in->line : 0, in ? in->col : 0, msg);
 }
 
+int pv_broken(struct pv *p, struct pvin *in, const char *lang, const char *what)
+{
+	struct pvin at;
+	int c = pvin_peek(in);
+
+	at = *in;
+	at.col += c >= 0 && c != '\n';
+	pv_warn(p, &at, "broken %s: %s", lang, what);
+	return -1;
+}
+
 /* A sample that cannot be used: counted, the first few named. */
 static void skip(struct pv *p, const struct pvin *in, const char *why)
 {

@@ -111,6 +111,10 @@ static inline int pvin_peek(struct pvin *in)
 void pv_warn(struct pv *p, const struct pvin *in, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Reports broken lang ("JSON", "XML") input at the byte that does not
+ * fit; returns -1. */
+int pv_broken(struct pv *p, struct pvin *in, const char *lang, const char *what);
+
 /* A sample whose frames are listed: frames is n names packed one after
  * another, their lengths in lens, leaf first.  metric and time are text
  * (NULL: absent; metric defaults to 1, time to 0). */

@@ -35,18 +35,11 @@ struct pvjson {
 	int noted_shape;	/* odd sample reported */
 };
 
-/* Reports where the JSON breaks: at the byte that does not fit. */
 static int broken(struct pvjson *j, const char *what)
 {
-	struct pvin at;
-	int c = pvin_peek(j->in);
-
-	at = *j->in;
-	at.col += c >= 0 && c != '\n';
-	if (c < 0 && strncmp(what, "the input ends", 14) != 0)
+	if (pvin_peek(j->in) < 0 && strncmp(what, "the input ends", 14) != 0)
 		what = "the input ends early";
-	pv_warn(j->p, &at, "broken JSON: %s", what);
-	return -1;
+	return pv_broken(j->p, j->in, "JSON", what);
 }
 
 static void note(struct pvjson *j, int *flag, const char *what)

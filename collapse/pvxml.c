@@ -42,16 +42,9 @@ struct pvxml {
 	unsigned bad_refs;		/* malformed references seen */
 };
 
-/* Reports where the XML breaks: at the byte that does not fit. */
 static int broken(struct pvxml *x, const char *what)
 {
-	struct pvin at;
-	int c = pvin_peek(x->in);
-
-	at = *x->in;
-	at.col += c >= 0 && c != '\n';
-	pv_warn(x->p, &at, "broken XML: %s", what);
-	return -1;
+	return pv_broken(x->p, x->in, "XML", what);
 }
 
 /* The input's position at line:col, for messages about a tag seen earlier. */
