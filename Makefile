@@ -42,7 +42,10 @@ FUZZ_SRC   := $(wildcard tests/fuzz/fuzz_*.c)
 REPLAY_BIN := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=$(B)/tests/replay_%)
 
 .PHONY: all check asan bench fuzz demo clean update-golden deps-check
-all: deps-check $(TOOLS:%=$(B)/%) $(TOOLS)
+# Only the default build is copied to the top level: make asan must not
+# leave sanitizer binaries where ./flamegraph and make bench would use them.
+TOP_COPIES := $(if $(filter build,$(B)),$(TOOLS))
+all: deps-check $(TOOLS:%=$(B)/%) $(TOP_COPIES)
 
 # Stop early, naming the packages, when a header the build needs is missing.
 deps-check:

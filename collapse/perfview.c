@@ -1,5 +1,6 @@
 /* perfview: samples from the PerfView parsers to collapsed stacks. */
 #include "perfview.h"
+#include "bytes.h"
 #include "lread.h"
 #include "pvjson.h"
 #include "pvxml.h"
@@ -134,6 +135,8 @@ int pv_number(const char *s, size_t len, double *d)
 		len--;
 	if (len == 0 || len >= sizeof(tmp))
 		return -1;
+	if (bytes_decimal(s, len, d) == 0)
+		return 0;
 	memcpy(tmp, s, len);
 	tmp[len] = 0;
 	errno = 0;

@@ -17,6 +17,7 @@ enum el { EL_OTHER, EL_FRAME, EL_STACK, EL_SAMPLE };
 enum at { AT_ID, AT_CALLER, AT_FRAME, AT_STACK, AT_METRIC, AT_TIME, AT_N };
 
 static const char *const at_names[AT_N] = { "ID", "CallerID", "FrameID", "StackID", "Metric", "Time" };
+static const int at_len[AT_N] = { 2, 8, 7, 7, 6, 4 };
 
 struct pvxml {
 	struct pv *p;			/* where samples go */
@@ -255,6 +256,27 @@ static int ws(struct pvxml *x)
 	return c;
 }
 
+/* Consumes the bytes of an attribute value in the buffer up to the
+ * quote q or a byte needing care ('<', '&', a newline), keeping up to
+ * 63 in all when capturing (kept: so far); then returns the next byte,
+ * consumed, or -1. */
+static int plain_run(struct pvxml *x, int q, size_t kept)
+{
+	struct pvin *in = x->in;
+	size_t start = in->pos, i = start, keep, room = kept < 63 ? 63 - kept : 0;
+
+	while (i < in->len && in->buf[i] != q && in->buf[i] != '<' && in->buf[i] != '&' &&
+	       in->buf[i] != '\n')
+		i++;
+	if (x->capture) {
+		keep = i - start < room ? i - start : room;
+		tput(x, in->buf + start, keep);
+	}
+	in->col += i - start;
+	in->pos = i;
+	return pvin_get(in);
+}
+
 /* An attribute's quoted value; kept in slot when it is one PerfView
  * defines (slot < AT_N). */
 static int attr_value(struct pvxml *x, int slot)
@@ -266,13 +288,13 @@ static int attr_value(struct pvxml *x, int slot)
 		return broken(x, "an attribute value must be quoted");
 	pvin_get(x->in);
 	x->capture = slot < AT_N;
-	while ((c = pvin_get(x->in)) != q) {
+	while ((c = plain_run(x, q, x->tlen - save_len)) != q) {
 		if (c < 0 || c == '<') {
 			x->capture = save_cap;
 			return broken(x, c < 0 ? "the input ends inside an attribute value"
 					       : "'<' in an attribute value");
 		}
-		if (c == '&' && x->capture)
+		if (c == '&' && x->capture && x->tlen - save_len < 63)
 			reference(x);
 		else if (x->capture && x->tlen - save_len < 63)
 			tput(x, (const char[]){ (char)c }, 1);
@@ -288,10 +310,27 @@ static int attr_value(struct pvxml *x, int slot)
 	return 0;
 }
 
+/* The slot of attribute name s (n bytes), AT_N for one PerfView does not
+ * define.  Called for every attribute: no library call. */
+static int attr_slot(const char *s, int n)
+{
+	int i, k;
+
+	for (i = 0; i < AT_N; i++) {
+		if (at_len[i] != n)
+			continue;
+		for (k = 0; k < n && s[k] == at_names[i][k]; k++)
+			;
+		if (k == n)
+			return i;
+	}
+	return AT_N;
+}
+
 /* Attributes up to '>' or "/>"; returns 1 for an empty element, 0, -1. */
 static int attributes(struct pvxml *x)
 {
-	int c, i;
+	int c, i, n;
 
 	if (!x->capture)
 		memset(x->has, 0, sizeof(x->has));
@@ -307,10 +346,9 @@ static int attributes(struct pvxml *x)
 		}
 		if (c < 0)
 			return broken(x, "the input ends inside a tag");
-		if (name(x) < 0)
+		if ((n = name(x)) < 0)
 			return -1;
-		for (i = 0; i < AT_N && strcmp(x->name, at_names[i]) != 0; i++)
-			;
+		i = attr_slot(x->name, n);
 		if (x->capture)
 			i = AT_N;
 		if (ws(x) != '=')
@@ -439,11 +477,11 @@ static void start(struct pvxml *x, int empty)
 static int open_tag(struct pvxml *x)
 {
 	size_t n;
-	int empty;
+	int empty, len;
 
-	if (name(x) < 0)
+	if ((len = name(x)) < 0)
 		return -1;
-	memcpy(x->tag, x->name, sizeof(x->tag));
+	memcpy(x->tag, x->name, (size_t)len + 1);
 	if ((empty = attributes(x)) < 0)
 		return -1;
 	if (x->root_done)
@@ -455,7 +493,7 @@ static int open_tag(struct pvxml *x)
 	}
 	if (x->depth == MAX_DEPTH)
 		return broken(x, "elements nested deeper than 256 levels");
-	n = strlen(x->tag) + 1;
+	n = (size_t)len + 1;
 	xgrow(&x->names, &x->ncap, x->nlen + n, 1);
 	memcpy(x->names + x->nlen, x->tag, n);
 	x->open[x->depth++] = x->nlen;

@@ -38,3 +38,31 @@ size_t bytes_utf8(char *d, unsigned long cp)
 	d[3] = (char)(0x80 | (cp & 0x3f));
 	return 4;
 }
+
+/* The digits as an integer and 10^k are both exact doubles, so the one
+ * division rounds correctly: to the value strtod gives. */
+int bytes_decimal(const char *s, size_t len, double *d)
+{
+	static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
+					1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
+	const char *e = s + len;
+	int neg = s < e && *s == '-', digits = 0, frac = -1;
+	unsigned long long m = 0;
+
+	for (s += neg; s < e; s++) {
+		if (*s == '.' && frac < 0)
+			frac = 0;
+		else if (*s >= '0' && *s <= '9' && digits < 15) {
+			m = m * 10 + (unsigned)(*s - '0');
+			digits++;
+			frac += frac >= 0;
+		} else
+			return -1;
+	}
+	if (digits == 0)
+		return -1;
+	*d = (double)m / pow10[frac > 0 ? frac : 0];
+	if (neg)
+		*d = -*d;
+	return 0;
+}

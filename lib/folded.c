@@ -1,5 +1,6 @@
 /* folded: collapsed-stack lines, parsed and written. */
 #include "folded.h"
+#include "bytes.h"
 #include "lread.h"
 #include "outfile.h"
 #include "strtab.h"
@@ -42,7 +43,9 @@ int folded_count(const char *s, size_t len, struct fcount *c)
 	}
 	c->n = n;
 	c->frac = 0;
-	if (inexact) {
+	if (inexact && bytes_decimal(s, len, &c->frac) == 0)
+		c->n = 0;
+	else if (inexact) {
 		char *tmp = xstrndup(s, len);
 
 		/* Beyond exact integers a double is as good as Perl's NV. */

@@ -150,6 +150,35 @@ static void zip_roundtrip(void)
 	free(zip);
 }
 
+/* The fast decimal path must give strtod's exact double: random
+ * decimals of 1..18 digits with the point anywhere. */
+static void decimals_agree_with_strtod(void)
+{
+	unsigned long long r = 88172645463325252ULL;
+	char s[32];
+	int i, bad = 0;
+
+	for (i = 0; i < 200000; i++) {
+		int n = 0, digits, point, k;
+		double d;
+
+		r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+		digits = 1 + (int)(r % 18);
+		point = (int)((r >> 8) % (unsigned)(digits + 2));
+		if ((r >> 16) & 1)
+			s[n++] = '-';
+		for (k = 0; k < digits; k++) {
+			if (k == point)
+				s[n++] = '.';
+			s[n++] = (char)('0' + (r >> (20 + k * 2)) % 10);
+		}
+		s[n] = 0;
+		if (pv_number(s, (size_t)n, &d) != 0 || d != strtod(s, NULL))
+			bad++;
+	}
+	CHECK(bad == 0);
+}
+
 static void numbers(void)
 {
 	double d;
@@ -163,6 +192,12 @@ static void numbers(void)
 	CHECK(pv_number("inf", 3, &d) < 0);
 	CHECK(pv_number("", 0, &d) < 0);
 	CHECK(pv_number("12x", 3, &d) < 0);
+	CHECK(pv_number("+5", 2, &d) < 0);
+	CHECK(pv_number("-", 1, &d) < 0);
+	CHECK(pv_number("1.2.3", 5, &d) < 0);
+	CHECK(pv_number("-.5", 3, &d) == 0 && d == -0.5);
+	CHECK(pv_number("123456789012345678", 18, &d) == 0 && d == 123456789012345678.0);
+	decimals_agree_with_strtod();
 }
 
 int main(void)
