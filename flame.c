@@ -115,6 +115,37 @@ static void default_title(struct flame_opts *f, const char *const *in, int n)
 	f->fg.title = f->title;
 }
 
+/* --normalize: BEFORE's counts (the first of each pair in u) scaled
+ * from total ta to AFTER's tb, exactly (difffolded -n truncates). */
+static void normalize(struct strtab *u, double ta, double tb)
+{
+	size_t i;
+
+	if (!(ta > 0) || ta == tb)
+		return;
+	for (i = 0; i < strtab_count(u); i++) {
+		struct fcount *v = strtab_val(u, (uint32_t)i);
+
+		v[0].frac = fcount_value(&v[0]) * tb / ta;
+		v[0].n = 0;
+	}
+}
+
+/* Beyond --classic-diff: BEFORE-only stacks drawn, per-frame tooltips,
+ * and a legend as the subtitle unless one was given. */
+static void diff_look(struct flame_opts *f)
+{
+	if (f->classic)
+		return;
+	f->fg.diff_detail = 1;
+	if (f->fg.subtitle)
+		return;
+	snprintf(f->subtitle, sizeof(f->subtitle), "widths: AFTER; %s grew, %s shrank; "
+		 "hatched: gone from AFTER (BEFORE width)", f->fg.negate ? "blue" : "red",
+		 f->fg.negate ? "red" : "blue");
+	f->fg.subtitle = f->subtitle;
+}
+
 static int run_diff(struct flame_opts *f, const char *const *in)
 {
 	struct strtab *a = strtab_new(sizeof(struct fcount)), *b = strtab_new(sizeof(struct fcount));
@@ -130,6 +161,9 @@ static int run_diff(struct flame_opts *f, const char *const *in)
 	u = stackdiff_union(a, b);
 	if (f->summary || f->fail_self >= 0 || f->fail_total >= 0)
 		gate = flame_summary(f, u, stackdiff_total(a), stackdiff_total(b));
+	if (f->normalize)
+		normalize(u, stackdiff_total(a), stackdiff_total(b));
+	diff_look(f);
 	r2 = draw(&f->fg, u, 1, f->fg.output);
 	rc = r2 ? r2 : gate < 0 ? 1 : gate ? 3 : rc;
 out:
@@ -139,10 +173,52 @@ out:
 	return rc;
 }
 
+/* Writes t (one count per stack) or, for differential collapsed input,
+ * the union of before and t: collapsed text or a graph. */
+static int output(struct flame_opts *f, struct strtab *t, struct strtab *before)
+{
+	struct strtab *u = strtab_count(before) ? stackdiff_union(before, t) : NULL;
+	char err[512];
+	int r;
+
+	if (f->collapsed) {
+		r = (u ? folded_save_pairs(u, f->fg.output, err, sizeof(err))
+		       : folded_save(t, f->fg.output, err, sizeof(err))) < 0;
+		if (r)
+			fprintf(stderr, PROG ": %s\n", err);
+	} else if (f->split_by) {
+		r = flame_split(f, t);
+	} else {
+		/* "stack N M" lines are drawn as flamegraph draws them. */
+		r = draw(&f->fg, u ? u : t, u != NULL, f->fg.output);
+	}
+	strtab_free(u);
+	return r;
+}
+
+static int run(struct flame_opts *f, const char *const *in, int n)
+{
+	struct strtab *t = strtab_new(sizeof(struct fcount));
+	int rc;
+
+	f->c.before = strtab_new(sizeof(struct fcount));
+	rc = collect_all(f, in, n, t);
+	if (rc >= 0) {
+		int r = output(f, t, f->c.before);
+
+		rc = r ? r : rc;
+	} else {
+		rc = 1;
+	}
+	strtab_free(f->c.before);
+	f->c.before = NULL;
+	strtab_free(t);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct flame_opts f;
-	struct strtab *t;
 	const char *const *in;
 	char err[512];
 	int n, rc;
@@ -155,21 +231,8 @@ int main(int argc, char **argv)
 	default_title(&f, in, n);
 	if (f.diff)
 		rc = run_diff(&f, in);
-	else {
-		t = strtab_new(sizeof(struct fcount));
-		rc = collect_all(&f, in, n, t);
-		if (rc >= 0) {
-			int r = f.collapsed ? (folded_save(t, f.fg.output, err, sizeof(err)) < 0 ? 1 : 0)
-				: f.split_by ? flame_split(&f, t) : draw(&f.fg, t, 0, f.fg.output);
-
-			if (r == 1 && f.collapsed)
-				fprintf(stderr, PROG ": %s\n", err);
-			rc = r ? r : rc;
-		} else {
-			rc = 1;
-		}
-		strtab_free(t);
-	}
+	else
+		rc = run(&f, in, n);
 	flame_opts_release(&f);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		rc = rc ? rc : 1;

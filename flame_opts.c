@@ -11,13 +11,14 @@
 #include <string.h>
 
 enum { O_FORMAT, O_COLLAPSED, O_DIFF, O_SUMMARY, O_FAIL_SELF, O_FAIL_TOTAL, O_SPLIT, O_TOP,
-       O_PID, O_TID, O_PROCESS, O_BEGIN, O_END, O_MAX_INFLATE, O_THREADS, O_N };
+       O_PID, O_TID, O_PROCESS, O_BEGIN, O_END, O_MAX_INFLATE, O_THREADS, O_CLASSIC, O_NORMALIZE, O_N };
 
 static const struct { const char *name; int arg; } own[O_N] = {
 	{ "format", 1 }, { "collapsed", 0 }, { "diff", 0 }, { "summary", 1 },
 	{ "fail-if-self-grows", 1 }, { "fail-if-total-grows", 1 }, { "split-by", 1 }, { "top", 1 },
 	{ "pid", 1 }, { "tid", 1 }, { "process", 1 }, { "begin", 1 }, { "end", 1 },
-	{ "max-inflate", 1 }, { "threads", 1 },
+	{ "max-inflate", 1 }, { "threads", 1 }, { "classic-diff", 0 },
+	{ "normalize", 0 },
 };
 
 
@@ -53,7 +54,12 @@ static int value(struct flame_opts *f, int k, const char *a)
 	case O_END: f->c.has_end = f->c.etw.has_end = 1; return number(a, &f->c.end);
 	case O_MAX_INFLATE: return pv_cli_size(a, &size) < 0 ? -1 : (f->c.max_inflate = size, 0);
 	case O_THREADS: return number(a, &d) < 0 || d < 1 || d > 1024 ? -1 : (f->c.threads = (int)d, 0);
-	default: f->collapsed |= k == O_COLLAPSED; f->diff |= k == O_DIFF; return 0;
+	default:
+		f->collapsed |= k == O_COLLAPSED;
+		f->diff |= k == O_DIFF;
+		f->classic |= k == O_CLASSIC;
+		f->normalize |= k == O_NORMALIZE;
+		return 0;
 	}
 }
 
@@ -121,8 +127,9 @@ int flame_opts_parse(struct flame_opts *f, int argc, char **argv, char *err, siz
 		f->c.perf.tid = f->split_by == SPLIT_THREAD, f->c.perf.pid = 1;
 	if (f->diff && f->ninputs != 2)
 		snprintf(err, errlen, "--diff needs two inputs, BEFORE and AFTER");
-	else if (!f->diff && (f->summary || f->fail_self >= 0 || f->fail_total >= 0))
-		snprintf(err, errlen, "--summary and --fail-if-* go with --diff");
+	else if (!f->diff && (f->summary || f->fail_self >= 0 || f->fail_total >= 0 || f->classic ||
+			      f->normalize))
+		snprintf(err, errlen, "--summary, --fail-if-*, --classic-diff and --normalize go with --diff");
 	else if (f->split_by && (!f->fg.output || f->diff || f->collapsed))
 		snprintf(err, errlen, "--split-by needs -o DIR (and no --diff or --collapsed)");
 	else
@@ -167,7 +174,11 @@ int flame_opts_exit(struct flame_opts *f, int result, const char *prog, const ch
 "  --split-by thread|process --top N -o DIR\n"
 "                            one SVG per busiest thread or process, listed\n"
 "  --diff BEFORE AFTER       differential graph: widths from AFTER, red\n"
-"                            grew, blue shrank (--negate swaps)\n"
+"                            grew, blue shrank (--negate swaps); stacks gone\n"
+"                            from AFTER drawn hatched with their BEFORE width;\n"
+"                            tooltips give each frame's before/after/change\n"
+"  --classic-diff            --diff: exactly difffolded | flamegraph\n"
+"  --normalize               --diff: scale BEFORE to AFTER's total first\n"
 "  --summary FILE            --diff: top functions by inclusive and self\n"
 "                            change, as JSON\n"
 "  --fail-if-self-grows PCT  --diff: exit 3 when a function's self share of\n"

@@ -15,6 +15,8 @@ struct flame_opts {
 	struct collect_opts c;		/* collapser options */
 	int collapsed;			/* write collapsed stacks, not SVG */
 	int diff;			/* BEFORE AFTER */
+	int classic;			/* --classic-diff: as difffolded | flamegraph */
+	int normalize;			/* --normalize: BEFORE scaled to AFTER's total */
 	const char *summary;		/* --summary FILE */
 	double fail_self;		/* --fail-if-self-grows PCT, -1: off */
 	double fail_total;		/* --fail-if-total-grows PCT, -1: off */
@@ -26,6 +28,7 @@ struct flame_opts {
 	char **procs;			/* owned --process names */
 	long *pids, *tids;		/* owned --pid, --tid lists */
 	char title[512];		/* the default title */
+	char subtitle[128];		/* the --diff legend */
 };
 
 /* Parses argv.  Returns FL_RUN, _HELP, FL_VERSION, or FL_USAGE with a

@@ -184,14 +184,16 @@ static int run_perfview(const struct input *in, enum detect_fmt f, const struct 
 	return rc;
 }
 
-static int run_folded(const struct input *in, struct strtab *t, collect_warn_fn *warn, void *ctx,
-		      char *err, size_t errlen)
+static int run_folded(const struct input *in, struct strtab *t, struct strtab *before,
+		      collect_warn_fn *warn, void *ctx, char *err, size_t errlen)
 {
 	struct lread *lr = reopen(in);
+	struct strtab *scratch = before ? NULL : strtab_new(sizeof(struct fcount));
 	unsigned long bad = 0, first = 0;
-	int rc = folded_read(lr, t, 1, &bad, &first, err, errlen);
+	int rc = folded_read(lr, t, before ? before : scratch, &bad, &first, err, errlen);
 	char msg[128];
 
+	strtab_free(scratch);
 	lread_free(lr);
 	if (bad) {
 		snprintf(msg, sizeof(msg), "ignored %lu lines that are not collapsed stacks", bad);
@@ -223,7 +225,7 @@ int collect(const char *path, const struct collect_opts *o, struct strtab *t,
 	else if (f == FMT_PV_JSON || f == FMT_PV_XML)
 		rc = run_perfview(&in, f, o, t, warn, ctx);
 	else if (f == FMT_FOLDED)
-		rc = run_folded(&in, t, warn, ctx, err, errlen);
+		rc = run_folded(&in, t, o->before, warn, ctx, err, errlen);
 	else
 		rc = run_lines(&in, f, o, t, warn, ctx, err, errlen);
 out:

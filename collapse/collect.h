@@ -21,6 +21,8 @@ struct collect_opts {
 	int has_begin, has_end;		/* --begin/--end given... */
 	double begin, end;		/* ...in the input's time unit */
 	uint64_t max_inflate;		/* zip member cap, 0: default */
+	struct strtab *before;		/* differential collapsed input
+					   ("stack N M"): the N, or NULL */
 };
 
 /* Messages: file (may be NULL), line (0: none) and text. */

@@ -58,9 +58,8 @@ int main(int argc, char **argv)
 	struct strtab *a, *b, *u;
 	int c, norm = 0, strip = 0, rc;
 	double ta, tb;
-	uint32_t *ids;
 	size_t i;
-	char n0[32], n1[32];
+	char err[512];
 
 	while ((c = getopt(argc, argv, "nsh")) != -1) {
 		if (c == 'n' || c == 's')
@@ -82,23 +81,18 @@ int main(int argc, char **argv)
 	u = stackdiff_union(a, b);
 	ta = stackdiff_total(a);
 	tb = stackdiff_total(b);
-	ids = strtab_sorted(u);
-	for (i = 0; i < strtab_count(u); i++) {
-		size_t len;
-		const char *s = strtab_str(u, ids[i], &len);
-		struct fcount *v = strtab_val(u, ids[i]);
+	for (i = 0; norm && ta != tb && ta > 0 && i < strtab_count(u); i++) {
+		struct fcount *v = strtab_val(u, (uint32_t)i);
 
-		if (norm && ta != tb && ta > 0) {
-			v[0].n = (uint64_t)(fcount_value(&v[0]) * tb / ta);	/* int(), as Perl */
-			v[0].frac = 0;
-		}
-		fcount_format(&v[0], n0);
-		fcount_format(&v[1], n1);
-		printf("%.*s %s %s\n", (int)len, s, n0, n1);
+		v[0].n = (uint64_t)(fcount_value(&v[0]) * tb / ta);	/* int(), as Perl */
+		v[0].frac = 0;
 	}
-	free(ids);
+	if (folded_save_pairs(u, NULL, err, sizeof(err)) < 0) {
+		fprintf(stderr, PROG ": %s\n", err);
+		rc = 1;
+	}
 	strtab_free(u);
 	strtab_free(a);
 	strtab_free(b);
-	return fflush(stdout) != 0 || ferror(stdout) ? 1 : rc;
+	return rc;
 }

@@ -124,11 +124,13 @@ int folded_write(FILE *f, const char *stack, size_t len, const struct fcount *c)
 	return 0;
 }
 
-int folded_save(const struct strtab *t, const char *path, char *err, size_t errlen)
+/* folded_save and folded_save_pairs: pairs says each value is two counts. */
+static int save(const struct strtab *t, int pairs, const char *path, char *err, size_t errlen)
 {
 	struct outfile *o = outfile_open(path);
 	uint32_t *ids;
 	size_t i, n = strtab_count(t);
+	char num[32];
 
 	if (!o) {
 		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
@@ -138,8 +140,16 @@ int folded_save(const struct strtab *t, const char *path, char *err, size_t errl
 	for (i = 0; i < n; i++) {
 		size_t len;
 		const char *s = strtab_str(t, ids[i], &len);
+		const struct fcount *v = strtab_val(t, ids[i]);
 
-		folded_write(outfile_stream(o), s, len, strtab_val(t, ids[i]));
+		if (pairs) {
+			fcount_format(&v[0], num);
+			fprintf(outfile_stream(o), "%.*s %s ", (int)len, s, num);
+			fcount_format(&v[1], num);
+			fprintf(outfile_stream(o), "%s\n", num);
+		} else {
+			folded_write(outfile_stream(o), s, len, v);
+		}
 	}
 	free(ids);
 	if (outfile_commit(o) < 0) {
@@ -149,12 +159,23 @@ int folded_save(const struct strtab *t, const char *path, char *err, size_t errl
 	return 0;
 }
 
+int folded_save(const struct strtab *t, const char *path, char *err, size_t errlen)
+{
+	return save(t, 0, path, err, errlen);
+}
+
+int folded_save_pairs(const struct strtab *t, const char *path, char *err, size_t errlen)
+{
+	return save(t, 1, path, err, errlen);
+}
+
 /* State of folded_load's line handler. */
 struct load {
 	struct strtab *t;		/* destination */
 	unsigned long invalid;		/* lines that are not folded */
 	unsigned long first_invalid;	/* the first of them */
-	int two_counts;			/* "stack N M" adds M (else N names a frame) */
+	struct strtab *before;		/* "stack N M": N goes here, M to t; NULL:
+					   N names a frame */
 };
 
 static int load_line(void *ctx, const char *s, size_t len, unsigned long lineno)
@@ -169,7 +190,7 @@ static int load_line(void *ctx, const char *s, size_t len, unsigned long lineno)
 			l->first_invalid = lineno;
 		return 0;
 	}
-	if (f.two && !l->two_counts) {
+	if (f.two && !l->before) {
 		/* One count per line here: the number before it names a frame. */
 		f.len = len - 1;
 		while ((s[f.len] >= '0' && s[f.len] <= '9') || s[f.len] == '.')
@@ -177,13 +198,15 @@ static int load_line(void *ctx, const char *s, size_t len, unsigned long lineno)
 		f.c1 = f.c2;
 	}
 	fcount_add(strtab_val(l->t, strtab_intern(l->t, f.stack, f.len, NULL)), f.two ? &f.c2 : &f.c1);
+	if (f.two && l->before)
+		fcount_add(strtab_val(l->before, strtab_intern(l->before, f.stack, f.len, NULL)), &f.c1);
 	return 0;
 }
 
-int folded_read(struct lread *lr, struct strtab *t, int two_counts, unsigned long *invalid,
+int folded_read(struct lread *lr, struct strtab *t, struct strtab *before, unsigned long *invalid,
 		unsigned long *first_invalid, char *err, size_t errlen)
 {
-	struct load l = { t, 0, 0, two_counts };
+	struct load l = { t, 0, 0, before };
 	int rc = lread_feed(lr, load_line, &l, err, errlen);
 
 	*invalid = l.invalid;
@@ -202,7 +225,7 @@ int folded_load(const char *path, struct strtab *t, unsigned long *invalid,
 		snprintf(err, errlen, "cannot open '%s': %s", path ? path : "-", strerror(errno));
 		return -1;
 	}
-	rc = folded_read(lr, t, 0, invalid, first_invalid, err, errlen);
+	rc = folded_read(lr, t, NULL, invalid, first_invalid, err, errlen);
 	lread_free(lr);
 	return rc;
 }

@@ -50,6 +50,10 @@ struct strtab;
  * err. */
 int folded_save(const struct strtab *t, const char *path, char *err, size_t errlen);
 
+/* folded_save for a table whose values are two counts (stackdiff_union's):
+ * "stack N M" lines, difffolded's output. */
+int folded_save_pairs(const struct strtab *t, const char *path, char *err, size_t errlen);
+
 /* Adds the stacks of the folded file path (NULL or "-": stdin) to t
  * (values: struct fcount), summing repeats.  Lines hold one count: in
  * "f;Return Code: 0 5" the 0 belongs to the last frame (folded_parse would
@@ -62,9 +66,10 @@ int folded_load(const char *path, struct strtab *t, unsigned long *invalid,
 
 struct lread;
 
-/* folded_load over an open reader (the caller frees it); with two_counts,
- * a line "stack N M" adds M, as flamegraph draws it. */
-int folded_read(struct lread *lr, struct strtab *t, int two_counts, unsigned long *invalid,
+/* folded_load over an open reader (the caller frees it).  With a table
+ * before, a line "stack N M" is differential: M goes to t (as flamegraph
+ * draws it) and N to before. */
+int folded_read(struct lread *lr, struct strtab *t, struct strtab *before, unsigned long *invalid,
 		unsigned long *first_invalid, char *err, size_t errlen);
 
 /* Writes "stack COUNT\n".  Returns 0, or -1 on a write error. */

@@ -70,6 +70,8 @@ static void push(struct flow *fw, unsigned depth, const char *name, size_t len,
 	f->start = fw->time;
 	f->end = fw->time;
 	f->delta = 0;
+	f->before = 0;
+	f->after = 0;
 	f->has_delta = two;
 	fw->open[depth].name = name;
 	fw->open[depth].len = len;
@@ -161,6 +163,11 @@ static void flow_stack(struct flow *fw, const struct lentry *e)
 
 		leaf->delta += e->delta;
 		leaf->has_delta = 1;
+		/* Every frame on the stack holds these samples: inclusive sums. */
+		for (i = 0; i < fw->nopen; i++) {
+			fw->lo->f[fw->open[i].out].before += e->before;
+			fw->lo->f[fw->open[i].out].after += e->after;
+		}
 	}
 	fw->time += e->weight;
 }

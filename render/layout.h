@@ -14,6 +14,8 @@ struct lentry {
 	size_t len;		/* bytes of stack */
 	double weight;		/* samples (the second count when two) */
 	double delta;		/* count2 - count1 when two */
+	double before;		/* count1 when two (for inclusive sums) */
+	double after;		/* count2 when two */
 	int two;		/* differential */
 };
 
@@ -24,6 +26,8 @@ struct frame {
 	double start;		/* in samples */
 	double end;		/* in samples */
 	double delta;		/* summed delta of stacks ending here */
+	double before;		/* inclusive count1 of differential stacks */
+	double after;		/* inclusive count2 of differential stacks */
 	int has_delta;		/* drawn as differential */
 };
 

@@ -35,6 +35,10 @@ struct fg_opts {
 	int inverted;		/* icicle graph */
 	int flamechart;		/* input order, no merging */
 	int negate;		/* swap differential hues */
+	int diff_detail;	/* no flag: flame --diff sets it.  Stacks
+				   gone from AFTER are drawn with their
+				   BEFORE width, hatched; tooltips give each
+				   frame's inclusive before/after/change */
 	const char *notes;	/* comment text */
 	double total;		/* --total, 0 when unset */
 	double factor;		/* count multiplier for display */

@@ -18,6 +18,7 @@
 struct stackval {
 	struct fcount w;	/* samples: the count, or the second of two */
 	double delta;		/* count2 - count1, summed */
+	double before;		/* count1, summed, when two */
 	int two;		/* seen as a differential line */
 };
 
@@ -25,6 +26,7 @@ struct seq {
 	uint32_t id;		/* stack */
 	double weight;		/* samples of this run */
 	double delta;		/* its delta */
+	double before;		/* its count1 */
 	int two;		/* differential */
 };
 
@@ -189,6 +191,7 @@ void render_add(struct render *r, const char *stack, size_t len,
 	struct stackval *v;
 	const struct fcount *w = c2 ? c2 : c1;
 	double delta = c2 ? fcount_value(c2) - fcount_value(c1) : 0;
+	double before = c2 ? fcount_value(c1) : 0;
 	uint32_t id;
 
 	if (r->o->reverse)
@@ -198,18 +201,21 @@ void render_add(struct render *r, const char *stack, size_t len,
 	v = strtab_val(r->stacks, id);
 	fcount_add(&v->w, w);
 	v->delta += delta;
+	v->before += before;
 	v->two |= c2 != NULL;
 	if (!r->o->flamechart)
 		return;
 	if (r->nseq && r->seq[r->nseq - 1].id == id) {
 		r->seq[r->nseq - 1].weight += fcount_value(w);
 		r->seq[r->nseq - 1].delta += delta;
+		r->seq[r->nseq - 1].before += before;
 		return;
 	}
 	xgrow(&r->seq, &r->seqcap, r->nseq + 1, sizeof(*r->seq));
 	r->seq[r->nseq].id = id;
 	r->seq[r->nseq].weight = fcount_value(w);
 	r->seq[r->nseq].delta = delta;
+	r->seq[r->nseq].before = before;
 	r->seq[r->nseq++].two = c2 != NULL;
 }
 
@@ -265,6 +271,11 @@ static struct lentry *entries(struct render *r, size_t *count)
 		e[i].weight = r->o->flamechart ? r->seq[i].weight : fcount_value(&v->w);
 		e[i].delta = r->o->flamechart ? r->seq[i].delta : v->delta;
 		e[i].two = r->o->flamechart ? r->seq[i].two : v->two;
+		e[i].before = r->o->flamechart ? r->seq[i].before : v->before;
+		e[i].after = e[i].two ? e[i].weight : 0;
+		/* A stack gone from AFTER keeps its BEFORE width. */
+		if (r->o->diff_detail && e[i].two && e[i].after == 0)
+			e[i].weight = e[i].before;
 	}
 	if (!r->o->flamechart)
 		qsort(e, n, sizeof(*e), cmp_line);
@@ -297,8 +308,11 @@ int render_write(struct render *r, FILE *f)
 	struct lentry *e = entries(r, &n);
 	double total = 0, minwidth, maxdelta = 1;
 
+	memset(&in, 0, sizeof(in));
 	for (i = 0; i < n; i++) {
 		total += e[i].weight;
+		in.before_total += e[i].before;
+		in.after_total += e[i].after;
 		if (e[i].two && fabs(e[i].delta) > maxdelta)
 			maxdelta = fabs(e[i].delta);
 	}
@@ -307,7 +321,6 @@ int render_write(struct render *r, FILE *f)
 		svg_write_empty(f, o);
 		return 1;
 	}
-	memset(&in, 0, sizeof(in));
 	in.timemax = timemax_for(r, total);
 	minwidth = o->minwidth_pct ? in.timemax * o->minwidth / 100
 		   : o->minwidth / (((double)o->width - 2 * SVG_XPAD) / in.timemax);

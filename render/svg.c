@@ -14,6 +14,7 @@
 #define XPAD SVG_XPAD
 #define FRAMEPAD 1		/* vertical gap between frames */
 #define SEARCHCOLOR "rgb(230,0,230)"
+#define GONE_ID "fg-gone"	/* the pattern for frames gone from AFTER */
 
 const char *svg_num(char *buf, double v)
 {
@@ -81,7 +82,13 @@ static void style(FILE *f, const struct fg_opts *o)
 
 	fprintf(f, "<defs><linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\">"
 		"<stop stop-color=\"%s\" offset=\"5%%\"/><stop stop-color=\"%s\" offset=\"95%%\"/>"
-		"</linearGradient></defs>\n", o->bg1, o->bg2);
+		"</linearGradient>", o->bg1, o->bg2);
+	/* Frames of stacks gone from AFTER: grey-blue diagonal stripes. */
+	if (o->diff_detail)
+		fputs("<pattern id=\"" GONE_ID "\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\""
+		      " patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"rgb(225,228,240)\"/>"
+		      "<rect width=\"2.5\" height=\"6\" fill=\"rgb(130,150,205)\"/></pattern>", f);
+	fputs("</defs>\n", f);
 	fputs("<style type=\"text/css\">\ntext { font-family:", f);
 	css_font(f, o->fonttype);
 	fprintf(f, "; font-size:%spx; fill:rgb(0,0,0); }\n#title { text-anchor:middle; font-size:%spx; }\n",
@@ -170,6 +177,49 @@ static size_t strip_annotation(const char *s, size_t n)
 	return n;
 }
 
+/* "N countname, P%": n of all, as flame --diff's tooltips give it. */
+static void share(FILE *f, const struct svg_in *in, double n, double all)
+{
+	char num[64];
+
+	svg_commify(num, sizeof(num), n * in->o->factor);
+	fprintf(f, "%s ", num);
+	xmlesc_write(f, in->o->countname, strlen(in->o->countname), (size_t)-1);
+	fprintf(f, ", %.2f%%", all > 0 ? 100 * n / all : 0.0);
+}
+
+/* flame --diff: "name (AFTER share; before BEFORE share; +change, +points)"
+ * with the frame's own inclusive counts.  The head keeps the form
+ * "name (N samples, " the viewer takes the name from. */
+static void detail_title(FILE *f, const struct svg_in *in, const struct frame *fr)
+{
+	double pa = in->after_total > 0 ? 100 * fr->after / in->after_total : 0;
+	double pb = in->before_total > 0 ? 100 * fr->before / in->before_total : 0;
+	double d = (fr->after - fr->before) * in->o->factor, dp = pa - pb;
+	char num[64];
+
+	fputs("<title>", f);
+	if (fr->depth == 0)
+		fputs("all", f);
+	else
+		xmlesc_write(f, fr->name, strip_annotation(fr->name, fr->len), (size_t)-1);
+	fputs(" (", f);
+	share(f, in, fr->after, in->after_total);
+	fputs("; before ", f);
+	share(f, in, fr->before, in->before_total);
+	svg_commify(num, sizeof(num), d);
+	fprintf(f, "; %s%s ", d > 0 && strcmp(num, "0") ? "+" : "", num);
+	xmlesc_write(f, in->o->countname, strlen(in->o->countname), (size_t)-1);
+	if (fabs(dp) < 0.005)
+		dp = 0;		/* no "-0.00" */
+	fprintf(f, ", %s%.2f points", dp > 0 ? "+" : "", dp);
+	if (fr->after == 0 && fr->before > 0)
+		fputs("; gone from AFTER", f);
+	else if (fr->before == 0 && fr->after > 0)
+		fputs("; new in AFTER", f);
+	fputs(")</title>", f);
+}
+
 static void title(FILE *f, const struct svg_in *in, const struct frame *fr, double end)
 {
 	const struct fg_opts *o = in->o;
@@ -208,6 +258,8 @@ static void fill(const struct svg_in *in, const struct frame *fr, char *out)
 		strcpy(out, "rgb(160,160,160)");
 	else if (fr->len == 1 && fr->name[0] == '-')
 		strcpy(out, "rgb(200,200,200)");
+	else if (fr->has_delta && in->o->diff_detail && fr->after == 0 && fr->before > 0)
+		strcpy(out, "url(#" GONE_ID ")");
 	else if (fr->has_delta)
 		palette_diff(fr->delta, in->maxdelta, in->o->negate, out);
 	else
@@ -261,6 +313,8 @@ static void frame(FILE *f, const struct svg_in *in, const struct frame *fr, doub
 		fputs("<title>", f);
 		xmlesc_write(f, na->title, strlen(na->title), (size_t)-1);
 		fputs("</title>", f);
+	} else if (o->diff_detail && fr->has_delta) {
+		detail_title(f, in, fr);
 	} else {
 		title(f, in, fr, end);
 	}

@@ -22,6 +22,8 @@ struct svg_in {
 	double timemax;			/* samples spanning the width */
 	double maxdelta;		/* largest |delta|, >= 1 */
 	int fractional;			/* some count had a fraction */
+	double before_total;		/* differential: all of count1... */
+	double after_total;		/* ...and of count2 */
 };
 
 /* Writes the graph.  Write errors are left in f's error flag. */

@@ -27,14 +27,15 @@ e2e stackcollapse-etw tests/data/etw/cpu.csv tests/data/etw/weighted.csv tests/d
 e2e stackcollapse-vsp tests/data/vsp/tree-*.csv tests/data/vsp/graph-*.csv
 e2e stackcollapse-perfview tests/data/perfview/*.PerfView.xml tests/data/perfview/*.PerfView.json
 for f in examples/*.folded tests/data/flamegraph-inputs/*.folded; do
-	# Differential collapsed input keeps only its second count in flame.
-	[ "$f" = tests/data/flamegraph-inputs/diff.folded ] && continue
 	"$B/flamegraph" --title T "$f" > "$F/want.svg" 2>/dev/null
 	"$FL" --title T "$f" -o "$F/got.svg" 2>/dev/null
 	"$B/tests/svgframes" -c "$F/want.svg" "$F/got.svg" > /dev/null 2>&1 || echo "$f"
 done > "$F/bad"
 [ -s "$F/bad" ] && fail "flame: collapsed inputs draw as flamegraph" "$(cat "$F/bad")" \
 	|| pass "flame: every collapsed example and test input draws as flamegraph does"
+frun 0 "differential collapsed input" --collapsed tests/data/flamegraph-inputs/diff.folded
+LC_ALL=C sort tests/data/flamegraph-inputs/diff.folded | cmp -s - "$TMP/out" \
+	&& pass "flame: 'stack N M' input keeps both counts" || fail "flame: two-count collapsed" "$(head -3 "$TMP/out")"
 gzip -c tests/data/etw/cpu.csv > "$F/cpu.csv.gz"
 "$B/stackcollapse-perfview" --to-json -o "$F/s.PerfView.json.zip" tests/data/perfview/results/inline.folded
 frun 0 "gzipped wpaexporter CSV" --collapsed "$F/cpu.csv.gz"
@@ -68,6 +69,30 @@ frun 0 "--help" --help
 grep -q -- '--split-by' "$TMP/out" && grep -q -- '--countname' "$TMP/out" && pass "flame: --help lists its and flamegraph's options" \
 	|| fail "flame: --help"
 
+# diff_frames SVG: flame --diff of before.folded/after.folded below drawn
+# as the issue asks, checked on the frames svgframes extracts.
+diff_frames() {
+	"$B/tests/svgframes" "$1" > "$F/frames.tsv"
+	# y x width fill title; 140 samples span 1180 px (20 gone + 120 after).
+	awk -F'\t' -v px=1180 '
+	function w(n) { return n * px / 140 }
+	function near(a, b) { return a - b < 0.15 && b - a < 0.15 }
+	{ name = $5; sub(/ \(.*/, "", name); fr[name] = $0; wd[name] = $3; fill[name] = $4; t[name] = $5 }
+	END {
+		if (!near(wd["gone"], w(20)) || fill["gone"] != "url(#fg-gone)") print "gone: " fr["gone"]
+		if (t["gone"] !~ /^gone \(0 samples, 0.00%; before 20 samples, 20.00%; -20 samples, -20.00 points; gone from AFTER\)$/) print "gone title: " t["gone"]
+		if (!near(wd["new"], w(20)) || fill["new"] !~ /^rgb\(255,/ || t["new"] !~ /new in AFTER/) print "new: " fr["new"]
+		if (!near(wd["grow"], w(50)) || fill["grow"] != "rgb(255,0,0)") print "grow: " fr["grow"]
+		if (t["grow"] != "grow (50 samples, 41.67%; before 10 samples, 10.00%; +40 samples, +31.67 points)") print "grow title: " t["grow"]
+		if (fill["shrink"] !~ /,255\)$/ || fill["shrink"] == "rgb(255,255,255)") print "shrink: " fr["shrink"]
+		if (t["same"] != "same (40 samples, 33.33%; before 40 samples, 40.00%; 0 samples, -6.67 points)") print "same: " t["same"]
+		# A frame that is not a leaf: its own inclusive counts.
+		if (!near(wd["main"], w(140)) || t["main"] !~ /^main \(120 samples, 100.00%; before 100 samples, 100.00%; \+20 samples/) print "main: " fr["main"]
+	}' "$F/frames.tsv" > "$F/bad"
+	[ -s "$F/bad" ] && fail "flame --diff: widths, fills, per-frame tooltips" "$(cat "$F/bad")" \
+		|| pass "flame --diff: gone drawn hatched at BEFORE width, new/grown red, inclusive tooltips"
+}
+
 # Differential: grown, shrunk, new and vanished stacks.
 printf 'main;grow 10\nmain;shrink 30\nmain;gone 20\nmain;same 40\n' > "$F/before.folded"
 printf 'main;grow 50\nmain;shrink 10\nmain;new 20\nmain;same 40\n' > "$F/after.folded"
@@ -81,14 +106,26 @@ printf 'main;f [0x7f3a12] 5\n' > "$F/h1"; printf 'main;f [0xdeadbeef] 7\n' > "$F
 "$DF" -s "$F/h1" "$F/h2" | grep -qx 'main;f \[0x...\] 5 7' && pass "difffolded -s strips hex" || fail "difffolded -s"
 expect_exit 2 "difffolded: one file is a usage error" "$DF" "$F/h1"
 frun 0 "--diff" --diff "$F/before.folded" "$F/after.folded" -o "$F/diff.svg" --summary "$F/sum.json"
-for fr in main grow shrink new same; do
+for fr in main grow shrink new same gone; do
 	grep -q "<title>$fr " "$F/diff.svg" || echo "$fr"
 done > "$F/missing"
-[ -s "$F/missing" ] && fail "flame --diff: frames" "$(cat "$F/missing")" || pass "flame --diff: grown, shrunk, new stacks drawn"
+[ -s "$F/missing" ] && fail "flame --diff: frames" "$(cat "$F/missing")" || pass "flame --diff: grown, shrunk, new and gone stacks drawn"
+diff_frames "$F/diff.svg"
 "$DF" "$F/before.folded" "$F/after.folded" | "$B/flamegraph" --title T > "$F/want.svg"
-"$FL" --title T --diff "$F/before.folded" "$F/after.folded" -o "$F/got.svg"
-"$B/tests/svgframes" -c "$F/want.svg" "$F/got.svg" > "$F/cmp" 2>&1 && pass "flame --diff: as difffolded | flamegraph" \
-	|| fail "flame --diff vs pipeline" "$(head -5 "$F/cmp")"
+"$FL" --title T --classic-diff --diff "$F/before.folded" "$F/after.folded" -o "$F/got.svg"
+"$B/tests/svgframes" -c "$F/want.svg" "$F/got.svg" > "$F/cmp" 2>&1 && pass "flame --classic-diff: as difffolded | flamegraph" \
+	|| fail "flame --classic-diff vs pipeline" "$(head -5 "$F/cmp")"
+"$B/flamegraph" --title T tests/data/flamegraph-inputs/diff.folded > "$F/want.svg"
+"$FL" --title T tests/data/flamegraph-inputs/diff.folded -o "$F/got.svg"
+"$B/tests/svgframes" -c "$F/want.svg" "$F/got.svg" > "$F/cmp" 2>&1 && pass "flame: 'stack N M' input drawn as flamegraph draws it" \
+	|| fail "flame: differential collapsed input" "$(head -5 "$F/cmp")"
+frun 0 "--diff --normalize" --diff --normalize "$F/before.folded" "$F/after.folded" -o "$F/n.svg"
+grep -q '<title>grow (50 samples, 41.67%; before 12 samples, 10.00%; +38 samples, +31.67 points)</title>' "$F/n.svg" \
+	&& pass "flame --normalize: BEFORE scaled by 120/100" || fail "flame --normalize" "$(grep -o '<title>grow[^<]*' "$F/n.svg")"
+frun 0 "--diff --negate" --diff --negate "$F/before.folded" "$F/after.folded" -o "$F/neg.svg"
+grep -q 'blue grew, red shrank' "$F/neg.svg" && grep -q 'red grew, blue shrank' "$F/diff.svg" \
+	&& pass "flame --diff: the legend follows --negate" || fail "flame --diff legend"
+frun 2 "--classic-diff without --diff" --classic-diff "$F/before.folded"
 if have_python; then
 	python3 - "$F/sum.json" > "$F/sumcheck" <<'PY'
 import json, sys
