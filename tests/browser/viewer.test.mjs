@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 const [flamegraph, inputs] = process.argv.slice(2);
 const dir = mkdtempSync(join(tmpdir(), "flame-browser-"));
@@ -47,6 +47,12 @@ render("basic.svg", [join(inputs, "basic.folded")]);
 render("gen.svg", [join(inputs, "gen.folded")]);
 render("inverted.svg", ["--inverted", join(inputs, "basic.folded")]);
 render("attrs.svg", ["--nameattr", join(inputs, "attrs.tsv"), join(inputs, "basic.folded")]);
+// flame --diff: a stack gone from AFTER is drawn hatched, tooltips carry
+// before/after; the viewer must still find each frame's name.
+writeFileSync(join(dir, "before.folded"), "main;grow 10\nmain;gone;deep 20\nmain;same 40\n");
+writeFileSync(join(dir, "after.folded"), "main;grow 50\nmain;new 20\nmain;same 40\n");
+writeFileSync(join(dir, "diff.svg"), execFileSync(join(dirname(flamegraph), "flame"),
+	["--diff", join(dir, "before.folded"), join(dir, "after.folded")]));
 
 const server = createServer((req, res) => {
 	const file = join(dir, new URL(req.url, "http://x").pathname.replace(/^\/+/, ""));
@@ -240,6 +246,26 @@ await clickAt("Request handler");
 await page.keyboard.up("Control");
 check("Ctrl-click on a linked frame zooms instead of following it", page.url().startsWith(urlBefore) &&
 	/[?&]x=/.test(page.url()), page.url());
+// flame --diff graphs: hover, search and zoom on the richer tooltips.
+await page.goto(base + "diff.svg");
+await page.mouse.move(0, 0);
+const gone = await frame("gone");
+await page.mouse.move(gone.x + 5, gone.y + 7);
+check("diff: hover names a gone frame with its before/after",
+	(await text("details")) === "Function: gone (0 samples, 0.00%; before 20 samples, 28.57%; " +
+	"-20 samples, -28.57 points; gone from AFTER)", await text("details"));
+answer = "^(gone|deep)$";
+await page.keyboard.press("Control+f");
+await page.waitForTimeout(50);
+// 20 of the 130 samples drawn (110 AFTER + 20 gone) match.
+check("diff: search matches names parsed from the richer titles",
+	(await text("matched")) === `Matched: ${(100 * 20 / 130).toFixed(1)}%`, await text("matched"));
+check("diff: a gone frame is highlighted, then gets its hatching back",
+	(await frame("deep")).fill === "rgb(230,0,230)" && (await page.keyboard.press("Escape"),
+	(await frame("deep")).fill === "url(#fg-gone)"), (await frame("deep")).fill);
+await clickAt("gone");
+check("diff: a gone frame zooms like any other", near((await frame("deep")).w, 1180, 0.05),
+	JSON.stringify(await frame("deep")));
 check("no script errors anywhere", errors.length === 0, errors.join("; "));
 
 await browser.close();
