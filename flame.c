@@ -1,9 +1,10 @@
 /* flame: one command from any supported profile to a flame graph.  Each
  * input's format is told from its content (or --format), collapsed in
  * process with the collapse modules, and drawn by the renderer; --diff
- * draws BEFORE against AFTER.  Exit 0 graph written, 1 input or I/O error
- * (the graph is still written from what could be read), 2 usage error or
- * no samples, 3 a --fail-if-*-grows threshold was passed. */
+ * draws BEFORE against AFTER.  Exit 0 graph written (skipped rows are
+ * warnings), 1 an input could not be read through or an I/O error (the
+ * graph is still written from what could be read), 2 usage error or no
+ * samples, 3 a --fail-if-*-grows threshold was passed. */
 #include "collect.h"
 #include "flame_opts.h"
 #include "folded.h"

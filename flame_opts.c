@@ -189,7 +189,8 @@ int flame_opts_exit(struct flame_opts *f, int result, const char *prog, const ch
 "--minwidth, --inverted, --flamechart, --negate, -o FILE, ...):\n\n", prog, prog,
 		       detect_names());
 		fgopt_usage(stdout, prog);
-		printf("\nExit status: 0 graph written, 1 input or I/O error, 2 usage error or\n"
+		printf("\nExit status: 0 graph written (skipped rows are warnings), 1 an input\n"
+		       "could not be read through or an I/O error, 2 usage error or\n"
 		       "no samples, 3 a --fail-if threshold was passed.\n");
 	} else {
 		fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", prog, err, prog);

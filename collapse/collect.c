@@ -120,7 +120,7 @@ static int run_perf(const struct input *in, const struct collect_opts *o, struct
 		ro.threads = 1;
 	if (in->path) {
 		rc = perf_run(&o->perf, &in->path, 1, &ro, t, &st, warn, ctx, err, errlen);
-		return rc < 0 ? -1 : st.malformed > 0;
+		return rc < 0 ? -1 : 0;
 	}
 	p = perf_new(&o->perf, t, warn, ctx);
 	lr = reopen(in);
@@ -128,7 +128,7 @@ static int run_perf(const struct input *in, const struct collect_opts *o, struct
 	rc = lread_feed(lr, perf_feed, p, err, errlen);
 	perf_end(p);
 	lread_free(lr);
-	rc = rc < 0 ? -1 : perf_stats(p)->malformed > 0;
+	rc = rc < 0 ? -1 : 0;
 	perf_free(p);
 	return rc;
 }
@@ -147,13 +147,13 @@ static int run_lines(const struct input *in, enum detect_fmt f, const struct col
 		etw_begin(e, in->name);
 		rc = lread_feed(lr, etw_feed, e, err, errlen);
 		etw_end(e);
-		rc = rc < 0 ? -1 : (etw_stats(e)->malformed || etw_stats(e)->bad_input);
+		rc = rc < 0 ? -1 : etw_stats(e)->bad_input != 0;
 	} else {
 		v = vsp_new(&vo, t, warn, ctx);
 		vsp_begin(v, in->name);
 		rc = lread_feed(lr, vsp_feed, v, err, errlen);
 		vsp_end(v);
-		rc = rc < 0 ? -1 : (vsp_stats(v)->malformed || vsp_stats(v)->bad_input);
+		rc = rc < 0 ? -1 : vsp_stats(v)->bad_input != 0;
 	}
 	etw_free(e);
 	vsp_free(v);
@@ -178,7 +178,7 @@ static int run_perfview(const struct input *in, enum detect_fmt f, const struct 
 	po.max_inflate = o->max_inflate;
 	p = pv_new(&po, t, pv_warn_bridge, &b);
 	rc = pv_read_lread(p, lr);
-	rc = rc < 0 ? 1 : pv_stats(p)->skipped > 0 || pv_stats(p)->bad_input;
+	rc = rc < 0 ? 1 : pv_stats(p)->bad_input != 0;
 	pv_free(p);
 	lread_free(lr);
 	return rc;
@@ -199,7 +199,7 @@ static int run_folded(const struct input *in, struct strtab *t, struct strtab *b
 		snprintf(msg, sizeof(msg), "ignored %lu lines that are not collapsed stacks", bad);
 		warn(ctx, in->name, first, msg);
 	}
-	return rc < 0 ? -1 : bad > 0;
+	return rc < 0 ? -1 : 0;
 }
 
 int collect(const char *path, const struct collect_opts *o, struct strtab *t,

@@ -477,6 +477,13 @@ static int frame_line(struct perf *p, const char *s, size_t n)
 	return 0;
 }
 
+/* "  file.c:12" or "  libc.so.6[27b25]": what -F +srcline writes after a
+ * frame, indented by exactly two spaces (frames: a tab or many spaces). */
+static int srcline_like(const char *s, size_t n)
+{
+	return n > 2 && s[0] == ' ' && s[1] == ' ' && !is_space(s[2]);
+}
+
 /* --srcline: "  file.c:12" after a frame; appended as "frame:file.c:12". */
 static void source_line(struct perf *p, const char *s, size_t n)
 {
@@ -747,6 +754,9 @@ void perf_line(struct perf *p, const char *line, size_t len, unsigned long linen
 		header_line(p, line, len);
 		return;
 	}
+	/* perf script -F +srcline without --srcline: not a frame, not wrong. */
+	if (srcline_like(line, len))
+		return;
 	/* Anything else is skipped; the event goes on. */
 	malformed(p, lineno, "not a stack frame", line, len);
 }

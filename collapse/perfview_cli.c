@@ -133,8 +133,9 @@ int pv_cli_exit(int result, const char *prog, const char *err)
 "  -o, --output FILE     write FILE atomically instead of stdout\n"
 "  --help, --version\n"
 "\n"
-"Exit status: 0 every input read; 1 an input could not be read or was\n"
-"broken (what was read before the fault is still written); 2 usage error.\n",
+"Exit status: 0 every input read (unusable samples are named, counted and\n"
+"skipped); 1 an input could not be read or was broken (what was read\n"
+"before the fault is still written); 2 usage error.\n",
 	       prog, prog);
 	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 }

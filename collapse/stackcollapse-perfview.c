@@ -58,7 +58,7 @@ static int collapse(const struct pv_cli *cli, struct strtab *t, char *err, size_
 	}
 	if (rc < 0)
 		fprintf(stderr, PROG ": %s\n", err);
-	rc = rc < 0 || pv_stats(p)->bad_input || pv_stats(p)->skipped;
+	rc = rc < 0 || pv_stats(p)->bad_input;
 	pv_free(p);
 	return rc;
 }

@@ -1,8 +1,7 @@
 /* stackcollapse-vsp: Visual Studio profiler CSV reports (CallTreeSummary,
  * CallerCalleeSummary) to collapsed stacks.  Exit 0 when every input was
- * read, 1 when one could not be read, was not such a report, or had rows
- * that could not be read (the stacks of the rows that could are still
- * written), 2 on a usage error. */
+ * read (rows that could not be are named, counted and skipped), 1 when one
+ * could not be read or was not such a report, 2 on a usage error. */
 #include "folded.h"
 #include "lread.h"
 #include "strtab.h"
@@ -69,7 +68,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, PROG ": %s\n", err);
 		rc = 1;
 	}
-	rc = rc || vsp_stats(v)->bad_input || vsp_stats(v)->malformed;
+	rc = rc || vsp_stats(v)->bad_input;
 	vsp_free(v);
 	strtab_free(t);
 	return rc;

@@ -85,8 +85,8 @@ int vsp_cli_exit(int result, const char *prog, const char *err)
 "  -o, --output FILE  write FILE atomically instead of stdout\n"
 "  --help, --version\n"
 "\n"
-"Exit status: 0 every input read; 1 an input could not be read, was not\n"
-"such a report, or had unreadable rows (the rest is still written);\n"
-"2 usage error.\n", prog);
+"Exit status: 0 every input read (unreadable rows are named, counted and\n"
+"skipped); 1 an input could not be read or was not such a report; 2 usage\n"
+"error.\n", prog);
 	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 }

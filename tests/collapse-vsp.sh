@@ -25,7 +25,7 @@ gzip -c "$VD/tree-en.csv" > "$V/tree.csv.gz"
 "$SVSP" "$V/tree.csv.gz" > "$V/gz.folded"
 cmp -s "$V/gz.folded" "$VD/results/tree.folded" && pass "vsp: gzip input" || fail "vsp: gzip input"
 
-vrun 1 "malformed rows: exit 1" "$VD/malformed.csv"
+vrun 0 "malformed rows are warnings: exit 0" "$VD/malformed.csv"
 printf 'app.exe;main 10\napp.exe;main;ok_after 40\n' > "$V/want.folded"
 cmp -s "$TMP/out" "$V/want.folded" && pass "vsp: malformed rows are skipped, the rest kept" \
 	|| fail "vsp: malformed rows are skipped, the rest kept" "$(cat "$TMP/out")"
@@ -82,8 +82,13 @@ print(round(sum(int(x[c].replace(",",""))*float(x[a].replace(",","")) for x in r
 			&& pass "conformance/vsprof: elapsed exclusive time adds up ($got)" \
 			|| fail "conformance/vsprof: elapsed exclusive time adds up" "got $got, want $want"
 	fi
+	# inferno stops at a bad row; here it is named and skipped (exit 0, as
+	# every tool treats rows it cannot use), and a file with the wrong
+	# header is not a report at all (exit 1).
 	for f in incorrect-header invalid-depth invalid-function-name invalid-number-of-calls missing-function-name; do
-		vrun 1 "conformance/vsprof: $f exits 1" "$VC/$f.csv"
+		_want=0
+		[ $f = incorrect-header ] && _want=1
+		vrun $_want "conformance/vsprof: $f exits $_want" "$VC/$f.csv"
 		grep -q "$f.csv:[0-9]*: " "$TMP/err" && pass "vsp: conformance/vsprof: $f names file:line" \
 			|| fail "vsp: conformance/vsprof: $f names file:line" "$(cat "$TMP/err")"
 	done

@@ -56,6 +56,29 @@ frun 1 "a CSV that is not wpaexporter's" "$F/other.csv"
 expect_err "flame: near miss: says it cannot tell, lists formats" "cannot tell its format; name it with --format (one of: perf, wpa-csv"
 printf 'Process,Thread ID\nx (1),2\n' > "$F/nostack.csv"
 frun 1 "a CSV with Process but no Stack column" "$F/nostack.csv"
+# perf script -F +srcline writes "  file:line" after frames: not malformed.
+frun 0 "perf -F +srcline output without --srcline" --collapsed tests/data/perf/srcline.txt.gz
+[ -s "$TMP/err" ] && fail "flame: srcline lines are not warned about" "$(head -2 "$TMP/err")" \
+	|| pass "flame: srcline lines are not warned about"
+printf 'a 1 0.1: 1 cycles:\n\tffff f (x)\n  where.c:1\n\tthis is not a frame\n\tffff main (x)\n' > "$F/bad.perf"
+frun 0 "a bad frame line after a srcline line (a warning)" --format perf --collapsed "$F/bad.perf"
+expect_err "flame: the bad frame is still named" "bad.perf:4: not a stack frame"
+# One exit rule in every tool: rows that cannot be used are warnings (0),
+# an input that breaks off is an error (1); flame agrees with each collapser.
+printf '{"Samples": [{"Stack": ["a", "b"]},\n {"Stack": ["d"' > "$F/cut.json"
+for _p in stackcollapse-etw:tests/data/etw/malformed.csv:0 stackcollapse-etw:tests/data/etw/dumper.txt:0 \
+	  stackcollapse-vsp:tests/data/vsp/malformed.csv:0 stackcollapse-perfview:tests/data/perfview/bare.json:0 \
+	  stackcollapse-perf:$F/bad.perf:0 stackcollapse-perfview:$F/cut.json:1; do
+	_t=${_p%%:*} _w=${_p##*:} _f=${_p#*:}
+	_f=${_f%:*}
+	"$B/$_t" "$_f" > /dev/null 2>&1
+	_a=$?
+	"$FL" "$_f" -o "$F/rule.svg" 2> /dev/null
+	_b=$?
+	[ "$_a" = "$_w" ] && [ "$_b" = "$_w" ] || echo "$(basename "$_f"): $_t $_a, flame $_b, want $_w"
+done > "$F/rule"
+[ -s "$F/rule" ] && fail "flame and the collapsers: one exit rule" "$(cat "$F/rule")" \
+	|| pass "flame and every collapser: skipped rows exit 0, a broken input exits 1"
 frun 2 "unknown --format lists the known" --format foo x
 expect_err "flame: unknown format message" "unknown --format 'foo' (known: perf, wpa-csv"
 frun 1 "missing input" "$F/none.txt"
