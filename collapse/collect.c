@@ -19,8 +19,9 @@
 /* An input: a file, or stdin read into memory. */
 struct input {
 	const char *path;	/* the file, NULL for stdin */
-	char *data;		/* stdin's bytes */
+	const char *data;	/* the bytes of stdin or collect_mem */
 	size_t len;		/* how many */
+	char *owned;		/* stdin's, freed at the end */
 	const char *name;	/* for messages */
 };
 
@@ -30,11 +31,12 @@ static int slurp_stdin(struct input *in, char *err, size_t errlen)
 	ssize_t n;
 
 	do {
-		xgrow(&in->data, &cap, in->len + 65536, 1);
-		n = read(0, in->data + in->len, cap - in->len);
+		xgrow(&in->owned, &cap, in->len + 65536, 1);
+		n = read(0, in->owned + in->len, cap - in->len);
 		if (n > 0)
 			in->len += (size_t)n;
 	} while (n > 0 || (n < 0 && errno == EINTR));
+	in->data = in->owned;
 	if (n < 0)
 		snprintf(err, errlen, "<stdin>: read error: %s", strerror(errno));
 	return n < 0 ? -1 : 0;
@@ -202,11 +204,29 @@ static int run_folded(const struct input *in, struct strtab *t, struct strtab *b
 	return rc < 0 ? -1 : 0;
 }
 
+/* Detection (unless the format is given), then the collapser. */
+static int collect_input(struct input *in, const struct collect_opts *o, struct strtab *t,
+			 enum detect_fmt *fmt, collect_warn_fn *warn, void *ctx, char *err,
+			 size_t errlen)
+{
+	enum detect_fmt f = o->format;
+
+	if (f == FMT_UNKNOWN && sniff(in, o->max_inflate, &f, err, errlen) < 0)
+		return -1;
+	*fmt = f;
+	if (f == FMT_PERF)
+		return run_perf(in, o, t, warn, ctx, err, errlen);
+	if (f == FMT_PV_JSON || f == FMT_PV_XML)
+		return run_perfview(in, f, o, t, warn, ctx);
+	if (f == FMT_FOLDED)
+		return run_folded(in, t, o->before, warn, ctx, err, errlen);
+	return run_lines(in, f, o, t, warn, ctx, err, errlen);
+}
+
 int collect(const char *path, const struct collect_opts *o, struct strtab *t,
 	    enum detect_fmt *fmt, collect_warn_fn *warn, void *ctx, char *err, size_t errlen)
 {
 	struct input in = { 0 };
-	enum detect_fmt f = o->format;
 	int rc = -1;
 
 	in.path = path && strcmp(path, "-") ? path : NULL;
@@ -217,18 +237,19 @@ int collect(const char *path, const struct collect_opts *o, struct strtab *t,
 		snprintf(err, errlen, "cannot open '%s': %s", in.name, strerror(errno));
 		goto out;
 	}
-	if (f == FMT_UNKNOWN && sniff(&in, o->max_inflate, &f, err, errlen) < 0)
-		goto out;
-	*fmt = f;
-	if (f == FMT_PERF)
-		rc = run_perf(&in, o, t, warn, ctx, err, errlen);
-	else if (f == FMT_PV_JSON || f == FMT_PV_XML)
-		rc = run_perfview(&in, f, o, t, warn, ctx);
-	else if (f == FMT_FOLDED)
-		rc = run_folded(&in, t, o->before, warn, ctx, err, errlen);
-	else
-		rc = run_lines(&in, f, o, t, warn, ctx, err, errlen);
+	rc = collect_input(&in, o, t, fmt, warn, ctx, err, errlen);
 out:
-	free(in.data);
+	free(in.owned);
 	return rc;
+}
+
+int collect_mem(const char *data, size_t len, const struct collect_opts *o, struct strtab *t,
+		enum detect_fmt *fmt, collect_warn_fn *warn, void *ctx, char *err, size_t errlen)
+{
+	struct input in = { 0 };
+
+	in.data = data;
+	in.len = len;
+	in.name = "<stdin>";
+	return collect_input(&in, o, t, fmt, warn, ctx, err, errlen);
 }

@@ -35,4 +35,8 @@ typedef void collect_warn_fn(void *ctx, const char *file, unsigned long line, co
 int collect(const char *path, const struct collect_opts *o, struct strtab *t,
 	    enum detect_fmt *fmt, collect_warn_fn *warn, void *ctx, char *err, size_t errlen);
 
+/* collect over len bytes in memory (named "<stdin>" in messages). */
+int collect_mem(const char *data, size_t len, const struct collect_opts *o, struct strtab *t,
+		enum detect_fmt *fmt, collect_warn_fn *warn, void *ctx, char *err, size_t errlen);
+
 #endif
