@@ -46,10 +46,7 @@ static int value(struct flame_opts *f, int k, const char *a)
 	case O_TOP: return number(a, &d) < 0 || d < 1 || d != floor(d) ? -1 : (f->top = (size_t)d, 0);
 	case O_PID: return cliopt_numbers(a, &f->pids, &f->c.etw.npid);
 	case O_TID: return cliopt_numbers(a, &f->tids, &f->c.etw.ntid);
-	case O_PROCESS:
-		f->procs = xrealloc(f->procs, (f->c.etw.nprocess + 1) * sizeof(*f->procs));
-		f->procs[f->c.etw.nprocess++] = xstrndup(a, strlen(a));
-		return 0;
+	case O_PROCESS: cliopt_names(a, &f->procs, &f->c.etw.nprocess); return 0;
 	case O_BEGIN: f->c.has_begin = f->c.etw.has_begin = 1; return number(a, &f->c.begin);
 	case O_END: f->c.has_end = f->c.etw.has_end = 1; return number(a, &f->c.end);
 	case O_MAX_INFLATE: return pv_cli_size(a, &size) < 0 ? -1 : (f->c.max_inflate = size, 0);
@@ -167,8 +164,9 @@ int flame_opts_exit(struct flame_opts *f, int result, const char *prog, const ch
 "\n"
 "  --format NAME             do not detect: read every input as NAME\n"
 "  --collapsed               write collapsed stacks instead of SVG\n"
-"  --pid N,.. --tid N,.. --process NAME,..   ETW inputs: keep these\n"
-"  --begin T --end T         ETW: seconds; PerfView: ms\n"
+"  --pid N,.. --tid N,.. --process NAME,..   ETW and perf inputs: keep\n"
+"                            these (ETW names: any case, .exe optional)\n"
+"  --begin T --end T         ETW and perf: seconds; PerfView: ms\n"
 "  --threads N               perf: worker threads (default: all cores)\n"
 "  --max-inflate SIZE        refuse zip members larger than SIZE (4G)\n"
 "  --split-by thread|process --top N -o DIR\n"

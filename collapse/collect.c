@@ -74,6 +74,12 @@ static int sniff(const struct input *in, uint64_t max_inflate, enum detect_fmt *
 	return n < 0 || *f == FMT_UNKNOWN ? -1 : 0;
 }
 
+/* Whether any of --pid/--tid/--process/--begin/--end was given. */
+static int filtering(const struct collect_opts *o)
+{
+	return o->etw.npid || o->etw.ntid || o->etw.nprocess || o->has_begin || o->has_end;
+}
+
 /* Adapters from each collapser's line interface to lread_feed. */
 static int perf_feed(void *p, const char *s, size_t n, unsigned long no)
 {
@@ -109,10 +115,26 @@ static void pv_warn_bridge(void *ctx, const char *file, unsigned long line, unsi
 	b->warn(b->ctx, file, line, msg);
 }
 
+/* Says so when the filters dropped events they could not judge. */
+static void perf_unknown(const struct input *in, const struct perf_stats *st, collect_warn_fn *warn,
+			 void *ctx)
+{
+	char msg[200];
+
+	if (!st->unknown)
+		return;
+	snprintf(msg, sizeof(msg), "%llu events dropped: they print no PID or time stamp to filter "
+		 "on (perf script -F +pid,+time)", (unsigned long long)st->unknown);
+	warn(ctx, in->name, 0, msg);
+}
+
 static int run_perf(const struct input *in, const struct collect_opts *o, struct strtab *t,
 		    collect_warn_fn *warn, void *ctx, char *err, size_t errlen)
 {
 	struct perf_run_opts ro = { o->threads > 0 ? o->threads : (int)sysconf(_SC_NPROCESSORS_ONLN), 0 };
+	struct perf_filter pf = { o->etw.pid, o->etw.npid, o->etw.tid, o->etw.ntid, o->etw.process,
+				  o->etw.nprocess, o->has_begin, o->has_end, o->begin, o->end };
+	struct perf_opts po = o->perf;
 	struct perf_stats st;
 	struct perf *p;
 	struct lread *lr;
@@ -120,16 +142,21 @@ static int run_perf(const struct input *in, const struct collect_opts *o, struct
 
 	if (ro.threads < 1)
 		ro.threads = 1;
+	if (filtering(o))
+		po.filter = &pf;
 	if (in->path) {
-		rc = perf_run(&o->perf, &in->path, 1, &ro, t, &st, warn, ctx, err, errlen);
+		rc = perf_run(&po, &in->path, 1, &ro, t, &st, warn, ctx, err, errlen);
+		if (rc == 0)
+			perf_unknown(in, &st, warn, ctx);
 		return rc < 0 ? -1 : 0;
 	}
-	p = perf_new(&o->perf, t, warn, ctx);
+	p = perf_new(&po, t, warn, ctx);
 	lr = reopen(in);
 	perf_begin(p, in->name);
 	rc = lread_feed(lr, perf_feed, p, err, errlen);
 	perf_end(p);
 	lread_free(lr);
+	perf_unknown(in, perf_stats(p), warn, ctx);
 	rc = rc < 0 ? -1 : 0;
 	perf_free(p);
 	return rc;
@@ -204,6 +231,22 @@ static int run_folded(const struct input *in, struct strtab *t, struct strtab *b
 	return rc < 0 ? -1 : 0;
 }
 
+/* Names the filters the format f has no field for; they are ignored. */
+static void unfiltered(const struct input *in, enum detect_fmt f, const struct collect_opts *o,
+		       collect_warn_fn *warn, void *ctx)
+{
+	int pv = f == FMT_PV_JSON || f == FMT_PV_XML;
+	int ids = o->etw.npid || o->etw.ntid || o->etw.nprocess;
+	char msg[200];
+
+	if (f == FMT_PERF || f == FMT_WPA || f == FMT_DUMPER || !filtering(o) || (pv && !ids))
+		return;
+	snprintf(msg, sizeof(msg), "%s input has no %s to filter on; %s ignored", detect_name(f),
+		 pv ? "process or thread ids" : "process, thread or time",
+		 pv ? "--pid, --tid and --process are" : "the filters are");
+	warn(ctx, in->name, 0, msg);
+}
+
 /* Detection (unless the format is given), then the collapser. */
 static int collect_input(struct input *in, const struct collect_opts *o, struct strtab *t,
 			 enum detect_fmt *fmt, collect_warn_fn *warn, void *ctx, char *err,
@@ -214,6 +257,7 @@ static int collect_input(struct input *in, const struct collect_opts *o, struct 
 	if (f == FMT_UNKNOWN && sniff(in, o->max_inflate, &f, err, errlen) < 0)
 		return -1;
 	*fmt = f;
+	unfiltered(in, f, o, warn, ctx);
 	if (f == FMT_PERF)
 		return run_perf(in, o, t, warn, ctx, err, errlen);
 	if (f == FMT_PV_JSON || f == FMT_PV_XML)

@@ -43,18 +43,6 @@ static int seconds(const char *s, double *v)
 	return *s && !*end && isfinite(*v) ? 0 : -1;
 }
 
-static void names(struct etw_cli *cli, const char *s)
-{
-	while (*s) {
-		const char *c = strchr(s, ',');
-		size_t n = c ? (size_t)(c - s) : strlen(s);
-
-		cli->procs = xrealloc(cli->procs, (cli->opts.nprocess + 1) * sizeof(*cli->procs));
-		cli->procs[cli->opts.nprocess++] = xstrndup(s, n);
-		s += n + (c != NULL);
-	}
-}
-
 static int value(struct etw_cli *cli, int c, const char *arg, char *err, size_t errlen)
 {
 	struct etw_opts *o = &cli->opts;
@@ -62,7 +50,7 @@ static int value(struct etw_cli *cli, int c, const char *arg, char *err, size_t 
 	int bad = 0;
 
 	switch (c) {
-	case O_PROCESS: names(cli, arg); break;
+	case O_PROCESS: cliopt_names(arg, &cli->procs, &cli->opts.nprocess); break;
 	case O_PID: bad = cliopt_numbers(arg, &cli->pids, &o->npid); break;
 	case O_TID: bad = cliopt_numbers(arg, &cli->tids, &o->ntid); break;
 	case O_BEGIN: bad = seconds(arg, &o->begin); o->has_begin = 1; break;

@@ -569,6 +569,8 @@ struct header {
 	const char *event;	/* event name, NULL when absent */
 	size_t eventlen;	/* its length */
 	uint64_t period;	/* 0 when absent */
+	double time;		/* seconds, when has_time */
+	int has_time;		/* a time stamp was printed */
 	const char *rest;	/* text after the event (a frame, or a tracepoint's payload) */
 	size_t restlen;		/* its length */
 };
@@ -611,6 +613,21 @@ static int header_ids(const char *s, size_t n, struct header *h, size_t *after)
 	return -1;
 }
 
+/* "12345.123456789" (perf script --ns gives 16 digits and more). */
+static int time_of(const char *s, size_t n, double *t)
+{
+	char buf[40], *end;
+
+	if (bytes_decimal(s, n, t) == 0)
+		return 0;
+	if (n >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	*t = strtod(buf, &end);
+	return *end ? -1 : 0;
+}
+
 /* "[cpu] time: [period] event:[mods:] [rest]" after the ids. */
 static void header_event(const char *s, size_t n, struct header *h)
 {
@@ -620,8 +637,13 @@ static void header_event(const char *s, size_t n, struct header *h)
 	h->period = 0;
 	h->rest = NULL;
 	h->restlen = 0;
+	h->has_time = 0;
 	if (!c1)
 		return;
+	/* The time stamp ends at the first ':'. */
+	for (q = c1; q > s && (is_digit(q[-1]) || q[-1] == '.'); q--)
+		;
+	h->has_time = q < c1 && (q == s || is_space(q[-1])) && time_of(q, (size_t)(c1 - q), &h->time) == 0;
 	c2 = memchr(c1 + 1, ':', (size_t)(end - c1 - 1));
 	if (!c2)
 		return;
@@ -664,6 +686,59 @@ static int event_wanted(struct perf *p, const struct header *h)
 	    (strncmp(h->event, p->st.other, h->eventlen) == 0 && strlen(p->st.other) > h->eventlen))
 		snprintf(p->st.other, sizeof(p->st.other), "%.*s", (int)h->eventlen, h->event);
 	return 0;
+}
+
+/* The all-digit number of n bytes at s, or -1. */
+static long id_of(const char *s, size_t n)
+{
+	long v = 0;
+	size_t i;
+
+	if (n == 0 || n > 9)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (!is_digit(s[i]))
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+static int in_list(long v, const long *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (list[i] == v)
+			return 1;
+	return 0;
+}
+
+/* Whether the filter keeps the event; counts what it drops. */
+static int filter_keeps(struct perf *p, const struct header *h)
+{
+	const struct perf_filter *f = p->o->filter;
+	long pid = id_of(h->pid, h->pidlen);
+	size_t i;
+	int keep = 1;
+
+	if (!f)
+		return 1;
+	if ((f->npid && pid < 0) || ((f->has_begin || f->has_end) && !h->has_time)) {
+		p->st.unknown++;
+		keep = 0;
+	} else if ((f->npid && !in_list(pid, f->pid, f->npid)) ||
+		   (f->ntid && !in_list(id_of(h->tid, h->tidlen), f->tid, f->ntid)) ||
+		   (f->has_begin && h->time < f->begin) || (f->has_end && h->time >= f->end)) {
+		keep = 0;
+	} else if (f->ncomm) {
+		for (i = 0; i < f->ncomm && !(strlen(f->comm[i]) == h->commlen &&
+					      memcmp(f->comm[i], h->comm, h->commlen) == 0); i++)
+			;
+		keep = i < f->ncomm;
+	}
+	p->st.outside += !keep;
+	return keep;
 }
 
 static void set_pname(struct perf *p, const struct header *h)
@@ -710,7 +785,7 @@ static int header_line(struct perf *p, const char *s, size_t n)
 	p->nfr = 0;
 	p->flen = 0;
 	p->srcwait = 0;
-	p->skip = event_wanted(p, &h) ? KEEP : SKIP_EVENT;
+	p->skip = event_wanted(p, &h) && filter_keeps(p, &h) ? KEEP : SKIP_EVENT;
 	p->period = h.period ? h.period : 1;
 	set_pname(p, &h);
 	/* Without a call graph perf prints the one frame on the header. */

@@ -15,6 +15,19 @@ struct strtab;
 struct perf;
 struct a2l;
 
+/* Which events to keep (flame's --pid/--tid/--process/--begin/--end);
+ * an empty list or an unset bound keeps all. */
+struct perf_filter {
+	const long *pid;		/* keep these PIDs */
+	size_t npid;			/* entries in pid */
+	const long *tid;		/* keep these TIDs */
+	size_t ntid;			/* entries in tid */
+	const char *const *comm;	/* keep these command names */
+	size_t ncomm;			/* entries in comm */
+	int has_begin, has_end;		/* bounds set... */
+	double begin, end;		/* ...keep begin <= time < end (seconds) */
+};
+
 struct perf_opts {
 	int pid;			/* root "comm-PID" */
 	int tid;			/* root "comm-PID/TID" */
@@ -26,6 +39,7 @@ struct perf_opts {
 	const char *const *skip_after;	/* drop frames above these functions */
 	size_t nskip_after;		/* entries in skip_after */
 	struct a2l *inline_frames;	/* --inline: un-inline with addr2line, or NULL */
+	const struct perf_filter *filter;	/* NULL: every event */
 };
 
 /* A message sink for a line that could not be read: file and line name
@@ -36,6 +50,9 @@ struct perf_stats {
 	uint64_t samples;		/* events turned into stacks */
 	uint64_t filtered;		/* events of other types, skipped */
 	uint64_t malformed;		/* lines that could not be read */
+	uint64_t outside;		/* events the filter dropped... */
+	uint64_t unknown;		/* ...of which it could not tell: no PID
+					   or time printed */
 	char event[64];			/* the event kept ("" when none) */
 	char other[64];			/* the smallest other event name seen */
 };

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 const char *cliopt_name(const struct option *opts, int val)
 {
@@ -29,4 +30,16 @@ int cliopt_numbers(const char *s, long **list, size_t *n)
 		s = *end ? end + 1 : end;
 	}
 	return 0;
+}
+
+void cliopt_names(const char *s, char ***list, size_t *n)
+{
+	while (*s) {
+		const char *c = strchr(s, ',');
+		size_t len = c ? (size_t)(c - s) : strlen(s);
+
+		*list = xrealloc(*list, (*n + 1) * sizeof(**list));
+		(*list)[(*n)++] = xstrndup(s, len);
+		s += len + (c != NULL);
+	}
 }

@@ -12,4 +12,8 @@ const char *cliopt_name(const struct option *opts, int val);
  * frees it).  Returns 0, or -1 when s is not such a list. */
 int cliopt_numbers(const char *s, long **list, size_t *n);
 
+/* Appends copies of the names of "a,b,c" to the array *list of *n (the
+ * caller frees each and the array). */
+void cliopt_names(const char *s, char ***list, size_t *n);
+
 #endif

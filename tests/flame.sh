@@ -50,6 +50,26 @@ grep -q 'Flame Graph: cpu.csv' "$TMP/out" && pass "flame: title names cpu.csv" |
 frun 0 "several inputs are merged" --collapsed tests/data/perfview/inline.PerfView.xml tests/data/perfview/wrapped.PerfView.json
 cmp -s "$TMP/out" tests/data/perfview/results/merged.folded && pass "flame: merged stacks" || fail "flame: merged stacks"
 
+# Filters on perf input: the stacks of the single tool's --tid/--pid
+# roots, and for --begin/--end the events cut out of the text with awk.
+PF=tests/data/perf/pidtid.txt.gz
+"$B/stackcollapse-perf" --tid "$PF" | sed -n 's|^worker-3-4387/4391;|worker-3;|p' > "$F/want"
+frun 0 "perf --tid" --collapsed --tid 4391 "$PF"
+[ -s "$F/want" ] && cmp -s "$F/want" "$TMP/out" && pass "flame: perf --tid keeps that thread's stacks" \
+	|| fail "flame: perf --tid" "$(diff "$F/want" "$TMP/out" | head -3)"
+"$B/stackcollapse-perf" "$PF" | grep -v '^worker-2;' > "$F/want"
+frun 0 "perf --process" --collapsed --process threads,perf-exec,worker-1,worker-3 --pid 4387 "$PF"
+cmp -s "$F/want" "$TMP/out" && pass "flame: perf --process and --pid" || fail "flame: perf --process" "$(diff "$F/want" "$TMP/out" | head -3)"
+gzip -dc "$PF" | awk -v RS= -v ORS='\n\n' '{ split($0, w, " "); t = w[3]; sub(/:$/, "", t); if (t + 0 >= 2470.2 && t + 0 < 2470.6) print }' \
+	| "$B/stackcollapse-perf" > "$F/want"
+frun 0 "perf --begin/--end" --collapsed --begin 2470.2 --end 2470.6 "$PF"
+[ -s "$F/want" ] && cmp -s "$F/want" "$TMP/out" && pass "flame: perf --begin/--end cut by the header's time" \
+	|| fail "flame: perf --begin/--end" "$(diff "$F/want" "$TMP/out" | head -3)"
+frun 0 "perf --pid without PIDs in the input" --collapsed --pid 1 tests/data/perf/nocallchain.txt.gz
+expect_err "flame: events that cannot be filtered are counted" "events dropped: they print no PID"
+frun 0 "filters on a format without them" --collapsed --pid 1 tests/data/vsp/tree-instr.csv
+expect_err "flame: ignored filters are named" "vs-calltree input has no process, thread or time to filter on"
+
 # Near misses and exit codes.
 printf 'Name,Count,Stack Size\nmain,3,12\n' > "$F/other.csv"
 frun 1 "a CSV that is not wpaexporter's" "$F/other.csv"
