@@ -12,45 +12,56 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define HEAD (64 * 1024)	/* text looked at to tell the format */
 
-/* An input: a file, or stdin read into memory. */
+/* An input: a file, stdin, or bytes in memory.  Each is read twice, to
+ * tell the format and then to collapse it; a pipe on stdin is read once,
+ * its first bytes kept from the first reading for the second. */
 struct input {
-	const char *path;	/* the file, NULL for stdin */
-	const char *data;	/* the bytes of stdin or collect_mem */
+	const char *path;	/* the file, NULL for stdin or memory */
+	const char *data;	/* collect_mem's bytes, or NULL */
 	size_t len;		/* how many */
-	char *owned;		/* stdin's, freed at the end */
+	int pipe;		/* stdin cannot be rewound */
+	off_t start;		/* else where stdin began */
+	unsigned char *prefix;	/* a pipe's bytes read while sniffing */
+	size_t plen;		/* how many */
 	const char *name;	/* for messages */
 };
 
-static int slurp_stdin(struct input *in, char *err, size_t errlen)
+/* Notes how stdin can be read twice: rewound, or a pipe. */
+static void stdin_kind(struct input *in)
 {
-	size_t cap = 0;
-	ssize_t n;
+	struct stat st;
 
-	do {
-		xgrow(&in->owned, &cap, in->len + 65536, 1);
-		n = read(0, in->owned + in->len, cap - in->len);
-		if (n > 0)
-			in->len += (size_t)n;
-	} while (n > 0 || (n < 0 && errno == EINTR));
-	in->data = in->owned;
-	if (n < 0)
-		snprintf(err, errlen, "<stdin>: read error: %s", strerror(errno));
-	return n < 0 ? -1 : 0;
+	in->pipe = !(fstat(0, &st) == 0 && S_ISREG(st.st_mode) &&
+		     (in->start = lseek(0, 0, SEEK_CUR)) >= 0);
 }
 
-static struct lread *reopen(const struct input *in)
+/* A reader over the input from its start (for a pipe: what sniff kept,
+ * then the rest). */
+static struct lread *reopen(struct input *in)
 {
-	return in->path ? lread_open(in->path) : lread_from_mem(in->data, in->len, "<stdin>");
+	struct lread *lr;
+
+	if (in->path)
+		return lread_open(in->path);
+	if (in->data)
+		return lread_from_mem(in->data, in->len, in->name);
+	if (!in->pipe)
+		return lseek(0, in->start, SEEK_SET) < 0 ? NULL : lread_open(NULL);
+	lr = lread_resume_stdin(in->prefix, in->plen);
+	in->prefix = NULL;	/* the reader owns it now */
+	in->plen = 0;
+	return lr;
 }
 
-static int sniff(const struct input *in, uint64_t max_inflate, enum detect_fmt *f,
+static int sniff(struct input *in, uint64_t max_inflate, enum detect_fmt *f,
 		 char *err, size_t errlen)
 {
-	struct lread *lr = reopen(in);
+	struct lread *lr = in->pipe && !in->data ? lread_stdin_tee() : reopen(in);
 	char *head = xmalloc(HEAD);
 	size_t len = 0;
 	ssize_t n = 1;
@@ -69,6 +80,8 @@ static int sniff(const struct input *in, uint64_t max_inflate, enum detect_fmt *
 	else if ((*f = detect_format(head, len)) == FMT_UNKNOWN)
 		snprintf(err, errlen, "%s: %s; name it with --format (one of: %s)", in->name,
 			 len ? "cannot tell its format" : "empty input", detect_names());
+	if (in->pipe && !in->data)
+		in->prefix = lread_take_record(lr, &in->plen);
 	lread_free(lr);
 	free(head);
 	return n < 0 || *f == FMT_UNKNOWN ? -1 : 0;
@@ -106,11 +119,13 @@ static void pv_warn_bridge(void *ctx, const char *file, unsigned long line, unsi
 			   const char *msg)
 {
 	const struct pv_bridge *b = ctx;
-	char m[600];
+	char at[4200];
 
-	if (col) {
-		snprintf(m, sizeof(m), "%lu: %s", col, msg);	/* file:line:col: msg */
-		msg = m;
+	if (file && line && col) {
+		/* "file:line:col" as the place, no line of its own. */
+		snprintf(at, sizeof(at), "%s:%lu:%lu", file, line, col);
+		file = at;
+		line = 0;
 	}
 	b->warn(b->ctx, file, line, msg);
 }
@@ -128,8 +143,9 @@ static void perf_unknown(const struct input *in, const struct perf_stats *st, co
 	warn(ctx, in->name, 0, msg);
 }
 
-static int run_perf(const struct input *in, const struct collect_opts *o, struct strtab *t,
-		    collect_warn_fn *warn, void *ctx, char *err, size_t errlen)
+/* perf script text: a file through perf_run's workers, else one reader. */
+static int run_perf(const struct input *in, struct lread *lr, const struct collect_opts *o,
+		    struct strtab *t, collect_warn_fn *warn, void *ctx, char *err, size_t errlen)
 {
 	struct perf_run_opts ro = { o->threads > 0 ? o->threads : (int)sysconf(_SC_NPROCESSORS_ONLN), 0 };
 	struct perf_filter pf = { o->etw.pid, o->etw.npid, o->etw.tid, o->etw.ntid, o->etw.process,
@@ -137,36 +153,32 @@ static int run_perf(const struct input *in, const struct collect_opts *o, struct
 	struct perf_opts po = o->perf;
 	struct perf_stats st;
 	struct perf *p;
-	struct lread *lr;
 	int rc;
 
 	if (ro.threads < 1)
 		ro.threads = 1;
 	if (filtering(o))
 		po.filter = &pf;
-	if (in->path) {
+	if (!lr) {
 		rc = perf_run(&po, &in->path, 1, &ro, t, &st, warn, ctx, err, errlen);
 		if (rc == 0)
 			perf_unknown(in, &st, warn, ctx);
 		return rc < 0 ? -1 : 0;
 	}
 	p = perf_new(&po, t, warn, ctx);
-	lr = reopen(in);
 	perf_begin(p, in->name);
 	rc = lread_feed(lr, perf_feed, p, err, errlen);
 	perf_end(p);
-	lread_free(lr);
 	perf_unknown(in, perf_stats(p), warn, ctx);
-	rc = rc < 0 ? -1 : 0;
 	perf_free(p);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
-static int run_lines(const struct input *in, enum detect_fmt f, const struct collect_opts *o,
-		     struct strtab *t, collect_warn_fn *warn, void *ctx, char *err, size_t errlen)
+static int run_lines(const struct input *in, struct lread *lr, enum detect_fmt f,
+		     const struct collect_opts *o, struct strtab *t, collect_warn_fn *warn, void *ctx,
+		     char *err, size_t errlen)
 {
 	struct vsp_opts vo = { 0 };
-	struct lread *lr = reopen(in);
 	struct etw *e = NULL;
 	struct vsp *v = NULL;
 	int rc;
@@ -186,16 +198,14 @@ static int run_lines(const struct input *in, enum detect_fmt f, const struct col
 	}
 	etw_free(e);
 	vsp_free(v);
-	lread_free(lr);
 	return rc;
 }
 
-static int run_perfview(const struct input *in, enum detect_fmt f, const struct collect_opts *o,
+static int run_perfview(struct lread *lr, enum detect_fmt f, const struct collect_opts *o,
 			struct strtab *t, collect_warn_fn *warn, void *ctx)
 {
 	struct pv_opts po = { 0 };
 	struct pv_bridge b = { warn, ctx };
-	struct lread *lr = reopen(in);
 	struct pv *p;
 	int rc;
 
@@ -209,21 +219,18 @@ static int run_perfview(const struct input *in, enum detect_fmt f, const struct 
 	rc = pv_read_lread(p, lr);
 	rc = rc < 0 ? 1 : pv_stats(p)->bad_input != 0;
 	pv_free(p);
-	lread_free(lr);
 	return rc;
 }
 
-static int run_folded(const struct input *in, struct strtab *t, struct strtab *before,
-		      collect_warn_fn *warn, void *ctx, char *err, size_t errlen)
+static int run_folded(const struct input *in, struct lread *lr, struct strtab *t,
+		      struct strtab *before, collect_warn_fn *warn, void *ctx, char *err, size_t errlen)
 {
-	struct lread *lr = reopen(in);
 	struct strtab *scratch = before ? NULL : strtab_new(sizeof(struct fcount));
 	unsigned long bad = 0, first = 0;
 	int rc = folded_read(lr, t, before ? before : scratch, &bad, &first, err, errlen);
 	char msg[128];
 
 	strtab_free(scratch);
-	lread_free(lr);
 	if (bad) {
 		snprintf(msg, sizeof(msg), "ignored %lu lines that are not collapsed stacks", bad);
 		warn(ctx, in->name, first, msg);
@@ -253,18 +260,31 @@ static int collect_input(struct input *in, const struct collect_opts *o, struct 
 			 size_t errlen)
 {
 	enum detect_fmt f = o->format;
+	struct lread *lr;
+	int rc;
 
 	if (f == FMT_UNKNOWN && sniff(in, o->max_inflate, &f, err, errlen) < 0)
 		return -1;
 	*fmt = f;
 	unfiltered(in, f, o, warn, ctx);
+	if (f == FMT_PERF && in->path)
+		return run_perf(in, NULL, o, t, warn, ctx, err, errlen);
+	if (!(lr = reopen(in))) {
+		snprintf(err, errlen, "cannot read '%s' again: %s", in->name, strerror(errno));
+		return -1;
+	}
+	if (o->max_inflate)
+		lread_set_max_inflate(lr, o->max_inflate);
 	if (f == FMT_PERF)
-		return run_perf(in, o, t, warn, ctx, err, errlen);
-	if (f == FMT_PV_JSON || f == FMT_PV_XML)
-		return run_perfview(in, f, o, t, warn, ctx);
-	if (f == FMT_FOLDED)
-		return run_folded(in, t, o->before, warn, ctx, err, errlen);
-	return run_lines(in, f, o, t, warn, ctx, err, errlen);
+		rc = run_perf(in, lr, o, t, warn, ctx, err, errlen);
+	else if (f == FMT_PV_JSON || f == FMT_PV_XML)
+		rc = run_perfview(lr, f, o, t, warn, ctx);
+	else if (f == FMT_FOLDED)
+		rc = run_folded(in, lr, t, o->before, warn, ctx, err, errlen);
+	else
+		rc = run_lines(in, lr, f, o, t, warn, ctx, err, errlen);
+	lread_free(lr);
+	return rc;
 }
 
 int collect(const char *path, const struct collect_opts *o, struct strtab *t,
@@ -275,15 +295,13 @@ int collect(const char *path, const struct collect_opts *o, struct strtab *t,
 
 	in.path = path && strcmp(path, "-") ? path : NULL;
 	in.name = in.path ? in.path : "<stdin>";
-	if (!in.path && slurp_stdin(&in, err, errlen) < 0)
-		goto out;
-	if (in.path && access(in.path, R_OK) < 0) {
+	if (!in.path)
+		stdin_kind(&in);
+	if (in.path && access(in.path, R_OK) < 0)
 		snprintf(err, errlen, "cannot open '%s': %s", in.name, strerror(errno));
-		goto out;
-	}
-	rc = collect_input(&in, o, t, fmt, warn, ctx, err, errlen);
-out:
-	free(in.owned);
+	else
+		rc = collect_input(&in, o, t, fmt, warn, ctx, err, errlen);
+	free(in.prefix);
 	return rc;
 }
 

@@ -34,6 +34,10 @@ struct lread {
 	const unsigned char *raw;	/* raw bytes not yet consumed... */
 	size_t raw_len;			/* ...and how many */
 	unsigned char *rawbuf;		/* owned buffer behind raw (fd input) */
+	unsigned char *prefix;		/* owned bytes read before fd (resume) */
+	unsigned char *rec;		/* lread_stdin_tee: every byte read */
+	size_t rec_len, rec_cap;	/* its length and room */
+	int recording;			/* rec is being filled */
 	int raw_eof;			/* the fd or memory is exhausted */
 	int gz;				/* inflating */
 	int gz_end;			/* the last gzip member ended */
@@ -73,6 +77,22 @@ static int set_error(struct lread *lr, const char *msg, int errnum)
 	return -1;
 }
 
+/* read(2) on the input, kept in rec while recording. */
+static ssize_t fd_read(struct lread *lr, void *dst, size_t cap)
+{
+	ssize_t n;
+
+	do
+		n = read(lr->fd, dst, cap);
+	while (n < 0 && errno == EINTR);
+	if (n > 0 && lr->recording) {
+		xgrow(&lr->rec, &lr->rec_cap, lr->rec_len + (size_t)n, 1);
+		memcpy(lr->rec + lr->rec_len, dst, (size_t)n);
+		lr->rec_len += (size_t)n;
+	}
+	return n;
+}
+
 /* Makes raw bytes available; returns 0 at end of input, -1 on error. */
 static int raw_fill(struct lread *lr)
 {
@@ -84,9 +104,7 @@ static int raw_fill(struct lread *lr)
 		lr->raw_eof = 1;
 		return 0;
 	}
-	do
-		n = read(lr->fd, lr->rawbuf, RAW_SIZE);
-	while (n < 0 && errno == EINTR);
+	n = fd_read(lr, lr->rawbuf, RAW_SIZE);
 	if (n < 0)
 		return set_error(lr, "read error", errno);
 	if (n == 0)
@@ -337,9 +355,7 @@ static ssize_t bytes_read(struct lread *lr, unsigned char *dst, size_t cap)
 	}
 	if (lr->raw_eof || lr->fd < 0)
 		return 0;
-	do
-		n = read(lr->fd, dst, cap);
-	while (n < 0 && errno == EINTR);
+	n = fd_read(lr, dst, cap);
 	if (n < 0)
 		return set_error(lr, "read error", errno);
 	if (n == 0)
@@ -458,11 +474,9 @@ static int sniff(struct lread *lr)
 
 /* Sets up a reader; raw is the initial raw data for memory input (fd -1),
  * or NULL to read fd through an owned buffer. */
-static struct lread *lread_alloc(int fd, const char *name,
-				 const unsigned char *raw, size_t raw_len)
+static struct lread *lread_init(struct lread *lr, int fd, const char *name,
+				const unsigned char *raw, size_t raw_len)
 {
-	struct lread *lr = xcalloc(1, sizeof(*lr));
-
 	lr->fd = fd;
 	lr->name = xstrndup(name, strlen(name));
 	lr->max_line = (size_t)256 << 20;
@@ -472,13 +486,19 @@ static struct lread *lread_alloc(int fd, const char *name,
 	if (raw) {
 		lr->raw = raw;
 		lr->raw_len = raw_len;
-		lr->raw_eof = 1;
-	} else {
-		lr->rawbuf = xmalloc(RAW_SIZE);
+		lr->raw_eof = fd < 0;	/* else fd goes on after raw */
 	}
+	if (fd >= 0)
+		lr->rawbuf = xmalloc(RAW_SIZE);
 	if (sniff(lr) < 0)
 		lr->eof = -1;	/* reported by the first lread_next */
 	return lr;
+}
+
+static struct lread *lread_alloc(int fd, const char *name,
+				 const unsigned char *raw, size_t raw_len)
+{
+	return lread_init(xcalloc(1, sizeof(struct lread)), fd, name, raw, raw_len);
 }
 
 struct lread *lread_open(const char *path)
@@ -501,6 +521,40 @@ struct lread *lread_from_mem(const void *data, size_t len, const char *name)
 	return lread_alloc(-1, name, data ? data : empty, len);
 }
 
+/* Sets up a reader over stdin that records the bytes it reads. */
+static struct lread *alloc_recording(void)
+{
+	struct lread *lr = xcalloc(1, sizeof(*lr));
+
+	lr->fd = 0;
+	lr->recording = 1;
+	return lr;
+}
+
+struct lread *lread_stdin_tee(void)
+{
+	return lread_init(alloc_recording(), 0, "<stdin>", NULL, 0);
+}
+
+unsigned char *lread_take_record(struct lread *lr, size_t *len)
+{
+	unsigned char *r = lr->rec;
+
+	*len = lr->rec_len;
+	lr->rec = NULL;
+	lr->rec_len = lr->rec_cap = 0;
+	lr->recording = 0;
+	return r;
+}
+
+struct lread *lread_resume_stdin(unsigned char *prefix, size_t len)
+{
+	struct lread *lr = xcalloc(1, sizeof(*lr));
+
+	lr->prefix = prefix;
+	return lread_init(lr, 0, "<stdin>", prefix ? prefix : (const unsigned char *)"", len);
+}
+
 void lread_free(struct lread *lr)
 {
 	if (!lr)
@@ -510,6 +564,8 @@ void lread_free(struct lread *lr)
 	if (lr->gz || (lr->zip && lr->zm.method == 8))
 		inflateEnd(&lr->zs);
 	free(lr->rawbuf);
+	free(lr->prefix);
+	free(lr->rec);
 	free(lr->u16);
 	free(lr->buf);
 	free(lr->name);

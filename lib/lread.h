@@ -28,6 +28,15 @@ struct lread *lread_open(const char *path);
  * in messages.  Never fails.  Free with lread_free. */
 struct lread *lread_from_mem(const void *data, size_t len, const char *name);
 
+/* Reading stdin twice without holding all of it: lread_stdin_tee reads
+ * stdin and keeps every byte it takes from it; lread_take_record hands
+ * those bytes over (the caller owns them; the tee reader is then freed);
+ * lread_resume_stdin reads them again and then the rest of stdin, taking
+ * ownership of prefix.  For a pipe: a regular file can just be rewound. */
+struct lread *lread_stdin_tee(void);
+unsigned char *lread_take_record(struct lread *lr, size_t *len);
+struct lread *lread_resume_stdin(unsigned char *prefix, size_t len);
+
 /* Closes the input (not stdin) and frees lr.  lread_free(NULL) does nothing. */
 void lread_free(struct lread *lr);
 

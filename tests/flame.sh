@@ -44,6 +44,22 @@ frun 0 "zipped PerfView JSON" --collapsed "$F/s.PerfView.json.zip"
 cmp -s "$TMP/out" tests/data/perfview/results/inline.folded && pass "flame: zip member detected as JSON" || fail "flame: zip JSON"
 frun 0 "stdin" --collapsed - < tests/data/etw/cpu.csv
 "$B/stackcollapse-etw" tests/data/etw/cpu.csv | cmp -s - "$TMP/out" && pass "flame: stdin detected" || fail "flame: stdin"
+# stdin: a pipe is read once (its start kept for the second look), a
+# redirected file is rewound; both give what the file gives.
+for _f in tests/data/etw/cpu.csv tests/data/perf/pidtid.txt.gz tests/data/perfview/inline.PerfView.xml \
+	  tests/data/vsp/tree-en.csv "$F/s.PerfView.json.zip" tests/data/flamegraph-inputs/diff.folded; do
+	"$FL" --collapsed "$_f" > "$F/want" 2>/dev/null
+	cat "$_f" | "$FL" --collapsed - > "$F/pipe" 2>/dev/null
+	"$FL" --collapsed - < "$_f" > "$F/redir" 2>/dev/null
+	cat "$_f" | "$FL" --collapsed --format "$(basename "$_f" | sed 's/.*PerfView.json.zip/perfview-json/; s/cpu.csv/wpa-csv/;
+		s/pidtid.*/perf/; s/inline.*/perfview-xml/; s/tree-en.csv/vs-calltree/; s/diff.folded/collapsed/')" - > "$F/given" 2>/dev/null
+	[ -s "$F/want" ] && cmp -s "$F/want" "$F/pipe" && cmp -s "$F/want" "$F/redir" && cmp -s "$F/want" "$F/given" \
+		|| echo "$_f"
+done > "$F/bad"
+[ -s "$F/bad" ] && fail "flame: stdin as a pipe or a redirect reads as the file" "$(cat "$F/bad")" \
+	|| pass "flame: stdin as a pipe, a redirect or with --format reads as the file (6 formats, gzip, zip)"
+frun 0 "PerfView warnings" --collapsed tests/data/perfview/bare.json
+expect_err "flame: PerfView places are file:line:col" "bare.json:3:83: sample skipped"
 frun 0 "--format overrides detection" --format collapsed --collapsed tests/data/flamegraph-inputs/basic.folded
 frun 0 "default title names the input" tests/data/etw/cpu.csv
 grep -q 'Flame Graph: cpu.csv' "$TMP/out" && pass "flame: title names cpu.csv" || fail "flame: default title"
