@@ -166,9 +166,11 @@ rm -f "$OUT/big2.PerfView.xml"
 head -c 200000000 "$pin" > "$OUT/fsample.txt"
 size=$(wc -c < "$OUT/fsample.txt")
 measure flame_perf "$B/flame" --title T "$OUT/fsample.txt" -o "$OUT/flame.svg"
-t0=$(date +%s.%N)
-"$SCP" "$OUT/fsample.txt" | "$FG" --title T > "$OUT/pipe.svg"
-t1=$(date +%s.%N)
-echo "pipeline stackcollapse-perf | flamegraph: $(awk -v a="$t0" -v b="$t1" -v s="$size" 'BEGIN { printf "%.3f s, %.0f MB/s", b - a, s / 1e6 / (b - a) }')"
+# Both halves of the pipeline run at once; peak RSS is the larger one's.
+measure pipeline sh -c '"$1" "$2" | "$3" --title T > "$4"' sh "$SCP" "$OUT/fsample.txt" "$FG" "$OUT/pipe.svg"
+echo "flame / pipeline time: $(awk "BEGIN { printf \"%.2f\", $T_flame_perf / $T_pipeline }")"
 cmp -s "$OUT/flame.svg" "$OUT/pipe.svg" && echo "same SVG: yes" || echo "same SVG: NO"
-rm -f "$OUT/fsample.txt" "$OUT/flame.svg" "$OUT/pipe.svg"
+# From a pipe flame streams (one thread): memory must not follow the input.
+measure flame_stdin sh -c 'cat "$1" | "$2" --title T - -o "$3"' sh "$OUT/fsample.txt" "$B/flame" "$OUT/stdin.svg"
+cmp -s "$OUT/flame.svg" "$OUT/stdin.svg" && echo "same SVG from stdin: yes" || echo "same SVG from stdin: NO"
+rm -f "$OUT/fsample.txt" "$OUT/flame.svg" "$OUT/pipe.svg" "$OUT/stdin.svg"

@@ -521,19 +521,12 @@ struct lread *lread_from_mem(const void *data, size_t len, const char *name)
 	return lread_alloc(-1, name, data ? data : empty, len);
 }
 
-/* Sets up a reader over stdin that records the bytes it reads. */
-static struct lread *alloc_recording(void)
+struct lread *lread_stdin_tee(void)
 {
 	struct lread *lr = xcalloc(1, sizeof(*lr));
 
-	lr->fd = 0;
-	lr->recording = 1;
-	return lr;
-}
-
-struct lread *lread_stdin_tee(void)
-{
-	return lread_init(alloc_recording(), 0, "<stdin>", NULL, 0);
+	lr->recording = 1;	/* before lread_init's first read */
+	return lread_init(lr, 0, "<stdin>", NULL, 0);
 }
 
 unsigned char *lread_take_record(struct lread *lr, size_t *len)
