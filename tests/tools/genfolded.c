@@ -120,5 +120,10 @@ int main(int argc, char **argv)
 		else
 			printf("%s %u\n", line, 1 + (unsigned)(next() % 50));
 	}
-	return 0;
+	for (i = 0; i < distinct; i++)
+		free(stacks[i]);
+	free(stacks);
+	free(depth);
+	free(line);
+	return fflush(stdout) == 0 ? 0 : 1;
 }
