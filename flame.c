@@ -62,7 +62,8 @@ static int draw(const struct fg_opts *o, const struct strtab *t, int two, const 
 {
 	struct render *r = render_new(o, warn_render, NULL);
 	struct outfile *out;
-	uint32_t *ids = strtab_sorted(t);
+	/* The renderer sorts a flame graph itself; a chart takes input order. */
+	uint32_t *ids = o->flamechart ? strtab_sorted(t) : NULL;
 	char err[512];
 	size_t i;
 	int drawn;
@@ -75,8 +76,9 @@ static int draw(const struct fg_opts *o, const struct strtab *t, int two, const 
 	}
 	for (i = 0; i < strtab_count(t); i++) {
 		size_t len;
-		const char *s = strtab_str(t, ids[i], &len);
-		const struct fcount *v = strtab_val(t, ids[i]);
+		uint32_t id = ids ? ids[i] : (uint32_t)i;
+		const char *s = strtab_str(t, id, &len);
+		const struct fcount *v = strtab_val(t, id);
 
 		render_add(r, s, len, &v[0], two ? &v[1] : NULL);
 	}

@@ -174,3 +174,16 @@ cmp -s "$OUT/flame.svg" "$OUT/pipe.svg" && echo "same SVG: yes" || echo "same SV
 measure flame_stdin sh -c 'cat "$1" | "$2" --title T - -o "$3"' sh "$OUT/fsample.txt" "$B/flame" "$OUT/stdin.svg"
 cmp -s "$OUT/flame.svg" "$OUT/stdin.svg" && echo "same SVG from stdin: yes" || echo "same SVG from stdin: NO"
 rm -f "$OUT/fsample.txt" "$OUT/flame.svg" "$OUT/pipe.svg" "$OUT/stdin.svg"
+# The same with many distinct deep stacks (100k), where the pipeline's
+# text round trip is larger: perf script text made from generated stacks.
+"$B/tests/genfolded" -n 130000 -d 100000 -D 60 | awk '{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";")
+	printf "app 1/1 0.%06d: %d cycles:\n", NR % 1000000, n
+	for (i = k; i >= 1; i--) printf "\tffff %s (/x)\n", f[i]
+	printf "\n" }' > "$OUT/fsample.txt"
+size=$(wc -c < "$OUT/fsample.txt")
+echo "perf script input with 100k distinct stacks: $(awk -v s="$size" 'BEGIN { printf "%.1f MB", s / 1e6 }')"
+measure flame_perf_deep "$B/flame" --title T "$OUT/fsample.txt" -o "$OUT/flame.svg"
+measure pipeline_deep sh -c '"$1" "$2" | "$3" --title T > "$4"' sh "$SCP" "$OUT/fsample.txt" "$FG" "$OUT/pipe.svg"
+echo "flame / pipeline time: $(awk "BEGIN { printf \"%.2f\", $T_flame_perf_deep / $T_pipeline_deep }")"
+cmp -s "$OUT/flame.svg" "$OUT/pipe.svg" && echo "same SVG: yes" || echo "same SVG: NO"
+rm -f "$OUT/fsample.txt" "$OUT/flame.svg" "$OUT/pipe.svg"
