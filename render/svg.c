@@ -207,8 +207,10 @@ static void detail_title(FILE *f, const struct svg_in *in, const struct frame *f
 	share(f, in, fr->after, in->after_total);
 	fputs("; before ", f);
 	share(f, in, fr->before, in->before_total);
+	if (fabs(d) < 0.5)
+		d = 0;		/* rounds to 0: no "+0" or "-0" */
 	svg_commify(num, sizeof(num), d);
-	fprintf(f, "; %s%s ", d > 0 && strcmp(num, "0") ? "+" : "", num);
+	fprintf(f, "; %s%s ", d > 0 ? "+" : "", num);
 	xmlesc_write(f, in->o->countname, strlen(in->o->countname), (size_t)-1);
 	if (fabs(dp) < 0.005)
 		dp = 0;		/* no "-0.00" */
