@@ -27,7 +27,9 @@ static void test_split(void)
 static void test_layout(void)
 {
 	struct lentry e[3] = {
-		{ "a;b", 3, 3, 0, 0 }, { "a;c", 3, 2, 0, 0 }, { "d", 1, 5, 0, 0 }
+		{ .stack = "a;b", .len = 3, .weight = 3 },
+		{ .stack = "a;c", .len = 3, .weight = 2 },
+		{ .stack = "d", .len = 1, .weight = 5 }
 	};
 	struct layout lo;
 
