@@ -186,7 +186,7 @@ int flame_opts_exit(struct flame_opts *f, int result, const char *prog, const ch
 "Every flamegraph option is accepted too (--title, --width, --colors,\n"
 "--minwidth, --inverted, --flamechart, --negate, -o FILE, ...):\n\n", prog, prog,
 		       detect_names());
-		fgopt_usage(stdout, prog);
+		fgopt_options(stdout);
 		printf("\nExit status: 0 graph written (skipped rows are warnings), 1 an input\n"
 		       "could not be read through or an I/O error, 2 usage error or\n"
 		       "no samples, 3 a --fail-if threshold was passed.\n");

@@ -77,7 +77,9 @@ static int sniff(struct input *in, uint64_t max_inflate, enum detect_fmt *f,
 		len += (size_t)n;
 	if (n < 0)
 		snprintf(err, errlen, "%s: %s", in->name, lread_error(lr));
-	else if ((*f = detect_format(head, len)) == FMT_UNKNOWN)
+	else if ((*f = detect_format(head, len)) == FMT_UNKNOWN && detect_hint(head, len))
+		snprintf(err, errlen, "%s: %s", in->name, detect_hint(head, len));
+	else if (*f == FMT_UNKNOWN)
 		snprintf(err, errlen, "%s: %s; name it with --format (one of: %s)", in->name,
 			 len ? "cannot tell its format" : "empty input", detect_names());
 	if (in->pipe && !in->data)

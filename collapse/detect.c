@@ -109,6 +109,19 @@ static int perf_stamp(const char *s, size_t n)
 	return 0;
 }
 
+const char *detect_hint(const char *head, size_t len)
+{
+	if (len >= 8 && memcmp(head, "PERFILE2", 8) == 0)
+		return "a perf.data file: convert it first with 'perf script -i FILE | flame -'";
+	if (len >= 8 && memcmp(head, "Nettrace", 8) == 0)
+		return "a .nettrace file: open it in PerfView and save the stacks as .PerfView.xml.zip";
+	if (len >= 4 && memcmp(head, "\x89PNG", 4) == 0)
+		return "a PNG image, not a profile";
+	if (bytes_contains(head, len < 1024 ? len : 1024, "<svg"))
+		return "an SVG image already, not a profile";
+	return NULL;
+}
+
 enum detect_fmt detect_format(const char *head, size_t len)
 {
 	const char *p = head, *end = head + len, *s;

@@ -22,6 +22,10 @@ enum detect_fmt {
  * few KB are enough), or FMT_UNKNOWN. */
 enum detect_fmt detect_format(const char *head, size_t len);
 
+/* For an input of no known format: what it looks like instead and what
+ * to do ("a perf.data file: ..."), or NULL. */
+const char *detect_hint(const char *head, size_t len);
+
 /* The name --format uses for f ("perf", "wpa-csv", ...). */
 const char *detect_name(enum detect_fmt f);
 

@@ -440,6 +440,7 @@ static int first_byte(struct pvin *in)
 int pv_read_lread(struct pv *p, struct lread *lr)
 {
 	struct pvin in = { 0 };
+	uint64_t seen = p->stats.samples + p->stats.skipped;
 	int c, rc = -1;
 
 	p->name = lread_name(lr);
@@ -468,6 +469,11 @@ int pv_read_lread(struct pv *p, struct lread *lr)
 	}
 	file_end(p);
 	free(in.buf);
+	/* Well-formed but no sample at all: most likely some other JSON or
+	 * XML (a Chrome trace, a speedscope file), which deserves a word. */
+	if (rc == 0 && p->stats.samples + p->stats.skipped == seen)
+		pv_warn(p, NULL, "no samples: not a PerfView stack file (no Sample elements "
+			"or \"Samples\" array)?");
 	if (rc < 0)
 		p->stats.bad_input = 1;
 	return rc;

@@ -278,14 +278,25 @@ void fgopt_usage(FILE *f, const char *prog)
 "Renders collapsed stacks (\"frame;frame;leaf COUNT\", or two counts for a\n"
 "differential graph) as an interactive SVG flame graph.  With no FILE, or\n"
 "when FILE is -, reads stdin; several files are merged; .gz is inflated.\n"
+"\n", prog);
+	fgopt_options(f);
+	fprintf(f,
 "\n"
+"Colours derive from the function name, so a function keeps its colour\n"
+"across graphs.  Exit status: 0 graph written, 1 I/O error, 2 usage error\n"
+"or no valid input (an SVG saying so is still written).\n");
+}
+
+void fgopt_options(FILE *f)
+{
+	fputs(
 "  -o, --output FILE  write the SVG to FILE (atomically) instead of stdout\n"
 "  --title TEXT       title (default \"Flame Graph\")\n"
 "  --subtitle TEXT    second title line\n"
 "  --width NUM        image width in pixels (default 1200)\n"
 "  --height NUM       frame height in pixels (default 16)\n"
-"  --minwidth NUM     omit frames narrower than NUM pixels, or NUM%% of the\n"
-"                     total when NUM ends in %% (default 0.1)\n"
+"  --minwidth NUM     omit frames narrower than NUM pixels, or NUM% of the\n"
+"                     total when NUM ends in % (default 0.1)\n"
 "  --fonttype FONT    font family (default \"Verdana\")\n"
 "  --fontsize NUM     font size (default 12)\n"
 "  --fontwidth NUM    average glyph width relative to the size (default 0.59)\n"
@@ -302,15 +313,10 @@ void fgopt_usage(FILE *f, const char *prog)
 "  --flamechart       keep input order and do not merge stacks (time order)\n"
 "  --negate           swap the differential hues (blue grew, red shrank)\n"
 "  --notes TEXT       a comment embedded in the SVG\n"
-"  --total NUM        the 100%% total, when larger than the input's\n"
+"  --total NUM        the 100% total, when larger than the input's\n"
 "  --factor NUM       multiply counts by NUM in the labels\n"
 "  --nameattr FILE    per-function attributes: NAME<TAB>attr=value<TAB>...\n"
 "  --encoding NAME    encoding named in the XML declaration\n"
 "  --help             this text\n"
-"  --version          the version\n"
-"\n"
-"Colours derive from the function name, so a function keeps its colour\n"
-"across graphs.  Exit status: 0 graph written, 1 I/O error, 2 usage error\n"
-"or no valid input (an SVG saying so is still written).\n",
-		prog);
+"  --version          the version\n", f);
 }

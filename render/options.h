@@ -61,4 +61,7 @@ int fgopt_parse(struct fg_opts *o, int argc, char **argv, int *first,
 /* Writes the --help text. */
 void fgopt_usage(FILE *f, const char *prog);
 
+/* Writes only the option list (for tools that accept these options). */
+void fgopt_options(FILE *f);
+
 #endif

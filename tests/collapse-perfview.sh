@@ -27,6 +27,19 @@ perr "negative metric named" "bare.json:3:83: sample skipped: a negative Metric"
 perr "out-of-range metric named" "bare.json:4:56: sample skipped: the Metric is not a finite number"
 perr "skipped samples counted" "skipped 3 samples"
 
+# Well-formed JSON or XML that holds no sample is said to, not passed
+# over in silence (a Chrome trace, some other XML, an empty list).
+printf '{"traceEvents": [{"name": "a", "ph": "X"}]}' > "$P/trace.json"
+printf '<?xml version="1.0"?>\n<root><a/></root>\n' > "$P/other.xml"
+printf '{"Samples": []}' > "$P/none.json"
+for _f in trace.json other.xml none.json; do
+	prun 0 "no samples in $_f: a warning" "$P/$_f"
+	perr "no samples in $_f: named" "$_f: no samples: not a PerfView stack file"
+done
+printf '{"Samples": [{"Stack": ["a"]}]}' > "$P/one.json"
+prun 0 "one sample: no such warning" "$P/one.json"
+[ -s "$TMP/err" ] && fail "perfview: one sample: quiet" "$(cat "$TMP/err")" || pass "perfview: one sample: quiet"
+
 # Broken input: file:line:col, exit 1, the samples before the fault kept.
 printf '{"Samples": [{"Stack": ["a", "b"]},\n {"Stack": ["c", "b"], "Metric": 2},\n {"Stack": ["d"' > "$P/cut.json"
 prun 1 "JSON cut short" "$P/cut.json"

@@ -90,6 +90,22 @@ expect_err "flame: ignored filters are named" "vs-calltree input has no process,
 printf 'Name,Count,Stack Size\nmain,3,12\n' > "$F/other.csv"
 frun 1 "a CSV that is not wpaexporter's" "$F/other.csv"
 expect_err "flame: near miss: says it cannot tell, lists formats" "cannot tell its format; name it with --format (one of: perf, wpa-csv"
+# Near misses of other shapes: each is refused or said to hold nothing,
+# never drawn as if it were a profile.
+printf '<?xml version="1.0"?>\n<root><Frame ID="1">x</Frame></root>\n' > "$F/other.xml"
+frun 1 "XML that is not PerfView's" "$F/other.xml"
+expect_err "flame: other XML: cannot tell" "other.xml: cannot tell its format"
+printf '{"traceEvents": [{"name": "a", "ph": "X", "ts": 1, "dur": 2}]}\n' > "$F/trace.json"
+frun 2 "JSON that is not PerfView's (a Chrome trace)" "$F/trace.json" -o "$F/trace.svg"
+expect_err "flame: other JSON: says it is no PerfView stack file" "trace.json: no samples: not a PerfView stack file"
+printf 'main: 12\nfoo: bar baz\n' > "$F/colons.txt"
+frun 1 "text with colons that is not perf script" "$F/colons.txt"
+printf 'PERFILE2\150\0\0\0\0\0\0\0\0\0\0\0\0\0\0' > "$F/perf.data"
+frun 1 "a perf.data file" "$F/perf.data"
+expect_err "flame: perf.data: says how to convert it" "perf.data: a perf.data file: convert it first with 'perf script -i FILE | flame -'"
+"$FL" tests/data/etw/cpu.csv -o "$F/made.svg" 2>/dev/null
+frun 1 "an SVG given back" "$F/made.svg"
+expect_err "flame: an SVG is named as one" "made.svg: an SVG image already, not a profile"
 printf 'Process,Thread ID\nx (1),2\n' > "$F/nostack.csv"
 frun 1 "a CSV with Process but no Stack column" "$F/nostack.csv"
 # perf script -F +srcline writes "  file:line" after frames: not malformed.
