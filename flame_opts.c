@@ -120,8 +120,10 @@ int flame_opts_parse(struct flame_opts *f, int argc, char **argv, char *err, siz
 	f->c.etw.tid = f->tids;
 	f->c.etw.begin = f->c.begin;
 	f->c.etw.end = f->c.end;
+	/* perf roots carry both numbers when splitting: a process is told by
+	 * its PID (its threads may have other names), a thread by its TID. */
 	if (f->split_by)
-		f->c.perf.tid = f->split_by == SPLIT_THREAD, f->c.perf.pid = 1;
+		f->c.perf.tid = f->c.perf.pid = 1;
 	if (f->diff && f->ninputs != 2)
 		snprintf(err, errlen, "--diff needs two inputs, BEFORE and AFTER");
 	else if (!f->diff && (f->summary || f->fail_self >= 0 || f->fail_total >= 0 || f->classic ||

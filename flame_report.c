@@ -28,10 +28,41 @@ static size_t group_len(const char *s, size_t len, int frames)
 	return (size_t)(semi - s);
 }
 
-/* "chrome.exe (88);TID 12" -> "chrome.exe_88_12": UIforETW's file names. */
+/* Where a perf root "COMM-PID", "COMM-PID/TID" or "COMM-?/TID" puts its
+ * '-' before the numbers, or len when s is not one. */
+static size_t perf_dash(const char *s, size_t len)
+{
+	size_t i = len, dash;
+
+	while (i && s[i - 1] != '-')
+		i--;
+	if (!i)
+		return len;
+	dash = i - 1;
+	if (i < len && s[i] == '?')
+		i++;
+	else
+		while (i < len && s[i] >= '0' && s[i] <= '9')
+			i++;
+	if (i == dash + 1)
+		return len;
+	if (i < len && s[i] == '/') {
+		size_t t = ++i;
+
+		while (i < len && s[i] >= '0' && s[i] <= '9')
+			i++;
+		if (i == t)
+			return len;
+	}
+	return i == len ? dash : len;
+}
+
+/* UIforETW's PROCESS_PID_TID names: "chrome.exe (88);TID 12" and perf's
+ * "chrome-88/12" -> "chrome.exe_88_12", "chrome_88_12"; a PID perf could
+ * not tell ("-?") is left out. */
 static void file_name(char *d, size_t cap, const char *s, size_t len)
 {
-	size_t o = 0, i;
+	size_t o = 0, i, dash = perf_dash(s, len);
 
 	for (i = 0; i < len && o + 2 < cap; i++) {
 		char c = s[i];
@@ -40,6 +71,8 @@ static void file_name(char *d, size_t cap, const char *s, size_t len)
 			i += 3;
 			continue;
 		}
+		if (i == dash || (i > dash && (c == '/' || c == '?')))
+			c = '_';
 		if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 		    c == '.' || c == '-')
 			d[o++] = c;
@@ -53,111 +86,233 @@ static void file_name(char *d, size_t cap, const char *s, size_t len)
 		snprintf(d, cap, "group");
 }
 
+/* Makes name unique among the names drawn so far ("x", "x-2", ...): two
+ * groups may differ only in characters a file name cannot keep. */
+static void unique_name(struct strtab *used, char *name, size_t cap)
+{
+	size_t base = strlen(name);
+	unsigned k = 1;
+	int added;
+
+	for (;;) {
+		strtab_intern(used, name, strlen(name), &added);
+		if (added)
+			return;
+		snprintf(name + (base < cap - 12 ? base : cap - 12), 12, "-%u", ++k);
+	}
+}
+
 static void quiet(void *ctx, const char *msg)
 {
 	(void)ctx;
 	fprintf(stderr, "flame: %s\n", msg);
 }
 
-struct group {
-	uint32_t key;		/* id in the group table */
-	double weight;		/* its samples */
+struct root {
+	double weight;		/* samples under this root */
+	uint32_t group;		/* id in the group table */
 };
 
-static int heavier(const void *a, const void *b)
-{
-	const struct group *x = a, *y = b;
+struct group {
+	double weight;		/* samples of its roots */
+	uint32_t name;		/* the root it is named after */
+	double name_weight;	/* that root's samples */
+	int main_thread;	/* perf: the name root is the process's own thread */
+	int rank;		/* among the busiest: its graph; else -1 */
+};
 
-	return x->weight != y->weight ? (x->weight < y->weight ? 1 : -1) : (x->key > y->key) - (x->key < y->key);
+/* The group key of a root.  perf roots ("COMM-PID/TID") are grouped by
+ * their numbers, so a process whose threads carry other names, or a
+ * thread renamed while it ran, stays one graph; a PID perf could not tell
+ * ('?') falls back to the name.  Other formats: the root itself. */
+static size_t group_key(const struct flame_opts *f, const char *s, size_t len, int perf,
+			const char **key, int *main_thread)
+{
+	size_t dash = perf ? perf_dash(s, len) : len;
+	const char *slash;
+
+	*key = s;
+	*main_thread = 0;
+	if (dash == len)
+		return len;
+	slash = memchr(s + dash, '/', len - dash);
+	if (slash) {
+		size_t plen = (size_t)(slash - (s + dash + 1));
+
+		*main_thread = (size_t)(s + len - slash - 1) == plen && !memcmp(s + dash + 1, slash + 1, plen);
+	}
+	if (s[dash + 1] == '?')		/* "comm-?/TID": process by name */
+		return f->split_by == SPLIT_PROCESS ? dash + 2 : len;
+	*key = s + dash + 1;
+	if (f->split_by == SPLIT_PROCESS && slash)
+		return (size_t)(slash - *key);
+	return (size_t)(s + len - *key);
 }
 
-/* Draws one group's stacks to dir/NAME.svg; returns an exit status. */
-static int draw_group(const struct flame_opts *f, const struct strtab *t, const char *key, size_t klen,
-		      int frames)
+static int heavier(const void *a, const void *b, void *ctx)
 {
-	struct fg_opts o = f->fg;
-	struct render *r = render_new(&o, quiet, NULL);
-	char name[200], path[4096], title[300];
-	uint32_t *ids = strtab_sorted(t);
+	const struct group *g = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (g[x].weight != g[y].weight)
+		return g[x].weight < g[y].weight ? 1 : -1;
+	return (x > y) - (x < y);
+}
+
+/* Writes a graph to dir/NAME.svg and lists it; returns an exit status. */
+static int write_group(const struct flame_opts *f, struct render *r, const char *name)
+{
+	char path[4096];
 	struct outfile *out;
-	size_t i;
-	int rc = 0;
 
-	file_name(name, sizeof(name), key, klen);
 	snprintf(path, sizeof(path), "%s/%s.svg", f->fg.output, name);
-	snprintf(title, sizeof(title), "CPU Usage flame graph of %s", name);
-	if (!f->fg.title || f->fg.title == f->title)
-		o.title = title;
-	for (i = 0; i < strtab_count(t); i++) {
-		size_t len;
-		const char *s = strtab_str(t, ids[i], &len);
-
-		if (group_len(s, len, frames) == klen && !memcmp(s, key, klen))
-			render_add(r, s, len, strtab_val(t, ids[i]), NULL);
-	}
-	free(ids);
 	if (!(out = outfile_open(path))) {
 		fprintf(stderr, "flame: cannot write '%s': %s\n", path, strerror(errno));
-		rc = 1;
-	} else {
-		render_write(r, outfile_stream(out));
-		if (outfile_commit(out) < 0) {
-			fprintf(stderr, "flame: write error on '%s': %s\n", path, strerror(errno));
-			rc = 1;
-		} else {
-			printf("%s\n", path);
+		return 1;
+	}
+	render_write(r, outfile_stream(out));
+	if (outfile_commit(out) < 0) {
+		fprintf(stderr, "flame: write error on '%s': %s\n", path, strerror(errno));
+		return 1;
+	}
+	printf("%s\n", path);
+	return 0;
+}
+
+/* One graph being drawn: its options point at its own title. */
+struct graph {
+	struct fg_opts o;	/* the options, with this title */
+	char name[200];		/* file name without .svg */
+	char title[300];	/* CPU Usage flame graph of NAME */
+	struct render *r;	/* the graph */
+};
+
+/* Fills roots (root -> struct root) and groups (key -> struct group) from
+ * t's stacks; rootof[i] is stack i's root. */
+static void group_stacks(const struct flame_opts *f, const struct strtab *t, int frames, int perf,
+			 struct strtab *roots, struct strtab *groups, uint32_t *rootof)
+{
+	size_t i, n = strtab_count(t);
+
+	for (i = 0; i < n; i++) {
+		size_t len;
+		const char *s = strtab_str(t, (uint32_t)i, &len);
+
+		rootof[i] = strtab_intern(roots, s, group_len(s, len, frames), NULL);
+		((struct root *)strtab_val(roots, rootof[i]))->weight += fcount_value(strtab_val(t, (uint32_t)i));
+	}
+	for (i = 0; i < strtab_count(roots); i++) {
+		struct root *r = strtab_val(roots, (uint32_t)i);
+		size_t len, klen;
+		const char *s = strtab_str(roots, (uint32_t)i, &len), *key;
+		int main_thread, added;
+		struct group *g;
+
+		klen = group_key(f, s, len, perf, &key, &main_thread);
+		r->group = strtab_intern(groups, key, klen, &added);
+		g = strtab_val(groups, r->group);
+		g->weight += r->weight;
+		g->rank = -1;
+		/* Named after the process's own thread, else its busiest. */
+		if (added || (main_thread && !g->main_thread) ||
+		    (main_thread == g->main_thread && r->weight > g->name_weight)) {
+			g->name = (uint32_t)i;
+			g->name_weight = r->weight;
+			g->main_thread = main_thread;
 		}
 	}
-	render_free(r);
-	return rc;
 }
 
 int flame_split(const struct flame_opts *f, const struct strtab *t)
 {
-	struct strtab *keys = strtab_new(sizeof(double));
-	int frames = 1;
-	struct group *g;
-	size_t i, n;
-	int rc = 0;
+	struct strtab *roots = strtab_new(sizeof(struct root)), *groups = strtab_new(sizeof(struct group));
+	struct strtab *used = strtab_new(0);
+	size_t i, n = strtab_count(t), ng, top = 0;
+	uint32_t *rootof = xcalloc(n ? n : 1, sizeof(*rootof)), *order = NULL, *ids = NULL;
+	struct group *g = NULL;
+	struct graph *gr = NULL;
+	int frames = 1, perf = 0, rc = 0;
+	char err[512];
 
-	/* perf roots are "comm-PID/TID" (one frame); ETW's "PROCESS (PID);TID N". */
-	if (f->split_by == SPLIT_THREAD && strtab_count(t)) {
+	/* perf roots are "COMM-PID/TID" (one frame); ETW's "PROCESS (PID);TID N". */
+	if (n) {
 		size_t len;
 		const char *s = strtab_str(t, 0, &len);
 
-		frames = memchr(s, '/', group_len(s, len, 1)) ? 1 : 2;
-	}
-	if (mkdir(f->fg.output, 0777) < 0 && errno != EEXIST) {
-		fprintf(stderr, "flame: cannot create '%s': %s\n", f->fg.output, strerror(errno));
-		strtab_free(keys);
-		return 1;
-	}
-	for (i = 0; i < strtab_count(t); i++) {
-		size_t len;
-		const char *s = strtab_str(t, (uint32_t)i, &len);
-
-		*(double *)strtab_val(keys, strtab_intern(keys, s, group_len(s, len, frames), NULL)) +=
-			fcount_value(strtab_val(t, (uint32_t)i));
-	}
-	n = strtab_count(keys);
-	g = xcalloc(n ? n : 1, sizeof(*g));
-	for (i = 0; i < n; i++) {
-		g[i].key = (uint32_t)i;
-		g[i].weight = *(double *)strtab_val(keys, (uint32_t)i);
-	}
-	qsort(g, n, sizeof(*g), heavier);
-	for (i = 0; i < n && i < f->top; i++) {
-		size_t klen;
-		const char *k = strtab_str(keys, g[i].key, &klen);
-
-		rc |= draw_group(f, t, k, klen, frames);
+		len = group_len(s, len, 1);
+		perf = perf_dash(s, len) != len && memchr(s, '/', len);
+		frames = f->split_by == SPLIT_THREAD && !perf ? 2 : 1;
 	}
 	if (n == 0) {
 		fprintf(stderr, "flame: no samples to draw\n");
 		rc = 2;
+		goto out;
 	}
+	if (mkdir(f->fg.output, 0777) < 0 && errno != EEXIST) {
+		fprintf(stderr, "flame: cannot create '%s': %s\n", f->fg.output, strerror(errno));
+		rc = 1;
+		goto out;
+	}
+	group_stacks(f, t, frames, perf, roots, groups, rootof);
+	/* The groups as one array (strtab values are not), busiest first. */
+	ng = strtab_count(groups);
+	g = xcalloc(ng, sizeof(*g));
+	order = xcalloc(ng, sizeof(*order));
+	for (i = 0; i < ng; i++) {
+		g[i] = *(struct group *)strtab_val(groups, (uint32_t)i);
+		order[i] = (uint32_t)i;
+	}
+	qsort_r(order, ng, sizeof(*order), heavier, g);
+	top = ng < f->top ? ng : f->top;
+	gr = xcalloc(top ? top : 1, sizeof(*gr));
+	for (i = 0; i < top && rc == 0; i++) {
+		struct graph *x = &gr[i];
+		size_t len;
+		const char *s = strtab_str(roots, g[order[i]].name, &len), *slash = memchr(s, '/', len);
+
+		/* A perf process is named COMM_PID, without a thread's number. */
+		if (perf && f->split_by == SPLIT_PROCESS && slash)
+			len = (size_t)(slash - s);
+		file_name(x->name, sizeof(x->name), s, len);
+		unique_name(used, x->name, sizeof(x->name));
+		snprintf(x->title, sizeof(x->title), "CPU Usage flame graph of %s", x->name);
+		x->o = f->fg;
+		if (!f->fg.title || f->fg.title == f->title)
+			x->o.title = x->title;
+		x->r = render_new(&x->o, quiet, NULL);
+		if (render_load(x->r, err, sizeof(err)) < 0) {
+			fprintf(stderr, "flame: %s\n", err);
+			rc = 1;
+		}
+		g[order[i]].rank = (int)i;
+	}
+	/* One pass over the stacks feeds every graph (in input order, as the
+	 * renderer sorts a flame graph itself; a --flamechart gets them sorted). */
+	ids = f->fg.flamechart ? strtab_sorted(t) : NULL;
+	for (i = 0; i < n && rc == 0; i++) {
+		uint32_t id = ids ? ids[i] : (uint32_t)i;
+		int rank = g[((const struct root *)strtab_val(roots, rootof[id]))->group].rank;
+		size_t len;
+		const char *s;
+
+		if (rank < 0)
+			continue;
+		s = strtab_str(t, id, &len);
+		render_add(gr[rank].r, s, len, strtab_val(t, id), NULL);
+	}
+	for (i = 0; i < top && rc == 0; i++)
+		rc |= write_group(f, gr[i].r, gr[i].name);
+out:
+	for (i = 0; i < top; i++)
+		render_free(gr[i].r);
+	free(gr);
+	free(ids);
 	free(g);
-	strtab_free(keys);
+	free(order);
+	free(rootof);
+	strtab_free(roots);
+	strtab_free(groups);
+	strtab_free(used);
 	return rc;
 }
 

@@ -230,4 +230,26 @@ frun 0 "--split-by thread" --split-by thread --top 2 tests/data/etw/cpu.csv -o "
 [ "$(wc -l < "$TMP/out")" = 2 ] && [ -f "$(head -1 "$TMP/out")" ] && pass "flame: --split-by lists 2 files that exist" \
 	|| fail "flame: --split-by files" "$(cat "$TMP/out")"
 grep -q 'CPU Usage flame graph of ' "$(head -1 "$TMP/out")" && pass "flame: --split-by titles as UIforETW" || fail "flame: split titles"
+# perf: a process is one graph whatever its threads are called, a thread
+# keeps one graph when renamed (TID 4390 ran as "threads", then
+# "worker-2"); busiest first; sums checked against the collapser's roots.
+all_count() { sed -n 's/.*<title>all (\([0-9,]*\) .*/\1/p' "$1" | tr -d ,; }
+"$B/stackcollapse-perf" --pid --tid "$PF" > "$F/pt.folded"
+frun 0 "--split-by process on perf" --split-by process --top 5 "$PF" -o "$F/sp"
+want=$(awk '{ t += $NF } END { printf "%.0f", t }' "$F/pt.folded")
+[ "$(cat "$TMP/out")" = "$F/sp/threads_4387.svg" ] && [ "$(all_count "$F/sp/threads_4387.svg")" = "$want" ] \
+	&& pass "flame: perf --split-by process: one graph per PID, named after its main thread" \
+	|| fail "flame: perf --split-by process" "$(cat "$TMP/out"; all_count "$F/sp/threads_4387.svg"; echo "want $want")"
+frun 0 "--split-by thread on perf" --split-by thread --top 2 --minwidth 0 "$PF" -o "$F/st"
+want=$(awk '$1 ~ /-4387\/4390;/ { t += $NF } END { printf "%.0f", t }' "$F/pt.folded")
+printf '%s\n' "$F/st/worker-1_4387_4389.svg" "$F/st/worker-2_4387_4390.svg" | cmp -s - "$TMP/out" \
+	&& pass "flame: perf --split-by thread: the 2 busiest, busiest first, COMM_PID_TID" \
+	|| fail "flame: perf --split-by thread" "$(cat "$TMP/out")"
+[ "$(all_count "$F/st/worker-2_4387_4390.svg")" = "$want" ] && grep -q '<title>threads-4387/4390 ' "$F/st/worker-2_4387_4390.svg" \
+	&& pass "flame: perf --split-by thread: a renamed thread is one graph" \
+	|| fail "flame: perf renamed thread" "$(all_count "$F/st/worker-2_4387_4390.svg"), want $want"
+printf 'a b;x 1\na_b;y 2\n' > "$F/names.folded"
+frun 0 "--split-by, two names one file name" --split-by process --top 5 "$F/names.folded" -o "$F/sn"
+printf '%s\n' "$F/sn/a_b.svg" "$F/sn/a_b-2.svg" | cmp -s - "$TMP/out" && grep -q '<title>a b ' "$F/sn/a_b-2.svg" \
+	&& pass "flame: --split-by never writes two groups to one file" || fail "flame: split name clash" "$(cat "$TMP/out")"
 frun 2 "--split-by needs -o" --split-by thread tests/data/etw/cpu.csv
