@@ -62,27 +62,16 @@ static int draw(const struct fg_opts *o, const struct strtab *t, int two, const 
 {
 	struct render *r = render_new(o, warn_render, NULL);
 	struct outfile *out;
-	/* The renderer sorts a flame graph itself; a chart takes input order. */
-	uint32_t *ids = o->flamechart ? strtab_sorted(t) : NULL;
 	char err[512];
-	size_t i;
 	int drawn;
 
 	if (render_load(r, err, sizeof(err)) < 0) {
 		fprintf(stderr, PROG ": %s\n", err);
-		free(ids);
 		render_free(r);
 		return 1;
 	}
-	for (i = 0; i < strtab_count(t); i++) {
-		size_t len;
-		uint32_t id = ids ? ids[i] : (uint32_t)i;
-		const char *s = strtab_str(t, id, &len);
-		const struct fcount *v = strtab_val(t, id);
-
-		render_add(r, s, len, &v[0], two ? &v[1] : NULL);
-	}
-	free(ids);
+	/* The stacks are drawn from t itself: no second copy. */
+	render_use(r, t, two);
 	if (!(out = outfile_open(path))) {
 		fprintf(stderr, PROG ": cannot write '%s': %s\n", path, strerror(errno));
 		render_free(r);
@@ -176,6 +165,63 @@ out:
 	return rc;
 }
 
+/* A flame chart: the runs of seq (stacks of t) in order, as collapsed
+ * lines or a graph. */
+static int chart(struct flame_opts *f, const struct strtab *t, const struct fseq *seq)
+{
+	struct outfile *out = NULL;
+	struct render *r = NULL;
+	char err[512];
+	size_t i;
+	int rc = 0;
+
+	if (f->collapsed) {
+		if (!(out = outfile_open(f->fg.output))) {
+			fprintf(stderr, PROG ": cannot write '%s': %s\n", f->fg.output, strerror(errno));
+			return 1;
+		}
+	} else {
+		r = render_new(&f->fg, warn_render, NULL);
+		if (render_load(r, err, sizeof(err)) < 0) {
+			fprintf(stderr, PROG ": %s\n", err);
+			render_free(r);
+			return 1;
+		}
+	}
+	for (i = 0; i < seq->n; i++) {
+		const struct fseq_run *x = &seq->run[i];
+		size_t len;
+		const char *s = strtab_str(t, x->id, &len);
+		char n1[32], n2[32];
+
+		if (r) {
+			render_add(r, s, len, &x->c[0], x->two ? &x->c[1] : NULL);
+			continue;
+		}
+		fcount_format(&x->c[0], n1);
+		fcount_format(&x->c[1], n2);
+		fprintf(outfile_stream(out), "%.*s %s%s%s\n", (int)len, s, n1, x->two ? " " : "",
+			x->two ? n2 : "");
+	}
+	if (r) {
+		if (!(out = outfile_open(f->fg.output))) {
+			fprintf(stderr, PROG ": cannot write '%s': %s\n", f->fg.output, strerror(errno));
+			render_free(r);
+			return 1;
+		}
+		rc = render_write(r, outfile_stream(out)) ? 2 : 0;
+		render_free(r);
+	}
+	if (outfile_commit(out) < 0) {
+		fprintf(stderr, PROG ": write error on '%s': %s\n", f->fg.output ? f->fg.output : "<stdout>",
+			strerror(errno));
+		return 1;
+	}
+	if (rc)
+		fprintf(stderr, PROG ": no samples to draw\n");
+	return rc;
+}
+
 /* Writes t (one count per stack) or, for differential collapsed input,
  * the union of before and t: collapsed text or a graph. */
 static int output(struct flame_opts *f, struct strtab *t, struct strtab *before)
@@ -184,7 +230,9 @@ static int output(struct flame_opts *f, struct strtab *t, struct strtab *before)
 	char err[512];
 	int r;
 
-	if (f->collapsed) {
+	if (f->c.seq) {
+		r = chart(f, t, f->c.seq);
+	} else if (f->collapsed) {
 		r = (u ? folded_save_pairs(u, f->fg.output, err, sizeof(err))
 		       : folded_save(t, f->fg.output, err, sizeof(err))) < 0;
 		if (r)
@@ -202,8 +250,12 @@ static int output(struct flame_opts *f, struct strtab *t, struct strtab *before)
 static int run(struct flame_opts *f, const char *const *in, int n)
 {
 	struct strtab *t = strtab_new(sizeof(struct fcount));
+	struct fseq seq = { NULL, 0, 0 };
 	int rc;
 
+	/* A flame chart keeps the samples' order: time, or input order. */
+	if (f->fg.flamechart && !f->split_by)
+		f->c.seq = &seq;
 	f->c.before = strtab_new(sizeof(struct fcount));
 	rc = collect_all(f, in, n, t);
 	if (rc >= 0) {
@@ -215,6 +267,8 @@ static int run(struct flame_opts *f, const char *const *in, int n)
 	}
 	strtab_free(f->c.before);
 	f->c.before = NULL;
+	f->c.seq = NULL;
+	fseq_release(&seq);
 	strtab_free(t);
 	return rc;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { O_FORMAT, O_COLLAPSED, O_DIFF, O_SUMMARY, O_FAIL_SELF, O_FAIL_TOTAL, O_SPLIT, O_TOP,
        O_PID, O_TID, O_PROCESS, O_BEGIN, O_END, O_MAX_INFLATE, O_THREADS, O_CLASSIC, O_NORMALIZE, O_N };
@@ -131,6 +132,8 @@ int flame_opts_parse(struct flame_opts *f, int argc, char **argv, char *err, siz
 		snprintf(err, errlen, "--summary, --fail-if-*, --classic-diff and --normalize go with --diff");
 	else if (f->split_by && (!f->fg.output || f->diff || f->collapsed))
 		snprintf(err, errlen, "--split-by needs -o DIR (and no --diff or --collapsed)");
+	else if (first >= n && isatty(0))	/* would wait for typing */
+		snprintf(err, errlen, "no input: name a profile, or pipe one in");
 	else
 		return FL_RUN;
 	return FL_USAGE;

@@ -6,6 +6,7 @@
 #include "stackdiff.h"
 #include "strtab.h"
 #include "xalloc.h"
+#include "xmlesc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -316,18 +317,35 @@ out:
 	return rc;
 }
 
+/* s as a JSON string: invalid UTF-8 (a profile's names are untrusted
+ * bytes) becomes \ufffd, so the summary always parses. */
 static void json_string(FILE *o, const char *s)
 {
-	putc('"', o);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	size_t len = strlen(s), i = 0;
 
-		if (c == '"' || c == '\\')
+	putc('"', o);
+	while (i < len) {
+		unsigned char c = (unsigned char)s[i];
+		unsigned cp;
+		size_t n;
+
+		if (c == '"' || c == '\\') {
 			fprintf(o, "\\%c", c);
-		else if (c < 0x20)
+			i++;
+		} else if (c < 0x20 || c == 0x7f) {
 			fprintf(o, "\\u%04x", c);
-		else
+			i++;
+		} else if (c < 0x80) {
 			putc(c, o);
+			i++;
+		} else {
+			n = xmlesc_char(s + i, len - i, &cp);
+			if (cp == 0xfffd)
+				fputs("\\ufffd", o);
+			else
+				fwrite(s + i, 1, n, o);
+			i += n;
+		}
 	}
 	putc('"', o);
 }
@@ -368,22 +386,27 @@ static struct ranked *rank(const struct stackdiff_fn *fns, size_t n, int self, d
 	return r;
 }
 
-static void table(FILE *o, const char *name, const struct ranked *r, size_t n, int self,
+/* The first SUMMARY_TOP of r as a JSON array; shrunk: the last ones
+ * instead, those that lost share, most first. */
+static void table(FILE *o, const char *name, const struct ranked *r, size_t n, int self, int shrunk,
 		  double ta, double tb)
 {
-	size_t i;
+	size_t i, k;
 
 	fprintf(o, "  \"%s\": [", name);
-	for (i = 0; i < n && i < SUMMARY_TOP; i++) {
-		const double *v = self ? r[i].fn->self : r[i].fn->incl;
+	for (i = k = 0; i < n && k < SUMMARY_TOP; i++) {
+		const struct ranked *e = shrunk ? &r[n - 1 - i] : &r[i];
+		const double *v = self ? e->fn->self : e->fn->incl;
 
-		fputs(i ? ",\n    {\"function\": " : "\n    {\"function\": ", o);
-		json_string(o, r[i].fn->name);
+		if (shrunk && !(e->delta < 0))
+			break;
+		fputs(k++ ? ",\n    {\"function\": " : "\n    {\"function\": ", o);
+		json_string(o, e->fn->name);
 		fprintf(o, ", \"before\": %.15g, \"after\": %.15g, \"delta\": %.15g, \"before_pct\": %.4f, "
 			"\"after_pct\": %.4f, \"delta_pct\": %.4f}", v[0], v[1], v[1] - v[0],
-			pct(v[0], ta), pct(v[1], tb), r[i].delta);
+			pct(v[0], ta), pct(v[1], tb), e->delta);
 	}
-	fputs("\n  ]", o);
+	fputs(k ? "\n  ]" : "]", o);
 }
 
 /* Names the functions past a threshold; returns 1 when there are any. */
@@ -417,9 +440,13 @@ int flame_summary(const struct flame_opts *f, const struct strtab *u, double ta,
 		FILE *out = outfile_stream(o);
 
 		fprintf(out, "{\n  \"before_total\": %.15g,\n  \"after_total\": %.15g,\n", ta, tb);
-		table(out, "top_inclusive", incl, n, 0, ta, tb);
+		table(out, "top_inclusive", incl, n, 0, 0, ta, tb);
 		fputs(",\n", out);
-		table(out, "top_self", self, n, 1, ta, tb);
+		table(out, "top_self", self, n, 1, 0, ta, tb);
+		fputs(",\n", out);
+		table(out, "top_inclusive_shrunk", incl, n, 0, 1, ta, tb);
+		fputs(",\n", out);
+		table(out, "top_self_shrunk", self, n, 1, 1, ta, tb);
 		fputs("\n}\n", out);
 		if (outfile_commit(o) < 0) {
 			fprintf(stderr, "flame: write error on '%s': %s\n", f->summary, strerror(errno));

@@ -161,6 +161,7 @@ static int run_perf(const struct input *in, struct lread *lr, const struct colle
 		ro.threads = 1;
 	if (filtering(o))
 		po.filter = &pf;
+	po.seq = o->seq;	/* then lr is given: one collapser, in order */
 	if (!lr) {
 		rc = perf_run(&po, &in->path, 1, &ro, t, &st, warn, ctx, err, errlen);
 		if (rc == 0)
@@ -176,27 +177,66 @@ static int run_perf(const struct input *in, struct lread *lr, const struct colle
 	return rc < 0 ? -1 : 0;
 }
 
+/* PerfView samples in Time order, or a report's stacks, into t and the
+ * chart. */
+struct chart {
+	struct strtab *t;	/* the stacks */
+	struct fseq *seq;	/* their order */
+};
+
+static int chart_add(void *ctx, const char *stack, size_t len, const struct fcount *c)
+{
+	const struct chart *ch = ctx;
+	uint32_t id = strtab_intern(ch->t, stack, len, NULL);
+
+	fcount_add(strtab_val(ch->t, id), c);
+	fseq_add(ch->seq, id, c, NULL);
+	return 0;
+}
+
 static int run_lines(const struct input *in, struct lread *lr, enum detect_fmt f,
 		     const struct collect_opts *o, struct strtab *t, collect_warn_fn *warn, void *ctx,
 		     char *err, size_t errlen)
 {
+	struct etw_opts eo = o->etw;
 	struct vsp_opts vo = { 0 };
 	struct etw *e = NULL;
 	struct vsp *v = NULL;
+	struct strtab *vt = NULL;
 	int rc;
 
+	eo.seq = o->seq;
 	if (f == FMT_WPA || f == FMT_DUMPER) {
-		e = etw_new(&o->etw, t, 0, warn, ctx);
+		e = etw_new(&eo, t, 0, warn, ctx);
 		etw_begin(e, in->name);
 		rc = lread_feed(lr, etw_feed, e, err, errlen);
 		etw_end(e);
 		rc = rc < 0 ? -1 : etw_stats(e)->bad_input != 0;
 	} else {
-		v = vsp_new(&vo, t, warn, ctx);
+		/* A report has no time: a chart gets its stacks sorted. */
+		if (o->seq) {
+			warn(ctx, in->name, 0, "a Visual Studio report has no time order: the flame "
+			     "chart shows its stacks sorted");
+			vt = strtab_new(sizeof(struct fcount));
+		}
+		v = vsp_new(&vo, vt ? vt : t, warn, ctx);
 		vsp_begin(v, in->name);
 		rc = lread_feed(lr, vsp_feed, v, err, errlen);
 		vsp_end(v);
 		rc = rc < 0 ? -1 : vsp_stats(v)->bad_input != 0;
+	}
+	if (vt) {
+		struct chart ch = { t, o->seq };
+		uint32_t *ids = strtab_sorted(vt);
+		size_t i, len;
+
+		for (i = 0; i < strtab_count(vt); i++) {
+			const char *s = strtab_str(vt, ids[i], &len);
+
+			chart_add(&ch, s, len, strtab_val(vt, ids[i]));
+		}
+		free(ids);
+		strtab_free(vt);
 	}
 	etw_free(e);
 	vsp_free(v);
@@ -217,19 +257,27 @@ static int run_perfview(struct lread *lr, enum detect_fmt f, const struct collec
 	po.begin = o->begin;
 	po.end = o->end;
 	po.max_inflate = o->max_inflate;
+	po.time_order = o->seq != NULL;
 	p = pv_new(&po, t, pv_warn_bridge, &b);
 	rc = pv_read_lread(p, lr);
 	rc = rc < 0 ? 1 : pv_stats(p)->bad_input != 0;
+	if (o->seq) {
+		struct chart ch = { t, o->seq };
+
+		pv_each_in_order(p, chart_add, &ch);
+	}
 	pv_free(p);
 	return rc;
 }
 
 static int run_folded(const struct input *in, struct lread *lr, struct strtab *t,
-		      struct strtab *before, collect_warn_fn *warn, void *ctx, char *err, size_t errlen)
+		      const struct collect_opts *o, collect_warn_fn *warn, void *ctx, char *err,
+		      size_t errlen)
 {
+	struct strtab *before = o->before;
 	struct strtab *scratch = before ? NULL : strtab_new(sizeof(struct fcount));
 	unsigned long bad = 0, first = 0;
-	int rc = folded_read(lr, t, before ? before : scratch, &bad, &first, err, errlen);
+	int rc = folded_read(lr, t, before ? before : scratch, o->seq, &bad, &first, err, errlen);
 	char msg[128];
 
 	strtab_free(scratch);
@@ -269,7 +317,7 @@ static int collect_input(struct input *in, const struct collect_opts *o, struct 
 		return -1;
 	*fmt = f;
 	unfiltered(in, f, o, warn, ctx);
-	if (f == FMT_PERF && in->path)
+	if (f == FMT_PERF && in->path && !o->seq)
 		return run_perf(in, NULL, o, t, warn, ctx, err, errlen);
 	if (!(lr = reopen(in))) {
 		snprintf(err, errlen, "cannot read '%s' again: %s", in->name, strerror(errno));
@@ -282,7 +330,7 @@ static int collect_input(struct input *in, const struct collect_opts *o, struct 
 	else if (f == FMT_PV_JSON || f == FMT_PV_XML)
 		rc = run_perfview(lr, f, o, t, warn, ctx);
 	else if (f == FMT_FOLDED)
-		rc = run_folded(in, lr, t, o->before, warn, ctx, err, errlen);
+		rc = run_folded(in, lr, t, o, warn, ctx, err, errlen);
 	else
 		rc = run_lines(in, lr, f, o, t, warn, ctx, err, errlen);
 	lread_free(lr);

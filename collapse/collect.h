@@ -12,6 +12,7 @@
 #include "perf.h"
 
 struct strtab;
+struct fseq;
 
 struct collect_opts {
 	enum detect_fmt format;		/* FMT_UNKNOWN: detect each input's */
@@ -23,6 +24,8 @@ struct collect_opts {
 	uint64_t max_inflate;		/* zip member cap, 0: default */
 	struct strtab *before;		/* differential collapsed input
 					   ("stack N M"): the N, or NULL */
+	struct fseq *seq;		/* for a flame chart: the samples in
+					   time (or input) order too, or NULL */
 };
 
 /* Messages: file (may be NULL), line (0: none) and text. */

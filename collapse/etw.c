@@ -360,7 +360,11 @@ static void row(struct etw *e, unsigned long lineno)
 			c.n = (uint64_t)w;
 		else
 			c.frac = w;
-		fcount_add(strtab_val(e->out, strtab_intern(e->out, e->key, o, NULL)), &c);
+		uint32_t id = strtab_intern(e->out, e->key, o, NULL);
+
+		fcount_add(strtab_val(e->out, id), &c);
+		if (e->o->seq)
+			fseq_add(e->o->seq, id, &c, NULL);
 	}
 	if (e->groups) {
 		/* A group is a thread, or with collapse_threads a process. */
@@ -672,6 +676,7 @@ static void dump_emit(struct etw *e, const struct pend *pd)
 	char num[32];
 	int hit = !e->o->grep, n;
 	struct fcount c = { 0, 0 };
+	uint32_t id;
 
 	if (!pd->frag[0] && !pd->frag[1])
 		return;	/* no stack */
@@ -695,7 +700,10 @@ static void dump_emit(struct etw *e, const struct pend *pd)
 		c.n = (uint64_t)pd->weight;
 	else
 		c.frac = pd->weight;
-	fcount_add(strtab_val(e->out, strtab_intern(e->out, e->key, o, NULL)), &c);
+	id = strtab_intern(e->out, e->key, o, NULL);
+	fcount_add(strtab_val(e->out, id), &c);
+	if (e->o->seq)
+		fseq_add(e->o->seq, id, &c, NULL);
 	if (e->groups) {
 		struct group *g = strtab_val(e->groups, strtab_intern(e->groups, e->key,
 				e->o->collapse_threads ? proc_end : roots, NULL));

@@ -23,6 +23,8 @@
 struct strtab;
 struct etw;
 
+struct fseq;
+
 struct etw_opts {
 	int no_process;			/* no PROCESS (PID) root */
 	int no_thread;			/* no thread frame */
@@ -42,6 +44,7 @@ struct etw_opts {
 	const char *weight;		/* weight column name, NULL: 1 per row */
 	int nmi;			/* dumper: SampledProfileNmi are samples too */
 	int addrs;			/* dumper: keep module!0xADDR (else <PDB_not_found>) */
+	struct fseq *seq;		/* samples in arrival order too, or NULL */
 };
 
 typedef void etw_warn_fn(void *ctx, const char *file, unsigned long line, const char *msg);

@@ -555,7 +555,10 @@ static void end_event(struct perf *p)
 	}
 	c.n = p->period;
 	c.frac = 0;
-	fcount_add(strtab_val(p->out, strtab_intern(p->out, p->key, o, NULL)), &c);
+	i = strtab_intern(p->out, p->key, o, NULL);
+	fcount_add(strtab_val(p->out, (uint32_t)i), &c);
+	if (p->o->seq)
+		fseq_add(p->o->seq, (uint32_t)i, &c, NULL);
 	p->st.samples++;
 }
 

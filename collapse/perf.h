@@ -28,6 +28,8 @@ struct perf_filter {
 	double begin, end;		/* ...keep begin <= time < end (seconds) */
 };
 
+struct fseq;
+
 struct perf_opts {
 	int pid;			/* root "comm-PID" */
 	int tid;			/* root "comm-PID/TID" */
@@ -40,6 +42,8 @@ struct perf_opts {
 	size_t nskip_after;		/* entries in skip_after */
 	struct a2l *inline_frames;	/* --inline: un-inline with addr2line, or NULL */
 	const struct perf_filter *filter;	/* NULL: every event */
+	struct fseq *seq;		/* events in order too (ids of out), or
+					   NULL; not with perf_run's workers */
 };
 
 /* A message sink for a line that could not be read: file and line name

@@ -101,6 +101,29 @@ void fcount_add(struct fcount *acc, const struct fcount *c)
 	acc->frac += c->frac;
 }
 
+void fseq_add(struct fseq *q, uint32_t id, const struct fcount *c1, const struct fcount *c2)
+{
+	struct fseq_run *r = q->n ? &q->run[q->n - 1] : NULL;
+
+	if (!r || r->id != id || r->two != (c2 != NULL)) {
+		xgrow(&q->run, &q->cap, q->n + 1, sizeof(*q->run));
+		r = &q->run[q->n++];
+		memset(r, 0, sizeof(*r));
+		r->id = id;
+		r->two = c2 != NULL;
+	}
+	fcount_add(&r->c[0], c1);
+	if (c2)
+		fcount_add(&r->c[1], c2);
+}
+
+void fseq_release(struct fseq *q)
+{
+	free(q->run);
+	q->run = NULL;
+	q->n = q->cap = 0;
+}
+
 double fcount_value(const struct fcount *c)
 {
 	return (double)c->n + c->frac;
@@ -176,12 +199,14 @@ struct load {
 	unsigned long first_invalid;	/* the first of them */
 	struct strtab *before;		/* "stack N M": N goes here, M to t; NULL:
 					   N names a frame */
+	struct fseq *seq;		/* input order, or NULL */
 };
 
 static int load_line(void *ctx, const char *s, size_t len, unsigned long lineno)
 {
 	struct load *l = ctx;
 	struct folded f;
+	uint32_t id;
 
 	if (len == 0)
 		return 0;
@@ -197,16 +222,19 @@ static int load_line(void *ctx, const char *s, size_t len, unsigned long lineno)
 			f.len--;
 		f.c1 = f.c2;
 	}
-	fcount_add(strtab_val(l->t, strtab_intern(l->t, f.stack, f.len, NULL)), f.two ? &f.c2 : &f.c1);
+	id = strtab_intern(l->t, f.stack, f.len, NULL);
+	fcount_add(strtab_val(l->t, id), f.two ? &f.c2 : &f.c1);
 	if (f.two && l->before)
 		fcount_add(strtab_val(l->before, strtab_intern(l->before, f.stack, f.len, NULL)), &f.c1);
+	if (l->seq)
+		fseq_add(l->seq, id, &f.c1, f.two && l->before ? &f.c2 : NULL);
 	return 0;
 }
 
-int folded_read(struct lread *lr, struct strtab *t, struct strtab *before, unsigned long *invalid,
-		unsigned long *first_invalid, char *err, size_t errlen)
+int folded_read(struct lread *lr, struct strtab *t, struct strtab *before, struct fseq *seq,
+		unsigned long *invalid, unsigned long *first_invalid, char *err, size_t errlen)
 {
-	struct load l = { t, 0, 0, before };
+	struct load l = { t, 0, 0, before, seq };
 	int rc = lread_feed(lr, load_line, &l, err, errlen);
 
 	*invalid = l.invalid;
@@ -225,7 +253,7 @@ int folded_load(const char *path, struct strtab *t, unsigned long *invalid,
 		snprintf(err, errlen, "cannot open '%s': %s", path ? path : "-", strerror(errno));
 		return -1;
 	}
-	rc = folded_read(lr, t, NULL, invalid, first_invalid, err, errlen);
+	rc = folded_read(lr, t, NULL, NULL, invalid, first_invalid, err, errlen);
 	lread_free(lr);
 	return rc;
 }

@@ -43,6 +43,27 @@ double fcount_value(const struct fcount *c);
  * as a decimal of up to 15 significant digits; returns the length. */
 size_t fcount_format(const struct fcount *c, char *buf);
 
+/* Stacks in the order they came, consecutive samples of one stack
+ * merged: the x axis of a flame chart.  Ids are those of one table. */
+struct fseq_run {
+	uint32_t id;		/* the stack */
+	int two;		/* a differential line: c[0] before, c[1] after */
+	struct fcount c[2];	/* its count (c[0]), or two */
+};
+
+struct fseq {
+	struct fseq_run *run;	/* runs in order */
+	size_t n;		/* how many */
+	size_t cap;		/* room */
+};
+
+/* Appends a sample of stack id (c2: the after count of a differential
+ * line, or NULL), merged into the last run when that is the same stack. */
+void fseq_add(struct fseq *q, uint32_t id, const struct fcount *c1, const struct fcount *c2);
+
+/* Frees the runs (not q). */
+void fseq_release(struct fseq *q);
+
 struct strtab;
 
 /* Writes the stacks of t (values: struct fcount) sorted bytewise to path
@@ -68,8 +89,10 @@ struct lread;
 
 /* folded_load over an open reader (the caller frees it).  With a table
  * before, a line "stack N M" is differential: M goes to t (as flamegraph
- * draws it) and N to before. */
-int folded_read(struct lread *lr, struct strtab *t, struct strtab *before, unsigned long *invalid,
+ * draws it) and N to before.  With seq, the lines are also kept in input
+ * order. */
+int folded_read(struct lread *lr, struct strtab *t, struct strtab *before, struct fseq *seq,
+		unsigned long *invalid,
 		unsigned long *first_invalid, char *err, size_t errlen);
 
 /* Writes "stack COUNT\n".  Returns 0, or -1 on a write error. */

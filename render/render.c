@@ -44,6 +44,8 @@ struct render {
 	size_t bufcap[2];		/* their capacities */
 	struct palette *pal;		/* colours */
 	struct nameattr *na;		/* --nameattr, or NULL */
+	const struct strtab *ext;	/* render_use: drawn in place of stacks */
+	int ext_two;			/* its values are two counts */
 };
 
 struct render *render_new(const struct fg_opts *o, render_warn_fn *warn, void *ctx)
@@ -219,6 +221,35 @@ void render_add(struct render *r, const char *stack, size_t len,
 	r->seq[r->nseq++].two = c2 != NULL;
 }
 
+void render_use(struct render *r, const struct strtab *t, int two)
+{
+	size_t i, n = strtab_count(t);
+
+	/* Reversed stacks must be rewritten and a chart keeps input order:
+	 * both need the renderer's own table. */
+	if (r->o->reverse || r->o->flamechart || strtab_count(r->stacks) || r->ext) {
+		uint32_t *ids = r->o->flamechart ? strtab_sorted(t) : NULL;
+
+		for (i = 0; i < n; i++) {
+			uint32_t id = ids ? ids[i] : (uint32_t)i;
+			size_t len;
+			const char *s = strtab_str(t, id, &len);
+			const struct fcount *v = strtab_val(t, id);
+
+			render_add(r, s, len, &v[0], two ? &v[1] : NULL);
+		}
+		free(ids);
+		return;
+	}
+	r->ext = t;
+	r->ext_two = two;
+	for (i = 0; i < n; i++) {
+		const struct fcount *v = strtab_val(t, (uint32_t)i);
+
+		r->fractional |= v[0].frac != 0 || (two && v[1].frac != 0);
+	}
+}
+
 int render_add_line(struct render *r, const char *line, size_t len)
 {
 	struct folded fl;
@@ -258,12 +289,35 @@ static int cmp_line(const void *a, const void *b)
 	return (unsigned char)x->stack[n] < ' ' ? -1 : 1;
 }
 
-static struct lentry *entries(struct render *r, size_t *count)
+/* The entries of a table given to render_use. */
+static void ext_entries(const struct render *r, struct lentry *e, size_t n)
 {
-	size_t i, n = r->o->flamechart ? r->nseq : strtab_count(r->stacks);
-	struct lentry *e = xcalloc(n ? n : 1, sizeof(*e));
+	size_t i;
 
 	for (i = 0; i < n; i++) {
+		const struct fcount *v = strtab_val(r->ext, (uint32_t)i);
+
+		e[i].stack = strtab_str(r->ext, (uint32_t)i, &e[i].len);
+		e[i].weight = fcount_value(&v[r->ext_two]);
+		if (!r->ext_two)
+			continue;
+		e[i].two = 1;
+		e[i].before = fcount_value(&v[0]);
+		e[i].after = e[i].weight;
+		e[i].delta = e[i].after - e[i].before;
+		if (r->o->diff_detail && e[i].after == 0)
+			e[i].weight = e[i].before;
+	}
+}
+
+static struct lentry *entries(struct render *r, size_t *count)
+{
+	size_t i, n = r->ext ? strtab_count(r->ext) : r->o->flamechart ? r->nseq : strtab_count(r->stacks);
+	struct lentry *e = xcalloc(n ? n : 1, sizeof(*e));
+
+	if (r->ext)
+		ext_entries(r, e, n);
+	for (i = 0; i < n && !r->ext; i++) {
 		uint32_t id = r->o->flamechart ? r->seq[i].id : (uint32_t)i;
 		const struct stackval *v = strtab_val(r->stacks, id);
 

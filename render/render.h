@@ -11,6 +11,7 @@
 #include "options.h"
 
 struct render;
+struct strtab;
 
 /* A warning sink: msg is one line without the program name or newline. */
 typedef void render_warn_fn(void *ctx, const char *msg);
@@ -37,6 +38,12 @@ int render_line_cb(void *r, const char *line, size_t len, unsigned long lineno);
  * input, or NULL. */
 void render_add(struct render *r, const char *stack, size_t len,
 		const struct fcount *c1, const struct fcount *c2);
+
+/* Draws the stacks of t (values: struct fcount, or two of them for a
+ * differential table) as if each were given to render_add, without
+ * copying them: t must outlive r and not change.  Call it once, instead
+ * of render_add. */
+void render_use(struct render *r, const struct strtab *t, int two);
 
 /* Lines render_add_line ignored. */
 unsigned long render_ignored(const struct render *r);

@@ -33,6 +33,49 @@ for f in examples/*.folded tests/data/flamegraph-inputs/*.folded; do
 done > "$F/bad"
 [ -s "$F/bad" ] && fail "flame: collapsed inputs draw as flamegraph" "$(cat "$F/bad")" \
 	|| pass "flame: every collapsed example and test input draws as flamegraph does"
+# flame hands its stacks to the renderer without copying them, except
+# where the renderer must rewrite or keep order: each way draws the same.
+for _i in timeline chain gen; do
+	for _o in --flamechart --reverse --inverted "--colors chain" "--minwidth 5"; do
+		# shellcheck disable=SC2086
+		"$B/flamegraph" --title T $_o tests/data/flamegraph-inputs/$_i.folded > "$F/want.svg" 2>/dev/null
+		# shellcheck disable=SC2086
+		"$FL" --format collapsed --title T $_o tests/data/flamegraph-inputs/$_i.folded -o "$F/got.svg" 2>/dev/null
+		cmp -s "$F/want.svg" "$F/got.svg" || echo "$_i $_o"
+	done
+done > "$F/bad"
+[ -s "$F/bad" ] && fail "flame: renderer options draw as flamegraph" "$(cat "$F/bad")" \
+	|| pass "flame: --flamechart, --reverse, --inverted, chain colours, --minwidth as flamegraph"
+# --flamechart keeps the samples' order: perf events as they come (a
+# stack that comes back later is a new run), PerfView by Time, ETW rows
+# as they come; a VS report (no time) sorted; every sample kept.
+printf 'app 10 1.000001: 1 cycles:\n\tffff a (/x)\n\tffff main (/x)\n\n' > "$F/ord.perf"
+printf 'app 10 1.000002: 1 cycles:\n\tffff b (/x)\n\tffff main (/x)\n\n' >> "$F/ord.perf"
+printf 'app 10 1.000003: 2 cycles:\n\tffff b (/x)\n\tffff main (/x)\n\n' >> "$F/ord.perf"
+printf 'app 10 1.000004: 1 cycles:\n\tffff a (/x)\n\tffff main (/x)\n\n' >> "$F/ord.perf"
+frun 0 "--flamechart --collapsed on perf" --flamechart --collapsed "$F/ord.perf"
+printf 'app;main;a 1\napp;main;b 3\napp;main;a 1\n' | cmp -s - "$TMP/out" && pass "flame --flamechart: perf events in order, runs merged" \
+	|| fail "flame --flamechart perf order" "$(cat "$TMP/out")"
+printf '{"Samples": [{"Time": 3, "Stack": ["a", "main"]}, {"Time": 1, "Stack": ["b", "main"]},\n' > "$F/ord.json"
+printf ' {"Time": 2, "Stack": ["b", "main"], "Metric": 2}, {"Time": 4, "Stack": ["b", "main"]}]}\n' >> "$F/ord.json"
+frun 0 "--flamechart --collapsed on PerfView" --flamechart --collapsed "$F/ord.json"
+printf 'main;b 3\nmain;a 1\nmain;b 1\n' | cmp -s - "$TMP/out" && pass "flame --flamechart: PerfView samples by Time" \
+	|| fail "flame --flamechart PerfView order" "$(cat "$TMP/out")"
+for _p in stackcollapse-perf:tests/data/perf/threads.txt.gz stackcollapse-perf:tests/data/perf/pidtid.txt.gz \
+	  stackcollapse-etw:tests/data/etw/cpu.csv stackcollapse-etw:tests/data/etw/dumper-shifted.txt \
+	  stackcollapse-vsp:tests/data/vsp/tree-en.csv stackcollapse-perfview:tests/data/perfview/inline.PerfView.xml; do
+	_t=${_p%%:*} _f=${_p#*:}
+	"$B/$_t" "$_f" > "$F/want" 2>/dev/null
+	"$FL" --flamechart --collapsed "$_f" 2>/dev/null | awk '{ n = $NF; sub(/ [^ ]*$/, ""); s[$0] += n } END { for (k in s) print k, s[k] }' \
+		| LC_ALL=C sort > "$F/got"
+	cmp -s "$F/want" "$F/got" || echo "$_f"
+done > "$F/bad"
+[ -s "$F/bad" ] && fail "flame --flamechart keeps every sample" "$(cat "$F/bad")" \
+	|| pass "flame --flamechart: the runs sum to the collapser's stacks (perf, ETW CSV and dumper, VS, PerfView)"
+"$B/stackcollapse-vsp" tests/data/vsp/tree-en.csv > "$F/want"
+frun 0 "--flamechart on a VS report" --flamechart --collapsed tests/data/vsp/tree-en.csv
+cmp -s "$F/want" "$TMP/out" && pass "flame --flamechart: a VS report's stacks sorted" || fail "flame --flamechart VS"
+expect_err "flame --flamechart: VS has no time order, said" "has no time order"
 frun 0 "differential collapsed input" --collapsed tests/data/flamegraph-inputs/diff.folded
 LC_ALL=C sort tests/data/flamegraph-inputs/diff.folded | cmp -s - "$TMP/out" \
 	&& pass "flame: 'stack N M' input keeps both counts" || fail "flame: two-count collapsed" "$(head -3 "$TMP/out")"
@@ -137,6 +180,15 @@ frun 1 "missing input" "$F/none.txt"
 expect_err "flame: missing input named" "cannot open '$F/none.txt'"
 printf '{"Samples": []}' > "$F/nothing.json"
 frun 2 "no samples" "$F/nothing.json"
+# No input named and stdin a terminal: say so rather than wait for typing.
+if command -v script > /dev/null 2>&1; then
+	script -qec "'$FL' -o '$F/tty.svg'" /dev/null < /dev/null > "$F/tty.out" 2>&1
+	_rc=$?
+	[ "$_rc" = 2 ] && grep -q 'no input: name a profile, or pipe one in' "$F/tty.out" \
+		&& pass "flame: no input on a terminal is a usage error" || fail "flame: terminal stdin" "exit $_rc: $(head -c 300 "$F/tty.out")"
+else
+	skip "flame: terminal stdin" "no script(1)"
+fi
 frun 2 "unknown option" --no-such-option x
 frun 2 "--diff needs two inputs" --diff x
 frun 1 "write error" -o /dev/full tests/data/etw/cpu.csv
@@ -213,11 +265,23 @@ assert abs(top["delta_pct"] - 31.6667) < 0.001, top
 incl = {e["function"]: e for e in s["top_inclusive"]}
 assert incl["main"]["before"] == 100 and incl["main"]["after"] == 120
 assert incl["gone"]["after"] == 0 and incl["gone"]["before"] == 20
+# What lost share, most first: shrink 30% -> 8.33%, gone 20% -> 0, same 40% -> 33.33%.
+assert [e["function"] for e in s["top_self_shrunk"]] == ["shrink", "gone", "same"], s["top_self_shrunk"]
+assert all(e["delta_pct"] < 0 for e in s["top_inclusive_shrunk"])
 print("ok")
 PY
 	grep -qx ok "$F/sumcheck" && pass "flame --summary: totals and top self/inclusive deltas" || fail "flame --summary" "$(cat "$F/sumcheck")"
 else
 	skip "flame --summary" "no python3"
+fi
+# Names are untrusted bytes: the summary stays valid JSON whatever they hold.
+printf 'main;ok\377\001"\\x 5\n' > "$F/ub.folded"; printf 'main;ok\377\001"\\x 9\nmain;y 1\n' > "$F/ua.folded"
+frun 0 "--summary with invalid UTF-8 and control bytes in names" --diff "$F/ub.folded" "$F/ua.folded" -o "$F/u.svg" --summary "$F/u.json"
+if have_python; then
+	python3 -c 'import json, sys; s = json.load(open(sys.argv[1], encoding="utf-8")); assert any(e["function"] == "ok\ufffd\x01\"\\x" for e in s["top_self"]), s' "$F/u.json" 2> "$F/uerr" \
+		&& pass "flame --summary: hostile names give valid JSON" || fail "flame --summary: hostile names" "$(cat "$F/uerr")"
+else
+	skip "flame --summary: hostile names" "no python3"
 fi
 frun 3 "--fail-if-self-grows passed" --diff "$F/before.folded" "$F/after.folded" -o "$F/d.svg" --fail-if-self-grows 30
 expect_err "flame: the function that grew is named" "flame: grow: self share grew by 31.67 points (10.00% to 41.67%)"
