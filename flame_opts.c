@@ -12,14 +12,15 @@
 #include <unistd.h>
 
 enum { O_FORMAT, O_COLLAPSED, O_DIFF, O_SUMMARY, O_FAIL_SELF, O_FAIL_TOTAL, O_SPLIT, O_TOP,
-       O_PID, O_TID, O_PROCESS, O_BEGIN, O_END, O_MAX_INFLATE, O_THREADS, O_CLASSIC, O_NORMALIZE, O_N };
+       O_PID, O_TID, O_PROCESS, O_BEGIN, O_END, O_MAX_INFLATE, O_THREADS, O_CLASSIC, O_NORMALIZE,
+       O_EVENT, O_N };
 
 static const struct { const char *name; int arg; } own[O_N] = {
 	{ "format", 1 }, { "collapsed", 0 }, { "diff", 0 }, { "summary", 1 },
 	{ "fail-if-self-grows", 1 }, { "fail-if-total-grows", 1 }, { "split-by", 1 }, { "top", 1 },
 	{ "pid", 1 }, { "tid", 1 }, { "process", 1 }, { "begin", 1 }, { "end", 1 },
 	{ "max-inflate", 1 }, { "threads", 1 }, { "classic-diff", 0 },
-	{ "normalize", 0 },
+	{ "normalize", 0 }, { "event-filter", 1 },
 };
 
 
@@ -39,6 +40,7 @@ static int value(struct flame_opts *f, int k, const char *a)
 	switch (k) {
 	case O_FORMAT: return (f->c.format = detect_parse(a)) == FMT_UNKNOWN ? -1 : 0;
 	case O_SUMMARY: f->summary = a; return 0;
+	case O_EVENT: f->c.perf.event_filter = a; return 0;
 	case O_FAIL_SELF: return number(a, &f->fail_self) < 0 || f->fail_self < 0 ? -1 : 0;
 	case O_FAIL_TOTAL: return number(a, &f->fail_total) < 0 || f->fail_total < 0 ? -1 : 0;
 	case O_SPLIT:
@@ -173,6 +175,7 @@ int flame_opts_exit(struct flame_opts *f, int result, const char *prog, const ch
 "                            these (ETW names: any case, .exe optional)\n"
 "  --begin T --end T         ETW and perf: seconds; PerfView: ms\n"
 "  --threads N               perf: worker threads (default: all cores)\n"
+"  --event-filter EV         perf: keep events EV (default: the first seen)\n"
 "  --max-inflate SIZE        refuse zip members larger than SIZE (4G)\n"
 "  --split-by thread|process --top N -o DIR\n"
 "                            one SVG per busiest thread or process, listed\n"

@@ -132,17 +132,29 @@ static void pv_warn_bridge(void *ctx, const char *file, unsigned long line, unsi
 	b->warn(b->ctx, file, line, msg);
 }
 
-/* Says so when the filters dropped events they could not judge. */
-static void perf_unknown(const struct input *in, const struct perf_stats *st, collect_warn_fn *warn,
-			 void *ctx)
+/* What the perf collapser left out, as stackcollapse-perf says it: other
+ * events than the one kept, unreadable lines, events the filters could
+ * not judge. */
+static void perf_report(const struct input *in, const struct perf_stats *st, collect_warn_fn *warn,
+			void *ctx)
 {
-	char msg[200];
+	char msg[300];
 
-	if (!st->unknown)
-		return;
-	snprintf(msg, sizeof(msg), "%llu events dropped: they print no PID or time stamp to filter "
-		 "on (perf script -F +pid,+time)", (unsigned long long)st->unknown);
-	warn(ctx, in->name, 0, msg);
+	if (st->filtered) {
+		snprintf(msg, sizeof(msg), "kept only '%s' events; skipped %llu samples of other "
+			 "events such as '%s' (choose with --event-filter)", st->event,
+			 (unsigned long long)st->filtered, st->other[0] ? st->other : "?");
+		warn(ctx, in->name, 0, msg);
+	}
+	if (st->malformed) {
+		snprintf(msg, sizeof(msg), "skipped %llu malformed lines", (unsigned long long)st->malformed);
+		warn(ctx, in->name, 0, msg);
+	}
+	if (st->unknown) {
+		snprintf(msg, sizeof(msg), "%llu events dropped: they print no PID or time stamp to "
+			 "filter on (perf script -F +pid,+time)", (unsigned long long)st->unknown);
+		warn(ctx, in->name, 0, msg);
+	}
 }
 
 /* perf script text: a file through perf_run's workers, else one reader. */
@@ -165,14 +177,14 @@ static int run_perf(const struct input *in, struct lread *lr, const struct colle
 	if (!lr) {
 		rc = perf_run(&po, &in->path, 1, &ro, t, &st, warn, ctx, err, errlen);
 		if (rc == 0)
-			perf_unknown(in, &st, warn, ctx);
+			perf_report(in, &st, warn, ctx);
 		return rc < 0 ? -1 : 0;
 	}
 	p = perf_new(&po, t, warn, ctx);
 	perf_begin(p, in->name);
 	rc = lread_feed(lr, perf_feed, p, err, errlen);
 	perf_end(p);
-	perf_unknown(in, perf_stats(p), warn, ctx);
+	perf_report(in, perf_stats(p), warn, ctx);
 	perf_free(p);
 	return rc < 0 ? -1 : 0;
 }

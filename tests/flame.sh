@@ -124,6 +124,15 @@ gzip -dc "$PF" | awk -v RS= -v ORS='\n\n' '{ split($0, w, " "); t = w[3]; sub(/:
 frun 0 "perf --begin/--end" --collapsed --begin 2470.2 --end 2470.6 "$PF"
 [ -s "$F/want" ] && cmp -s "$F/want" "$TMP/out" && pass "flame: perf --begin/--end cut by the header's time" \
 	|| fail "flame: perf --begin/--end" "$(diff "$F/want" "$TMP/out" | head -3)"
+# Two events in one recording: flame keeps the first, says what it left
+# out, and --event-filter picks the other, as stackcollapse-perf does.
+frun 0 "perf with two events" --collapsed tests/data/perf/events.txt.gz
+_n=$(gzip -dc tests/data/perf/events.txt.gz | grep -cE '^[^ 	].* instructions:')
+expect_err "flame: the skipped event is named" "kept only 'cycles' events; skipped $_n samples of other events such as 'instructions'"
+"$B/stackcollapse-perf" --event-filter instructions tests/data/perf/events.txt.gz > "$F/want" 2>/dev/null
+frun 0 "perf --event-filter" --collapsed --event-filter instructions tests/data/perf/events.txt.gz
+[ -s "$F/want" ] && cmp -s "$F/want" "$TMP/out" && pass "flame --event-filter: the stacks of stackcollapse-perf --event-filter" \
+	|| fail "flame --event-filter" "$(diff "$F/want" "$TMP/out" | head -3)"
 frun 0 "perf --pid without PIDs in the input" --collapsed --pid 1 tests/data/perf/nocallchain.txt.gz
 expect_err "flame: events that cannot be filtered are counted" "events dropped: they print no PID"
 frun 0 "filters on a format without them" --collapsed --pid 1 tests/data/vsp/tree-instr.csv
