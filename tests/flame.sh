@@ -152,6 +152,13 @@ frun 2 "JSON that is not PerfView's (a Chrome trace)" "$F/trace.json" -o "$F/tra
 expect_err "flame: other JSON: says it is no PerfView stack file" "trace.json: no samples: not a PerfView stack file"
 printf 'main: 12\nfoo: bar baz\n' > "$F/colons.txt"
 frun 1 "text with colons that is not perf script" "$F/colons.txt"
+# Collapsed stacks with a few bad lines are still collapsed stacks (as
+# flamegraph.pl draws them), the bad lines counted.
+printf 'a;b 3\na;c 2\nNOT A STACK\nd 5\nx;y 1\nBAD 12V.43\n' > "$F/fewbad.folded"
+frun 0 "collapsed input with a few bad lines" --collapsed "$F/fewbad.folded"
+printf 'a;b 3\na;c 2\nd 5\nx;y 1\n' | cmp -s - "$TMP/out" && pass "flame: a few bad lines: the rest drawn" \
+	|| fail "flame: few bad lines" "$(cat "$TMP/out")"
+expect_err "flame: the bad lines counted with the first one's line" "fewbad.folded:3: ignored 2 lines"
 printf 'PERFILE2\150\0\0\0\0\0\0\0\0\0\0\0\0\0\0' > "$F/perf.data"
 frun 1 "a perf.data file" "$F/perf.data"
 expect_err "flame: perf.data: says how to convert it" "perf.data: a perf.data file: convert it first with 'perf script -i FILE | flame -'"
