@@ -1,6 +1,7 @@
 /* collect: any supported profile, its format detected or given, collapsed
  * in-process into a table of stacks (values: struct fcount), for flame.
- * stdin is read into memory first, so its start can be looked at twice. */
+ * stdin is read once: the bytes read to tell its format are kept and read
+ * again (a redirected file is rewound instead). */
 #ifndef FLAME_COLLECT_H
 #define FLAME_COLLECT_H
 

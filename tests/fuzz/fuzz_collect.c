@@ -1,6 +1,9 @@
 /* libFuzzer target: flame's front half, format detection and then the
  * detected collapser, over bytes that may be any format (gzip and zip
- * included).  The first byte picks the --format override, or none. */
+ * included).  The first byte picks the --format override, or none; an
+ * odd length asks for a flame chart's order too, whose runs must add up
+ * to the stacks' counts. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -9,9 +12,34 @@
 #include "fuzz.h"
 #include "strtab.h"
 
+/* Every run names a stack of t, and the runs of a stack sum to its count. */
+static void check_chart(const struct strtab *t, const struct fseq *seq)
+{
+	size_t i, n = strtab_count(t);
+	double *sum = calloc(n ? n : 1, sizeof(*sum));
+
+	if (!sum)
+		abort();
+	for (i = 0; i < seq->n; i++) {
+		const struct fseq_run *r = &seq->run[i];
+
+		if (r->id >= n)
+			abort();
+		sum[r->id] += fcount_value(&r->c[r->two]);
+	}
+	for (i = 0; i < n; i++) {
+		double want = fcount_value(strtab_val(t, (uint32_t)i));
+
+		if (fabs(sum[i] - want) > 1e-9 * fabs(want) + 1e-9)
+			abort();
+	}
+	free(sum);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct collect_opts o = { 0 };
+	struct fseq seq = { NULL, 0, 0 };
 	struct strtab *t = strtab_new(sizeof(struct fcount));
 	enum detect_fmt fmt;
 	char err[512];
@@ -46,8 +74,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.before = strtab_new(sizeof(struct fcount));
 	o.threads = 1;
 	o.max_inflate = 1 << 20;
+	if (size % 2)
+		o.seq = &seq;
 	collect_mem((const char *)data, size, &o, t, &fmt, fuzz_quiet, NULL, err, sizeof(err));
 	free(strtab_sorted(t));
+	if (o.seq)
+		check_chart(t, &seq);
+	fseq_release(&seq);
 	strtab_free(o.before);
 	strtab_free(t);
 	return 0;
