@@ -96,14 +96,17 @@ static void default_title(struct flame_opts *f, const char *const *in, int n)
 	const char *a = strrchr(in[0], '/') ? strrchr(in[0], '/') + 1 : in[0];
 	const char *b = n > 1 ? (strrchr(in[1], '/') ? strrchr(in[1], '/') + 1 : in[1]) : "";
 
+	/* flamegraph's own words for the kind of graph. */
+	const char *kind = f->fg.flamechart ? "Flame Chart" : f->fg.inverted ? "Icicle Graph" : "Flame Graph";
+
 	if (f->fg.title)
 		return;
 	if (f->diff)
-		snprintf(f->title, sizeof(f->title), "Differential Flame Graph: %s to %s", a, b);
+		snprintf(f->title, sizeof(f->title), "Differential %s: %s to %s", kind, a, b);
 	else if (n > 1)
-		snprintf(f->title, sizeof(f->title), "Flame Graph: %s and %d more", a, n - 1);
+		snprintf(f->title, sizeof(f->title), "%s: %s and %d more", kind, a, n - 1);
 	else
-		snprintf(f->title, sizeof(f->title), "Flame Graph: %s", strcmp(a, "-") ? a : "stdin");
+		snprintf(f->title, sizeof(f->title), "%s: %s", kind, strcmp(a, "-") ? a : "stdin");
 	f->fg.title = f->title;
 }
 

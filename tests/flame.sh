@@ -106,6 +106,10 @@ expect_err "flame: PerfView places are file:line:col" "bare.json:3:83: sample sk
 frun 0 "--format overrides detection" --format collapsed --collapsed tests/data/flamegraph-inputs/basic.folded
 frun 0 "default title names the input" tests/data/etw/cpu.csv
 grep -q 'Flame Graph: cpu.csv' "$TMP/out" && pass "flame: title names cpu.csv" || fail "flame: default title"
+frun 0 "default title of a chart" --flamechart tests/data/etw/cpu.csv
+grep -q '>Flame Chart: cpu.csv<' "$TMP/out" && pass "flame: a chart's title says Flame Chart" || fail "flame: chart title"
+frun 0 "default title of an icicle graph" --inverted tests/data/etw/cpu.csv
+grep -q '>Icicle Graph: cpu.csv<' "$TMP/out" && pass "flame: an inverted graph's title says Icicle Graph" || fail "flame: icicle title"
 frun 0 "several inputs are merged" --collapsed tests/data/perfview/inline.PerfView.xml tests/data/perfview/wrapped.PerfView.json
 cmp -s "$TMP/out" tests/data/perfview/results/merged.folded && pass "flame: merged stacks" || fail "flame: merged stacks"
 
@@ -301,6 +305,8 @@ else
 fi
 frun 3 "--fail-if-self-grows passed" --diff "$F/before.folded" "$F/after.folded" -o "$F/d.svg" --fail-if-self-grows 30
 expect_err "flame: the function that grew is named" "flame: grow: self share grew by 31.67 points (10.00% to 41.67%)"
+grep -q '<title>grow ' "$F/d.svg" && pass "flame --fail-if-self-grows: the graph is still written" \
+	|| fail "flame --fail-if: graph written"
 frun 0 "--fail-if-self-grows not passed" --diff "$F/before.folded" "$F/after.folded" -o "$F/d.svg" --fail-if-self-grows 32
 frun 3 "--fail-if-total-grows" --diff "$F/before.folded" "$F/after.folded" -o "$F/d.svg" --fail-if-total-grows 5
 frun 0 "--diff across formats" --diff tests/data/perfview/inline.PerfView.xml tests/data/perfview/wrapped.PerfView.json -o "$F/x.svg"
