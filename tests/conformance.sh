@@ -94,3 +94,29 @@ else
 		done
 	done
 fi
+
+# Live comparison with difffolded.pl (its output is in hash order: sorted
+# before comparing), on hand-made and recorded profiles.
+DPL=${DIFFFOLDED_PL:-$(command -v difffolded.pl 2>/dev/null)}
+if [ -z "$DPL" ] || ! command -v perl > /dev/null 2>&1; then
+	skip "live comparison with difffolded.pl" "difffolded.pl is not on PATH (set DIFFFOLDED_PL)"
+else
+	printf 'main;f [0x7f3a12] 5\nmain;g 3\nmain;h;i 2.5\n' > "$C/d1"
+	printf 'main;f [0xdeadbeef] 7\nmain;g 1\nmain;j 4\n' > "$C/d2"
+	"$B/stackcollapse-perf" tests/data/perf/threads.txt.gz > "$C/d3" 2>/dev/null
+	"$B/stackcollapse-perf" tests/data/perf/pidtid.txt.gz > "$C/d4" 2>/dev/null
+	for pair in "d1 d2" "d2 d1" "d3 d4" "d4 d3" "d1 d4"; do
+		set -- $pair
+		for opts in "" -n -s "-n -s"; do
+			# shellcheck disable=SC2086
+			perl "$DPL" $opts "$C/$1" "$C/$2" 2>/dev/null | LC_ALL=C sort > "$C/dp"
+			# shellcheck disable=SC2086
+			"$B/difffolded" $opts "$C/$1" "$C/$2" 2>/dev/null | LC_ALL=C sort > "$C/do"
+			if [ -s "$C/dp" ] && cmp -s "$C/dp" "$C/do"; then
+				pass "difffolded.pl agrees: $1 $2 $opts"
+			else
+				fail "difffolded.pl agrees: $1 $2 $opts" "$(diff "$C/dp" "$C/do" | head -5)"
+			fi
+		done
+	done
+fi
