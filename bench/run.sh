@@ -211,6 +211,8 @@ versus perf "$OUT/fsample.txt"
 size=$(wc -c < "$OUT/fsample.txt")
 measure flame_stdin sh -c 'cat "$1" | "$2" --title T - -o "$3"' sh "$OUT/fsample.txt" "$B/flame" "$OUT/stdin.svg"
 cmp -s "$OUT/flame.svg" "$OUT/stdin.svg" && echo "same SVG from stdin: yes" || echo "same SVG from stdin: NO"
+measure flame_stdin_1thread sh -c 'cat "$1" | "$2" --threads 1 --title T - -o "$3"' sh "$OUT/fsample.txt" "$B/flame" "$OUT/stdin.svg"
+cmp -s "$OUT/flame.svg" "$OUT/stdin.svg" && echo "same SVG from stdin, 1 thread: yes" || echo "same SVG from stdin, 1 thread: NO"
 rm -f "$OUT/fsample.txt" "$OUT/flame.svg" "$OUT/pipe.svg" "$OUT/stdin.svg"
 # The same with many distinct deep stacks (100k), where the pipeline's
 # text round trip is larger: perf script text made from generated stacks.

@@ -171,15 +171,21 @@ static int run_perf(const struct input *in, struct lread *lr, const struct colle
 
 	if (ro.threads < 1)
 		ro.threads = 1;
+	/* Tests shrink the chunk to run many chunks through small inputs. */
+	if (getenv("FLAME_CHUNK"))
+		ro.chunk = (size_t)strtoul(getenv("FLAME_CHUNK"), NULL, 10);
 	if (filtering(o))
 		po.filter = &pf;
 	po.seq = o->seq;	/* then lr is given: one collapser, in order */
-	if (!lr) {
-		rc = perf_run(&po, &in->path, 1, &ro, t, &st, warn, ctx, err, errlen);
+	if (!po.seq) {
+		/* Files and pipes alike go to perf_run's workers. */
+		rc = lr ? perf_run_reader(&po, lr, in->name, &ro, t, &st, warn, ctx, err, errlen)
+			: perf_run(&po, &in->path, 1, &ro, t, &st, warn, ctx, err, errlen);
 		if (rc == 0)
 			perf_report(in, &st, warn, ctx);
 		return rc < 0 ? -1 : 0;
 	}
+	/* A chart wants the events in order: one collapser into t. */
 	p = perf_new(&po, t, warn, ctx);
 	perf_begin(p, in->name);
 	rc = lread_feed(lr, perf_feed, p, err, errlen);

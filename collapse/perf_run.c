@@ -369,6 +369,18 @@ static void finish(struct run *r, struct strtab *out, struct perf_stats *st)
 	free(r->pool.q);
 }
 
+static void run_init(struct run *r, const struct perf_opts *o, const struct perf_run_opts *ro,
+		     struct perf_stats *st)
+{
+	memset(r, 0, sizeof(*r));
+	memset(st, 0, sizeof(*st));
+	r->opts = *o;
+	r->threads = ro->threads;
+	r->sequential = ro->threads <= 1;
+	r->chunk = ro->chunk >= 4096 ? ro->chunk : (size_t)8 << 20;
+	worker_init(&r->self, &r->opts, NULL);
+}
+
 int perf_run(const struct perf_opts *o, const char *const *inputs, int ninputs,
 	     const struct perf_run_opts *ro, struct strtab *out, struct perf_stats *st,
 	     perf_warn_fn *warn, void *ctx, char *err, size_t errlen)
@@ -376,13 +388,7 @@ int perf_run(const struct perf_opts *o, const char *const *inputs, int ninputs,
 	struct run r;
 	int i, rc = 0;
 
-	memset(&r, 0, sizeof(r));
-	memset(st, 0, sizeof(*st));
-	r.opts = *o;
-	r.threads = ro->threads;
-	r.sequential = ro->threads <= 1;
-	r.chunk = ro->chunk >= 4096 ? ro->chunk : (size_t)8 << 20;
-	worker_init(&r.self, &r.opts, NULL);
+	run_init(&r, o, ro, st);
 	for (i = 0; i < ninputs && rc == 0; i++) {
 		const char *name = strcmp(inputs[i], "-") ? inputs[i] : "<stdin>";
 		struct lread *lr = lread_open(inputs[i]);
@@ -397,6 +403,22 @@ int perf_run(const struct perf_opts *o, const char *const *inputs, int ninputs,
 			snprintf(err, errlen, "%s: %s", name, lread_error(lr));
 		lread_free(lr);
 	}
+	finish(&r, out, st);
+	report(&r, warn, ctx);
+	return rc;
+}
+
+int perf_run_reader(const struct perf_opts *o, struct lread *lr, const char *name,
+		    const struct perf_run_opts *ro, struct strtab *out, struct perf_stats *st,
+		    perf_warn_fn *warn, void *ctx, char *err, size_t errlen)
+{
+	struct run r;
+	int rc;
+
+	run_init(&r, o, ro, st);
+	rc = chunk_input(&r, lr, 0, name);
+	if (rc < 0)
+		snprintf(err, errlen, "%s: %s", name, lread_error(lr));
 	finish(&r, out, st);
 	report(&r, warn, ctx);
 	return rc;

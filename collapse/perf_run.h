@@ -8,6 +8,8 @@
 
 #include "perf.h"
 
+struct lread;
+
 struct perf_run_opts {
 	int threads;		/* workers; 1 runs on the calling thread */
 	size_t chunk;		/* text per job, 0: 8 MiB (tests use less) */
@@ -20,5 +22,11 @@ struct perf_run_opts {
 int perf_run(const struct perf_opts *o, const char *const *inputs, int ninputs,
 	     const struct perf_run_opts *ro, struct strtab *out, struct perf_stats *st,
 	     perf_warn_fn *warn, void *ctx, char *err, size_t errlen);
+
+/* perf_run over one reader already open (flame's stdin, whose first
+ * bytes were read to tell its format); name is used in messages. */
+int perf_run_reader(const struct perf_opts *o, struct lread *lr, const char *name,
+		    const struct perf_run_opts *ro, struct strtab *out, struct perf_stats *st,
+		    perf_warn_fn *warn, void *ctx, char *err, size_t errlen);
 
 #endif

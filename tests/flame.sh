@@ -178,6 +178,20 @@ frun 0 "perf -F +srcline output without --srcline" --collapsed tests/data/perf/s
 printf 'a 1 0.1: 1 cycles:\n\tffff f (x)\n  where.c:1\n\tthis is not a frame\n\tffff main (x)\n' > "$F/bad.perf"
 frun 0 "a bad frame line after a srcline line (a warning)" --format perf --collapsed "$F/bad.perf"
 expect_err "flame: the bad frame is still named" "bad.perf:4: not a stack frame"
+# From a pipe perf text goes to the same workers, line numbers intact.
+cat "$F/bad.perf" | expect_exit 0 "flame: perf text from a pipe, a bad frame" "$FL" --collapsed -
+expect_err "flame: a bad frame from a pipe is named with its line" "<stdin>:4: not a stack frame"
+# Cut into 4 KB chunks (FLAME_CHUNK, as stackcollapse-perf's tests do):
+# any thread count gives the collapser's stacks, from a file or a pipe.
+"$B/stackcollapse-perf" --threads 1 tests/data/perf/threads.txt.gz > "$F/threads.want" 2>/dev/null
+for _th in 1 2 3; do
+	gzip -dc tests/data/perf/threads.txt.gz | FLAME_CHUNK=4096 "$FL" --threads $_th --collapsed - 2>/dev/null \
+		| cmp -s - "$F/threads.want" || echo "pipe, $_th threads"
+	FLAME_CHUNK=4096 "$FL" --threads $_th --collapsed tests/data/perf/threads.txt.gz 2>/dev/null \
+		| cmp -s - "$F/threads.want" || echo "file, $_th threads"
+done > "$F/bad"
+[ -s "$F/bad" ] && fail "flame: perf workers give the same stacks" "$(cat "$F/bad")" \
+	|| pass "flame: perf text in 4 KB chunks on 1-3 threads, from a file or a pipe: the collapser's stacks"
 # One exit rule in every tool: rows that cannot be used are warnings (0),
 # an input that breaks off is an error (1); flame agrees with each collapser.
 printf '{"Samples": [{"Stack": ["a", "b"]},\n {"Stack": ["d"' > "$F/cut.json"
