@@ -90,11 +90,18 @@ static int draw(const struct fg_opts *o, const struct strtab *t, int two, const 
 	return 0;
 }
 
+/* A file's name without its folders; "stdin" for "-". */
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return strcmp(path, "-") == 0 ? "stdin" : slash ? slash + 1 : path;
+}
+
 /* "Flame Graph: trace.csv": the default title names the input. */
 static void default_title(struct flame_opts *f, const char *const *in, int n)
 {
-	const char *a = strrchr(in[0], '/') ? strrchr(in[0], '/') + 1 : in[0];
-	const char *b = n > 1 ? (strrchr(in[1], '/') ? strrchr(in[1], '/') + 1 : in[1]) : "";
+	const char *a = base_name(in[0]), *b = n > 1 ? base_name(in[1]) : "";
 
 	/* flamegraph's own words for the kind of graph. */
 	const char *kind = f->fg.flamechart ? "Flame Chart" : f->fg.inverted ? "Icicle Graph" : "Flame Graph";
@@ -106,7 +113,7 @@ static void default_title(struct flame_opts *f, const char *const *in, int n)
 	else if (n > 1)
 		snprintf(f->title, sizeof(f->title), "%s: %s and %d more", kind, a, n - 1);
 	else
-		snprintf(f->title, sizeof(f->title), "%s: %s", kind, strcmp(a, "-") ? a : "stdin");
+		snprintf(f->title, sizeof(f->title), "%s: %s", kind, a);
 	f->fg.title = f->title;
 }
 

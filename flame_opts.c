@@ -103,7 +103,7 @@ static int take_own(struct flame_opts *f, int argc, char **argv, int *n, char *e
 int flame_opts_parse(struct flame_opts *f, int argc, char **argv, char *err, size_t errlen)
 {
 	static const char *const dash[] = { "-" };
-	int n = 1, first;
+	int n = 1, first, i, dashes;
 
 	memset(f, 0, sizeof(*f));
 	f->fail_self = f->fail_total = -1;
@@ -127,7 +127,11 @@ int flame_opts_parse(struct flame_opts *f, int argc, char **argv, char *err, siz
 	 * its PID (its threads may have other names), a thread by its TID. */
 	if (f->split_by)
 		f->c.perf.tid = f->c.perf.pid = 1;
-	if (f->diff && f->ninputs != 2)
+	for (i = dashes = 0; i < f->ninputs; i++)
+		dashes += strcmp(f->inputs[i], "-") == 0;
+	if (dashes > 1)
+		snprintf(err, errlen, "stdin ('-') can be read only once");
+	else if (f->diff && f->ninputs != 2)
 		snprintf(err, errlen, "--diff needs two inputs, BEFORE and AFTER");
 	else if (!f->diff && (f->summary || f->fail_self >= 0 || f->fail_total >= 0 || f->classic ||
 			      f->normalize))

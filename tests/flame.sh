@@ -223,6 +223,8 @@ if command -v script > /dev/null 2>&1; then
 else
 	skip "flame: terminal stdin" "no script(1)"
 fi
+frun 2 "stdin named twice" --diff - - < /dev/null
+expect_err "flame: stdin twice is named" "stdin ('-') can be read only once"
 frun 2 "unknown option" --no-such-option x
 frun 2 "--diff needs two inputs" --diff x
 frun 1 "write error" -o /dev/full tests/data/etw/cpu.csv
@@ -324,6 +326,9 @@ grep -q '<title>grow ' "$F/d.svg" && pass "flame --fail-if-self-grows: the graph
 frun 0 "--fail-if-self-grows not passed" --diff "$F/before.folded" "$F/after.folded" -o "$F/d.svg" --fail-if-self-grows 32
 frun 3 "--fail-if-total-grows" --diff "$F/before.folded" "$F/after.folded" -o "$F/d.svg" --fail-if-total-grows 5
 frun 0 "--diff across formats" --diff tests/data/perfview/inline.PerfView.xml tests/data/perfview/wrapped.PerfView.json -o "$F/x.svg"
+printf 'main;a 1\n' | expect_exit 0 "flame: --diff with AFTER from stdin" "$FL" --diff "$F/before.folded" - -o "$F/stdin-diff.svg"
+grep -q '>Differential Flame Graph: before.folded to stdin<' "$F/stdin-diff.svg" && pass "flame: --diff title names stdin" \
+	|| fail "flame: --diff stdin title" "$(grep -o '<text id="title"[^<]*' "$F/stdin-diff.svg")"
 
 # --split-by: one graph per busiest thread, listed on stdout.
 frun 0 "--split-by thread" --split-by thread --top 2 tests/data/etw/cpu.csv -o "$F/split"
