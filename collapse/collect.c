@@ -157,7 +157,8 @@ static void perf_report(const struct input *in, const struct perf_stats *st, col
 	}
 }
 
-/* perf script text: a file through perf_run's workers, else one reader. */
+/* perf script text: through perf_run's workers, or for a flame chart
+ * (events in order) one collapser. */
 static int run_perf(const struct input *in, struct lread *lr, const struct collect_opts *o,
 		    struct strtab *t, collect_warn_fn *warn, void *ctx, char *err, size_t errlen)
 {
@@ -179,8 +180,7 @@ static int run_perf(const struct input *in, struct lread *lr, const struct colle
 	po.seq = o->seq;	/* then lr is given: one collapser, in order */
 	if (!po.seq) {
 		/* Files and pipes alike go to perf_run's workers. */
-		rc = lr ? perf_run_reader(&po, lr, in->name, &ro, t, &st, warn, ctx, err, errlen)
-			: perf_run(&po, &in->path, 1, &ro, t, &st, warn, ctx, err, errlen);
+		rc = perf_run_reader(&po, lr, in->name, &ro, t, &st, warn, ctx, err, errlen);
 		if (rc == 0)
 			perf_report(in, &st, warn, ctx);
 		return rc < 0 ? -1 : 0;
@@ -335,8 +335,6 @@ static int collect_input(struct input *in, const struct collect_opts *o, struct 
 		return -1;
 	*fmt = f;
 	unfiltered(in, f, o, warn, ctx);
-	if (f == FMT_PERF && in->path && !o->seq)
-		return run_perf(in, NULL, o, t, warn, ctx, err, errlen);
 	if (!(lr = reopen(in))) {
 		snprintf(err, errlen, "cannot read '%s' again: %s", in->name, strerror(errno));
 		return -1;

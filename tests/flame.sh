@@ -130,6 +130,19 @@ frun 0 "perf --begin/--end" --collapsed --begin 2470.2 --end 2470.6 "$PF"
 	|| fail "flame: perf --begin/--end" "$(diff "$F/want" "$TMP/out" | head -3)"
 # Two events in one recording: flame keeps the first, says what it left
 # out, and --event-filter picks the other, as stackcollapse-perf does.
+# --max-inflate reaches perf text in a zip as it does every other format.
+if have_python; then
+	gzip -dc tests/data/perf/threads.txt.gz > "$F/threads.txt"
+	python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED); z.write(sys.argv[2], "threads.txt"); z.close()' \
+		"$F/perf.zip" "$F/threads.txt"
+	frun 1 "zipped perf text over --max-inflate" --collapsed --max-inflate 1000 "$F/perf.zip"
+	expect_err "flame: --max-inflate named for a zipped perf file" "over the limit of 1000"
+	"$B/stackcollapse-perf" "$F/threads.txt" > "$F/want" 2>/dev/null
+	frun 0 "zipped perf text" --collapsed "$F/perf.zip"
+	cmp -s "$F/want" "$TMP/out" && pass "flame: zipped perf text: the collapser's stacks" || fail "flame: zipped perf"
+else
+	skip "flame: zipped perf text" "no python3"
+fi
 frun 0 "perf with two events" --collapsed tests/data/perf/events.txt.gz
 _n=$(gzip -dc tests/data/perf/events.txt.gz | grep -cE '^[^ 	].* instructions:')
 expect_err "flame: the skipped event is named" "kept only 'cycles' events; skipped $_n samples of other events such as 'instructions'"
