@@ -102,7 +102,6 @@ static const char *base_name(const char *path)
 static void default_title(struct flame_opts *f, const char *const *in, int n)
 {
 	const char *a = base_name(in[0]), *b = n > 1 ? base_name(in[1]) : "";
-
 	/* flamegraph's own words for the kind of graph. */
 	const char *kind = f->fg.flamechart ? "Flame Chart" : f->fg.inverted ? "Icicle Graph" : "Flame Graph";
 
@@ -221,6 +220,8 @@ static int chart(struct flame_opts *f, const struct strtab *t, const struct fseq
 		}
 		rc = render_write(r, outfile_stream(out)) ? 2 : 0;
 		render_free(r);
+	} else if (seq->n == 0) {
+		rc = 2;
 	}
 	if (outfile_commit(out) < 0) {
 		fprintf(stderr, PROG ": write error on '%s': %s\n", f->fg.output ? f->fg.output : "<stdout>",
@@ -228,7 +229,7 @@ static int chart(struct flame_opts *f, const struct strtab *t, const struct fseq
 		return 1;
 	}
 	if (rc)
-		fprintf(stderr, PROG ": no samples to draw\n");
+		fprintf(stderr, PROG ": no samples%s\n", f->collapsed ? "" : " to draw");
 	return rc;
 }
 
@@ -247,6 +248,11 @@ static int output(struct flame_opts *f, struct strtab *t, struct strtab *before)
 		       : folded_save(t, f->fg.output, err, sizeof(err))) < 0;
 		if (r)
 			fprintf(stderr, PROG ": %s\n", err);
+		else if (strtab_count(t) == 0) {
+			/* As for a graph: nothing to write is not success. */
+			fprintf(stderr, PROG ": no samples\n");
+			r = 2;
+		}
 	} else if (f->split_by) {
 		r = flame_split(f, t);
 	} else {

@@ -138,12 +138,14 @@ static void pv_warn_bridge(void *ctx, const char *file, unsigned long line, unsi
 static void perf_report(const struct input *in, const struct perf_stats *st, collect_warn_fn *warn,
 			void *ctx)
 {
+	/* filtered counts the filters' drops (outside) too. */
+	uint64_t other = st->filtered - st->outside;
 	char msg[300];
 
-	if (st->filtered) {
+	if (other) {
 		snprintf(msg, sizeof(msg), "kept only '%s' events; skipped %llu samples of other "
 			 "events such as '%s' (choose with --event-filter)", st->event,
-			 (unsigned long long)st->filtered, st->other[0] ? st->other : "?");
+			 (unsigned long long)other, st->other[0] ? st->other : "?");
 		warn(ctx, in->name, 0, msg);
 	}
 	if (st->malformed) {

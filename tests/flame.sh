@@ -146,12 +146,16 @@ fi
 frun 0 "perf with two events" --collapsed tests/data/perf/events.txt.gz
 _n=$(gzip -dc tests/data/perf/events.txt.gz | grep -cE '^[^ 	].* instructions:')
 expect_err "flame: the skipped event is named" "kept only 'cycles' events; skipped $_n samples of other events such as 'instructions'"
+frun 2 "perf with two events, a filter that drops the rest" --collapsed --tid 1 tests/data/perf/events.txt.gz
+expect_err "flame: only the other event's samples are called other events" "skipped $_n samples of other events"
 "$B/stackcollapse-perf" --event-filter instructions tests/data/perf/events.txt.gz > "$F/want" 2>/dev/null
 frun 0 "perf --event-filter" --collapsed --event-filter instructions tests/data/perf/events.txt.gz
 [ -s "$F/want" ] && cmp -s "$F/want" "$TMP/out" && pass "flame --event-filter: the stacks of stackcollapse-perf --event-filter" \
 	|| fail "flame --event-filter" "$(diff "$F/want" "$TMP/out" | head -3)"
-frun 0 "perf --pid without PIDs in the input" --collapsed --pid 1 tests/data/perf/nocallchain.txt.gz
+frun 2 "perf --pid without PIDs in the input (nothing left)" --collapsed --pid 1 tests/data/perf/nocallchain.txt.gz
 expect_err "flame: events that cannot be filtered are counted" "events dropped: they print no PID"
+grep -q 'other events' "$TMP/err" && fail "flame: filtered events are not called other events" "$(cat "$TMP/err")" \
+	|| pass "flame: events the filters dropped are not called other events"
 frun 0 "filters on a format without them" --collapsed --pid 1 tests/data/vsp/tree-instr.csv
 expect_err "flame: ignored filters are named" "vs-calltree input has no process, thread or time to filter on"
 
@@ -227,6 +231,8 @@ frun 1 "missing input" "$F/none.txt"
 expect_err "flame: missing input named" "cannot open '$F/none.txt'"
 printf '{"Samples": []}' > "$F/nothing.json"
 frun 2 "no samples" "$F/nothing.json"
+frun 2 "no samples, --collapsed" --collapsed "$F/nothing.json"
+frun 2 "no samples, --collapsed --flamechart" --collapsed --flamechart "$F/nothing.json"
 # No input named and stdin a terminal: say so rather than wait for typing.
 if command -v script > /dev/null 2>&1; then
 	script -qec "'$FL' -o '$F/tty.svg'" /dev/null < /dev/null > "$F/tty.out" 2>&1
