@@ -144,10 +144,10 @@ else
 	skip "flame: zipped perf text" "no python3"
 fi
 frun 0 "perf with two events" --collapsed tests/data/perf/events.txt.gz
-_n=$(gzip -dc tests/data/perf/events.txt.gz | grep -cE '^[^ 	].* instructions:')
-expect_err "flame: the skipped event is named" "kept only 'cycles' events; skipped $_n samples of other events such as 'instructions'"
+_ninstr=$(gzip -dc tests/data/perf/events.txt.gz | grep -cE '^[^ 	].* instructions:')
+expect_err "flame: the skipped event is named" "kept only 'cycles' events; skipped $_ninstr samples of other events such as 'instructions'"
 frun 2 "perf with two events, a filter that drops the rest" --collapsed --tid 1 tests/data/perf/events.txt.gz
-expect_err "flame: only the other event's samples are called other events" "skipped $_n samples of other events"
+expect_err "flame: only the other event's samples are called other events" "skipped $_ninstr samples of other events"
 "$B/stackcollapse-perf" --event-filter instructions tests/data/perf/events.txt.gz > "$F/want" 2>/dev/null
 frun 0 "perf --event-filter" --collapsed --event-filter instructions tests/data/perf/events.txt.gz
 [ -s "$F/want" ] && cmp -s "$F/want" "$TMP/out" && pass "flame --event-filter: the stacks of stackcollapse-perf --event-filter" \
