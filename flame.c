@@ -241,7 +241,9 @@ static int output(struct flame_opts *f, struct strtab *t, struct strtab *before)
 	char err[512];
 	int r;
 
-	if (f->c.seq) {
+	if (f->split_by) {
+		r = flame_split(f, t);
+	} else if (f->c.seq) {
 		r = chart(f, t, f->c.seq);
 	} else if (f->collapsed) {
 		r = (u ? folded_save_pairs(u, f->fg.output, err, sizeof(err))
@@ -253,8 +255,6 @@ static int output(struct flame_opts *f, struct strtab *t, struct strtab *before)
 			fprintf(stderr, PROG ": no samples\n");
 			r = 2;
 		}
-	} else if (f->split_by) {
-		r = flame_split(f, t);
 	} else {
 		/* "stack N M" lines are drawn as flamegraph draws them. */
 		r = draw(&f->fg, u ? u : t, u != NULL, f->fg.output);
@@ -270,7 +270,7 @@ static int run(struct flame_opts *f, const char *const *in, int n)
 	int rc;
 
 	/* A flame chart keeps the samples' order: time, or input order. */
-	if (f->fg.flamechart && !f->split_by)
+	if (f->fg.flamechart)
 		f->c.seq = &seq;
 	f->c.before = strtab_new(sizeof(struct fcount));
 	rc = collect_all(f, in, n, t);

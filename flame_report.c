@@ -229,7 +229,7 @@ int flame_split(const struct flame_opts *f, const struct strtab *t)
 	struct strtab *roots = strtab_new(sizeof(struct root)), *groups = strtab_new(sizeof(struct group));
 	struct strtab *used = strtab_new(0);
 	size_t i, n = strtab_count(t), ng, top = 0;
-	uint32_t *rootof = xcalloc(n ? n : 1, sizeof(*rootof)), *order = NULL, *ids = NULL;
+	uint32_t *rootof = xcalloc(n ? n : 1, sizeof(*rootof)), *order = NULL;
 	struct group *g = NULL;
 	struct graph *gr = NULL;
 	int frames = 1, perf = 0, rc = 0;
@@ -287,11 +287,11 @@ int flame_split(const struct flame_opts *f, const struct strtab *t)
 		}
 		g[order[i]].rank = (int)i;
 	}
-	/* One pass over the stacks feeds every graph (in input order, as the
-	 * renderer sorts a flame graph itself; a --flamechart gets them sorted). */
-	ids = f->fg.flamechart ? strtab_sorted(t) : NULL;
-	for (i = 0; i < n && rc == 0; i++) {
-		uint32_t id = ids ? ids[i] : (uint32_t)i;
+	/* One pass feeds every graph: the stacks in table order (the renderer
+	 * sorts a flame graph itself), or a chart's runs in time order. */
+	for (i = 0; i < (f->c.seq ? f->c.seq->n : n) && rc == 0; i++) {
+		const struct fseq_run *x = f->c.seq ? &f->c.seq->run[i] : NULL;
+		uint32_t id = x ? x->id : (uint32_t)i;
 		int rank = g[((const struct root *)strtab_val(roots, rootof[id]))->group].rank;
 		size_t len;
 		const char *s;
@@ -299,7 +299,10 @@ int flame_split(const struct flame_opts *f, const struct strtab *t)
 		if (rank < 0)
 			continue;
 		s = strtab_str(t, id, &len);
-		render_add(gr[rank].r, s, len, strtab_val(t, id), NULL);
+		if (x)
+			render_add(gr[rank].r, s, len, &x->c[0], x->two ? &x->c[1] : NULL);
+		else
+			render_add(gr[rank].r, s, len, strtab_val(t, id), NULL);
 	}
 	for (i = 0; i < top && rc == 0; i++)
 		rc |= write_group(f, gr[i].r, gr[i].name);
@@ -307,7 +310,6 @@ out:
 	for (i = 0; i < top; i++)
 		render_free(gr[i].r);
 	free(gr);
-	free(ids);
 	free(g);
 	free(order);
 	free(rootof);

@@ -372,6 +372,16 @@ printf '%s\n' "$F/st/worker-1_4387_4389.svg" "$F/st/worker-2_4387_4390.svg" | cm
 [ "$(all_count "$F/st/worker-2_4387_4390.svg")" = "$want" ] && grep -q '<title>threads-4387/4390 ' "$F/st/worker-2_4387_4390.svg" \
 	&& pass "flame: perf --split-by thread: a renamed thread is one graph" \
 	|| fail "flame: perf renamed thread" "$(all_count "$F/st/worker-2_4387_4390.svg"), want $want"
+# --split-by with --flamechart: each thread's graph in time order (T11
+# ran a, b, a while T12 ran x between them: three frames, not two).
+printf 'app 10/11 1.000001: 1 cycles:\n\tffff a (/x)\n\tffff main (/x)\n\n' > "$F/tt.perf"
+printf 'app 10/12 1.000002: 1 cycles:\n\tffff x (/x)\n\tffff main (/x)\n\n' >> "$F/tt.perf"
+printf 'app 10/11 1.000003: 1 cycles:\n\tffff b (/x)\n\tffff main (/x)\n\n' >> "$F/tt.perf"
+printf 'app 10/11 1.000004: 1 cycles:\n\tffff a (/x)\n\tffff main (/x)\n\n' >> "$F/tt.perf"
+frun 0 "--split-by thread --flamechart" --flamechart --split-by thread --top 1 "$F/tt.perf" -o "$F/stc"
+"$B/tests/svgframes" "$F/stc/app_10_11.svg" 2>/dev/null | awk -F'\t' '$1 == 37.0 { sub(/ \(.*/, "", $5); printf "%s ", $5 }' > "$F/order"
+[ "$(cat "$F/order")" = "a b a " ] && pass "flame --split-by --flamechart: a thread's samples in time order" \
+	|| fail "flame --split-by --flamechart" "frames: $(cat "$F/order")"
 printf 'a b;x 1\na_b;y 2\n' > "$F/names.folded"
 frun 0 "--split-by, two names one file name" --split-by process --top 5 "$F/names.folded" -o "$F/sn"
 printf '%s\n' "$F/sn/a_b.svg" "$F/sn/a_b-2.svg" | cmp -s - "$TMP/out" && grep -q '<title>a b ' "$F/sn/a_b-2.svg" \
