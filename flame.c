@@ -57,22 +57,25 @@ static int collect_all(const struct flame_opts *f, const char *const *in, int n,
 	return rc;
 }
 
-/* Draws the stacks of t (or of the union u, two counts each) to path. */
-static int draw(const struct fg_opts *o, const struct strtab *t, int two, const char *path)
+struct render *flame_renderer(const struct fg_opts *o)
 {
 	struct render *r = render_new(o, warn_render, NULL);
-	struct outfile *out;
 	char err[512];
-	int drawn;
 
 	if (render_load(r, err, sizeof(err)) < 0) {
 		fprintf(stderr, PROG ": %s\n", err);
 		render_free(r);
-		return 1;
+		return NULL;
 	}
-	/* The stacks are drawn from t itself: no second copy. */
-	render_use(r, t, two);
-	if (!(out = outfile_open(path))) {
+	return r;
+}
+
+int flame_finish(struct render *r, const char *path)
+{
+	struct outfile *out = outfile_open(path);
+	int drawn;
+
+	if (!out) {
 		fprintf(stderr, PROG ": cannot write '%s': %s\n", path, strerror(errno));
 		render_free(r);
 		return 1;
@@ -88,6 +91,18 @@ static int draw(const struct fg_opts *o, const struct strtab *t, int two, const 
 		return 2;
 	}
 	return 0;
+}
+
+/* Draws the stacks of t (or of the union u, two counts each) to path. */
+static int draw(const struct fg_opts *o, const struct strtab *t, int two, const char *path)
+{
+	struct render *r = flame_renderer(o);
+
+	if (!r)
+		return 1;
+	/* The stacks are drawn from t itself: no second copy. */
+	render_use(r, t, two);
+	return flame_finish(r, path);
 }
 
 /* A file's name without its folders; "stdin" for "-". */
@@ -174,28 +189,29 @@ out:
 	return rc;
 }
 
-/* A flame chart: the runs of seq (stacks of t) in order, as collapsed
- * lines or a graph. */
+/* A flame chart: the runs of seq (stacks of t) in order, drawn, or as
+ * collapsed lines with --collapsed. */
 static int chart(struct flame_opts *f, const struct strtab *t, const struct fseq *seq)
 {
-	struct outfile *out = NULL;
-	struct render *r = NULL;
-	char err[512];
+	struct outfile *out;
+	struct render *r;
 	size_t i;
-	int rc = 0;
 
-	if (f->collapsed) {
-		if (!(out = outfile_open(f->fg.output))) {
-			fprintf(stderr, PROG ": cannot write '%s': %s\n", f->fg.output, strerror(errno));
+	if (!f->collapsed) {
+		if (!(r = flame_renderer(&f->fg)))
 			return 1;
+		for (i = 0; i < seq->n; i++) {
+			const struct fseq_run *x = &seq->run[i];
+			size_t len;
+			const char *s = strtab_str(t, x->id, &len);
+
+			render_add(r, s, len, &x->c[0], x->two ? &x->c[1] : NULL);
 		}
-	} else {
-		r = render_new(&f->fg, warn_render, NULL);
-		if (render_load(r, err, sizeof(err)) < 0) {
-			fprintf(stderr, PROG ": %s\n", err);
-			render_free(r);
-			return 1;
-		}
+		return flame_finish(r, f->fg.output);
+	}
+	if (!(out = outfile_open(f->fg.output))) {
+		fprintf(stderr, PROG ": cannot write '%s': %s\n", f->fg.output, strerror(errno));
+		return 1;
 	}
 	for (i = 0; i < seq->n; i++) {
 		const struct fseq_run *x = &seq->run[i];
@@ -203,34 +219,21 @@ static int chart(struct flame_opts *f, const struct strtab *t, const struct fseq
 		const char *s = strtab_str(t, x->id, &len);
 		char n1[32], n2[32];
 
-		if (r) {
-			render_add(r, s, len, &x->c[0], x->two ? &x->c[1] : NULL);
-			continue;
-		}
 		fcount_format(&x->c[0], n1);
 		fcount_format(&x->c[1], n2);
 		fprintf(outfile_stream(out), "%.*s %s%s%s\n", (int)len, s, n1, x->two ? " " : "",
 			x->two ? n2 : "");
-	}
-	if (r) {
-		if (!(out = outfile_open(f->fg.output))) {
-			fprintf(stderr, PROG ": cannot write '%s': %s\n", f->fg.output, strerror(errno));
-			render_free(r);
-			return 1;
-		}
-		rc = render_write(r, outfile_stream(out)) ? 2 : 0;
-		render_free(r);
-	} else if (seq->n == 0) {
-		rc = 2;
 	}
 	if (outfile_commit(out) < 0) {
 		fprintf(stderr, PROG ": write error on '%s': %s\n", f->fg.output ? f->fg.output : "<stdout>",
 			strerror(errno));
 		return 1;
 	}
-	if (rc)
-		fprintf(stderr, PROG ": no samples%s\n", f->collapsed ? "" : " to draw");
-	return rc;
+	if (seq->n == 0) {
+		fprintf(stderr, PROG ": no samples\n");
+		return 2;
+	}
+	return 0;
 }
 
 /* Writes t (one count per stack) or, for differential collapsed input,

@@ -41,6 +41,17 @@ int flame_opts_exit(struct flame_opts *f, int result, const char *prog, const ch
 
 void flame_opts_release(struct flame_opts *f);
 
+struct render;
+
+/* A renderer for o with its files loaded (--nameattr, --cp), or NULL
+ * (said on stderr). */
+struct render *flame_renderer(const struct fg_opts *o);
+
+/* Writes r's graph to path (NULL: stdout) atomically and frees r; returns
+ * the exit status: 0, 1 on a write error, 2 when there was nothing to
+ * draw (each said on stderr). */
+int flame_finish(struct render *r, const char *path);
+
 /* --split-by: one SVG per thread or process group of t for the top N, in
  * the output directory, a line per file on stdout.  Returns an exit status. */
 int flame_split(const struct flame_opts *f, const struct strtab *t);

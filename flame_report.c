@@ -1,12 +1,12 @@
 /* flame_report: --split-by graphs and the --diff summary. */
 #include "flame_opts.h"
+#include "bytes.h"
 #include "folded.h"
 #include "outfile.h"
 #include "render.h"
 #include "stackdiff.h"
 #include "strtab.h"
 #include "xalloc.h"
-#include "xmlesc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -103,12 +103,6 @@ static void unique_name(struct strtab *used, char *name, size_t cap)
 	}
 }
 
-static void quiet(void *ctx, const char *msg)
-{
-	(void)ctx;
-	fprintf(stderr, "flame: %s\n", msg);
-}
-
 struct root {
 	double weight;		/* samples under this root */
 	uint32_t group;		/* id in the group table */
@@ -160,26 +154,6 @@ static int heavier(const void *a, const void *b, void *ctx)
 	return (x > y) - (x < y);
 }
 
-/* Writes a graph to dir/NAME.svg and lists it; returns an exit status. */
-static int write_group(const struct flame_opts *f, struct render *r, const char *name)
-{
-	char path[4096];
-	struct outfile *out;
-
-	snprintf(path, sizeof(path), "%s/%s.svg", f->fg.output, name);
-	if (!(out = outfile_open(path))) {
-		fprintf(stderr, "flame: cannot write '%s': %s\n", path, strerror(errno));
-		return 1;
-	}
-	render_write(r, outfile_stream(out));
-	if (outfile_commit(out) < 0) {
-		fprintf(stderr, "flame: write error on '%s': %s\n", path, strerror(errno));
-		return 1;
-	}
-	printf("%s\n", path);
-	return 0;
-}
-
 /* One graph being drawn: its options point at its own title. */
 struct graph {
 	struct fg_opts o;	/* the options, with this title */
@@ -213,7 +187,6 @@ static void group_stacks(const struct flame_opts *f, const struct strtab *t, int
 		r->group = strtab_intern(groups, key, klen, &added);
 		g = strtab_val(groups, r->group);
 		g->weight += r->weight;
-		g->rank = -1;
 		/* Named after the process's own thread, else its busiest. */
 		if (added || (main_thread && !g->main_thread) ||
 		    (main_thread == g->main_thread && r->weight > g->name_weight)) {
@@ -228,27 +201,23 @@ int flame_split(const struct flame_opts *f, const struct strtab *t)
 {
 	struct strtab *roots = strtab_new(sizeof(struct root)), *groups = strtab_new(sizeof(struct group));
 	struct strtab *used = strtab_new(0);
-	size_t i, n = strtab_count(t), ng, top = 0;
+	size_t i, n = strtab_count(t), ng, top = 0, len0;
 	uint32_t *rootof = xcalloc(n ? n : 1, sizeof(*rootof)), *order = NULL;
 	struct group *g = NULL;
 	struct graph *gr = NULL;
-	int frames = 1, perf = 0, rc = 0;
-	char err[512];
+	const char *s0;
+	int frames, perf, rc = 0;
 
-	/* perf roots are "COMM-PID/TID" (one frame); ETW's "PROCESS (PID);TID N". */
-	if (n) {
-		size_t len;
-		const char *s = strtab_str(t, 0, &len);
-
-		len = group_len(s, len, 1);
-		perf = perf_dash(s, len) != len && memchr(s, '/', len);
-		frames = f->split_by == SPLIT_THREAD && !perf ? 2 : 1;
-	}
 	if (n == 0) {
 		fprintf(stderr, "flame: no samples to draw\n");
 		rc = 2;
 		goto out;
 	}
+	/* perf roots are "COMM-PID/TID" (one frame); ETW's "PROCESS (PID);TID N". */
+	s0 = strtab_str(t, 0, &len0);
+	len0 = group_len(s0, len0, 1);
+	perf = perf_dash(s0, len0) != len0 && memchr(s0, '/', len0);
+	frames = f->split_by == SPLIT_THREAD && !perf ? 2 : 1;
 	if (mkdir(f->fg.output, 0777) < 0 && errno != EEXIST) {
 		fprintf(stderr, "flame: cannot create '%s': %s\n", f->fg.output, strerror(errno));
 		rc = 1;
@@ -261,6 +230,7 @@ int flame_split(const struct flame_opts *f, const struct strtab *t)
 	order = xcalloc(ng, sizeof(*order));
 	for (i = 0; i < ng; i++) {
 		g[i] = *(struct group *)strtab_val(groups, (uint32_t)i);
+		g[i].rank = -1;
 		order[i] = (uint32_t)i;
 	}
 	qsort_r(order, ng, sizeof(*order), heavier, g);
@@ -280,11 +250,8 @@ int flame_split(const struct flame_opts *f, const struct strtab *t)
 		x->o = f->fg;
 		if (!f->fg.title || f->fg.title == f->title)
 			x->o.title = x->title;
-		x->r = render_new(&x->o, quiet, NULL);
-		if (render_load(x->r, err, sizeof(err)) < 0) {
-			fprintf(stderr, "flame: %s\n", err);
+		if (!(x->r = flame_renderer(&x->o)))
 			rc = 1;
-		}
 		g[order[i]].rank = (int)i;
 	}
 	/* One pass feeds every graph: the stacks in table order (the renderer
@@ -304,8 +271,16 @@ int flame_split(const struct flame_opts *f, const struct strtab *t)
 		else
 			render_add(gr[rank].r, s, len, strtab_val(t, id), NULL);
 	}
-	for (i = 0; i < top && rc == 0; i++)
-		rc |= write_group(f, gr[i].r, gr[i].name);
+	/* Each graph is written and listed, busiest first. */
+	for (i = 0; i < top && rc == 0; i++) {
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s/%s.svg", f->fg.output, gr[i].name);
+		rc = flame_finish(gr[i].r, path);
+		gr[i].r = NULL;
+		if (rc == 0)
+			printf("%s\n", path);
+	}
 out:
 	for (i = 0; i < top; i++)
 		render_free(gr[i].r);
@@ -319,36 +294,12 @@ out:
 	return rc;
 }
 
-/* s as a JSON string: invalid UTF-8 (a profile's names are untrusted
- * bytes) becomes \ufffd, so the summary always parses. */
+/* s as a JSON string (names are untrusted bytes: bytes_json makes any
+ * of them valid JSON). */
 static void json_string(FILE *o, const char *s)
 {
-	size_t len = strlen(s), i = 0;
-
 	putc('"', o);
-	while (i < len) {
-		unsigned char c = (unsigned char)s[i];
-		unsigned cp;
-		size_t n;
-
-		if (c == '"' || c == '\\') {
-			fprintf(o, "\\%c", c);
-			i++;
-		} else if (c < 0x20 || c == 0x7f) {
-			fprintf(o, "\\u%04x", c);
-			i++;
-		} else if (c < 0x80) {
-			putc(c, o);
-			i++;
-		} else {
-			n = xmlesc_char(s + i, len - i, &cp);
-			if (cp == 0xfffd)
-				fputs("\\ufffd", o);
-			else
-				fwrite(s + i, 1, n, o);
-			i += n;
-		}
-	}
+	bytes_json(o, s, strlen(s));
 	putc('"', o);
 }
 

@@ -193,21 +193,28 @@ versus() {
 			2> "$OUT/v.stat" || true
 		tail -n 1 "$OUT/v.stat" >> "$OUT/vp.t"
 	done
-	for w in f p; do
-		sort -n "$OUT/v$w.t" | awk -v s="$size" -v w="$w" -v n="$1" '{ t[NR] = $1; r[NR] = $2 }
-			END { printf "%-28s min %.3f s (%4.0f MB/s)  median %.3f s (%4.0f MB/s)  %6.1f MB peak RSS\n",
-				(w == "f" ? "flame_" : "pipeline_") n, t[1], s / 1e6 / t[1], t[4], s / 1e6 / t[4], r[4] / 1024 }'
-	done
-	fmin=$(sort -n "$OUT/vf.t" | head -n 1 | cut -d' ' -f1); pmin=$(sort -n "$OUT/vp.t" | head -n 1 | cut -d' ' -f1)
-	fmed=$(sort -n "$OUT/vf.t" | sed -n 4p | cut -d' ' -f1); pmed=$(sort -n "$OUT/vp.t" | sed -n 4p | cut -d' ' -f1)
-	echo "flame / pipeline time: $(awk "BEGIN { printf \"%.2f (fastest runs), %.2f (medians)\", $fmin / $pmin, $fmed / $pmed }")"
+	# Runs sorted by time, flame's and the pipeline's side by side: the 1st
+	# line is the fastest of each, the 4th the median.
+	sort -n "$OUT/vf.t" > "$OUT/vf.s"
+	sort -n "$OUT/vp.t" | paste -d' ' "$OUT/vf.s" - | awk -v s="$size" -v n="$1" '
+		function line(name, t, r) {
+			printf "%-28s min %.3f s (%4.0f MB/s)  median %.3f s (%4.0f MB/s)  %6.1f MB peak RSS\n",
+				name, t[1], s / 1e6 / t[1], t[4], s / 1e6 / t[4], r[4] / 1024
+		}
+		{ ft[NR] = $1; fr[NR] = $2; pt[NR] = $3; pr[NR] = $4 }
+		END {
+			line("flame_" n, ft, fr)
+			line("pipeline_" n, pt, pr)
+			printf "flame / pipeline time: %.2f (fastest runs), %.2f (medians)\n", ft[1] / pt[1], ft[4] / pt[4]
+		}'
 	cmp -s "$OUT/flame.svg" "$OUT/pipe.svg" && echo "same SVG: yes" || echo "same SVG: NO"
-	rm -f "$OUT/vf.t" "$OUT/vp.t" "$OUT/v.stat"
+	rm -f "$OUT/vf.t" "$OUT/vp.t" "$OUT/vf.s" "$OUT/v.stat"
 }
 head -c 200000000 "$pin" > "$OUT/fsample.txt"
 echo "perf script input (real recordings): 200.0 MB"
 versus perf "$OUT/fsample.txt"
-# From a pipe flame streams (one thread): memory must not follow the input.
+# From a pipe flame streams (perf text to the workers, or one thread with
+# --threads 1): memory must not follow the input.
 size=$(wc -c < "$OUT/fsample.txt")
 measure flame_stdin sh -c 'cat "$1" | "$2" --title T - -o "$3"' sh "$OUT/fsample.txt" "$B/flame" "$OUT/stdin.svg"
 cmp -s "$OUT/flame.svg" "$OUT/stdin.svg" && echo "same SVG from stdin: yes" || echo "same SVG from stdin: NO"

@@ -63,6 +63,7 @@ static int sniff(struct input *in, uint64_t max_inflate, enum detect_fmt *f,
 {
 	struct lread *lr = in->pipe && !in->data ? lread_stdin_tee() : reopen(in);
 	char *head = xmalloc(HEAD);
+	const char *hint;
 	size_t len = 0;
 	ssize_t n = 1;
 
@@ -77,8 +78,8 @@ static int sniff(struct input *in, uint64_t max_inflate, enum detect_fmt *f,
 		len += (size_t)n;
 	if (n < 0)
 		snprintf(err, errlen, "%s: %s", in->name, lread_error(lr));
-	else if ((*f = detect_format(head, len)) == FMT_UNKNOWN && detect_hint(head, len))
-		snprintf(err, errlen, "%s: %s", in->name, detect_hint(head, len));
+	else if ((*f = detect_format(head, len)) == FMT_UNKNOWN && (hint = detect_hint(head, len)))
+		snprintf(err, errlen, "%s: %s", in->name, hint);
 	else if (*f == FMT_UNKNOWN)
 		snprintf(err, errlen, "%s: %s; name it with --format (one of: %s)", in->name,
 			 len ? "cannot tell its format" : "empty input", detect_names());
@@ -174,20 +175,17 @@ static int run_perf(const struct input *in, struct lread *lr, const struct colle
 
 	if (ro.threads < 1)
 		ro.threads = 1;
-	/* Tests shrink the chunk to run many chunks through small inputs. */
-	if (getenv("FLAME_CHUNK"))
-		ro.chunk = (size_t)strtoul(getenv("FLAME_CHUNK"), NULL, 10);
 	if (filtering(o))
 		po.filter = &pf;
-	po.seq = o->seq;	/* then lr is given: one collapser, in order */
+	po.seq = o->seq;
 	if (!po.seq) {
-		/* Files and pipes alike go to perf_run's workers. */
 		rc = perf_run_reader(&po, lr, in->name, &ro, t, &st, warn, ctx, err, errlen);
 		if (rc == 0)
 			perf_report(in, &st, warn, ctx);
 		return rc < 0 ? -1 : 0;
 	}
-	/* A chart wants the events in order: one collapser into t. */
+	/* A chart's runs name stacks of t, in event order: perf_run's workers
+	 * fill tables of their own, so one collapser feeds t itself. */
 	p = perf_new(&po, t, warn, ctx);
 	perf_begin(p, in->name);
 	rc = lread_feed(lr, perf_feed, p, err, errlen);

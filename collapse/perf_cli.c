@@ -108,9 +108,6 @@ int perf_cli_parse(struct perf_cli *cli, int argc, char **argv, char *err, size_
 		cli->opts.inline_frames = a2l_new(cli->context);
 		cli->run.threads = 1;	/* the addr2line cache is not shared */
 	}
-	/* Tests shrink the chunk to run many chunks through small inputs. */
-	if (getenv("FLAME_CHUNK"))
-		cli->run.chunk = (size_t)strtoul(getenv("FLAME_CHUNK"), NULL, 10);
 	cli->opts.skip_after = cli->skip;
 	cli->opts.nskip_after = cli->nskip;
 	cli->inputs = optind < argc ? (const char **)(void *)(argv + optind) : (const char **)(size_t)dash;

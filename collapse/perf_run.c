@@ -377,7 +377,12 @@ static void run_init(struct run *r, const struct perf_opts *o, const struct perf
 	r->opts = *o;
 	r->threads = ro->threads;
 	r->sequential = ro->threads <= 1;
-	r->chunk = ro->chunk >= 4096 ? ro->chunk : (size_t)8 << 20;
+	r->chunk = ro->chunk;
+	/* Tests shrink the chunk to run many chunks through small inputs. */
+	if (!r->chunk && getenv("FLAME_CHUNK"))
+		r->chunk = (size_t)strtoul(getenv("FLAME_CHUNK"), NULL, 10);
+	if (r->chunk < 4096)
+		r->chunk = (size_t)8 << 20;
 	worker_init(&r->self, &r->opts, NULL);
 }
 

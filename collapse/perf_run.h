@@ -12,7 +12,7 @@ struct lread;
 
 struct perf_run_opts {
 	int threads;		/* workers; 1 runs on the calling thread */
-	size_t chunk;		/* text per job, 0: 8 MiB (tests use less) */
+	size_t chunk;		/* text per job, 0: 8 MiB, or $FLAME_CHUNK (tests) */
 };
 
 /* Collapses the inputs ("-" is stdin) into out (values: struct fcount).

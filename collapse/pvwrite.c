@@ -1,5 +1,6 @@
 /* pvwrite: PerfView XML and JSON writers. */
 #include "pvwrite.h"
+#include "bytes.h"
 #include "folded.h"
 #include "outfile.h"
 #include "strtab.h"
@@ -18,28 +19,6 @@ struct node_key {
 	uint32_t frame;		/* frame id */
 };
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if none. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t k, i;
-	unsigned cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	k = s[0] >= 0xf0 && s[0] < 0xf5 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : 0;
-	if (k == 0 || k > n || (k == 3 && s[0] >= 0xf0))
-		return 0;
-	cp = s[0] & (0x7f >> k);
-	for (i = 1; i < k; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((k == 3 && (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000))) || (k == 4 && cp < 0x10000))
-		return 0;
-	return k;
-}
-
 /* Writes a name as XML text (xml) or a JSON string body; invalid UTF-8
  * (and, in XML, control characters other than tab) becomes U+FFFD.
  * Returns 1 when something was replaced. */
@@ -49,8 +28,10 @@ static int put_name(FILE *f, const char *s, size_t n, int xml)
 	size_t i = 0;
 	int bad = 0;
 
+	if (!xml)
+		return bytes_json(f, s, n);
 	while (i < n) {
-		size_t k = utf8_len(u + i, n - i);
+		size_t k = bytes_utf8_len(s + i, n - i);
 		unsigned c = u[i];
 
 		if (k == 0) {
@@ -61,18 +42,14 @@ static int put_name(FILE *f, const char *s, size_t n, int xml)
 		}
 		if (k > 1)
 			fwrite(u + i, 1, k, f);
-		else if (xml && (c == '<' || c == '>' || c == '&' || c == '"'))
+		else if (c == '<' || c == '>' || c == '&' || c == '"')
 			fputs(c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : "&quot;", f);
-		else if (xml && c == '\t')
+		else if (c == '\t')
 			fputs("&#x9;", f);
-		else if (xml && c < 0x20) {
+		else if (c < 0x20) {
 			fputs("\xef\xbf\xbd", f);	/* XML 1.0 cannot hold them at all */
 			bad = 1;
 		}
-		else if (!xml && (c == '"' || c == '\\'))
-			fprintf(f, "\\%c", c);
-		else if (!xml && c < 0x20)
-			fprintf(f, "\\u%04x", c);
 		else
 			putc((int)c, f);
 		i += k;

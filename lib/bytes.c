@@ -66,3 +66,51 @@ int bytes_decimal(const char *s, size_t len, double *d)
 		*d = -*d;
 	return 0;
 }
+
+size_t bytes_utf8_len(const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t k, i;
+	unsigned cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	k = s[0] >= 0xf0 && s[0] < 0xf5 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : 0;
+	if (k == 0 || k > n || (k == 3 && s[0] >= 0xf0))
+		return 0;
+	cp = s[0] & (0x7f >> k);
+	for (i = 1; i < k; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((k == 3 && (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000))) || (k == 4 && cp < 0x10000))
+		return 0;
+	return k;
+}
+
+int bytes_json(FILE *f, const char *s, size_t n)
+{
+	size_t i = 0, k;
+	int bad = 0;
+
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i];
+
+		if ((k = bytes_utf8_len(s + i, n - i)) == 0) {
+			fputs("\xef\xbf\xbd", f);
+			bad = 1;
+			k = 1;
+		} else if (k > 1) {
+			fwrite(s + i, 1, k, f);
+		} else if (c == '"' || c == '\\') {
+			fprintf(f, "\\%c", c);
+		} else if (c < 0x20) {
+			fprintf(f, "\\u%04x", c);
+		} else {
+			putc(c, f);
+		}
+		i += k;
+	}
+	return bad;
+}

@@ -3,6 +3,7 @@
 #define FLAME_BYTES_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Non-zero when the n bytes at s end with the NUL-terminated suffix. */
 int bytes_ends_with(const char *s, size_t n, const char *suffix);
@@ -13,6 +14,15 @@ int bytes_contains(const char *s, size_t n, const char *needle);
 /* Writes code point cp (at most U+10FFFF) as UTF-8 at d (room for 4
  * bytes); returns the bytes written. */
 size_t bytes_utf8(char *d, unsigned long cp);
+
+/* Length of the valid UTF-8 sequence at s (n > 0 bytes; no overlong
+ * forms, surrogates or code points past U+10FFFF), 0 if there is none. */
+size_t bytes_utf8_len(const char *s, size_t n);
+
+/* Writes the n bytes at s as the inside of a JSON string: quotes,
+ * backslashes and control characters escaped, invalid UTF-8 as U+FFFD.
+ * Returns 1 when something was replaced. */
+int bytes_json(FILE *f, const char *s, size_t n);
 
 /* Parses "-ddd.ddd" (sign and point optional, at most 15 digits, the
  * whole n bytes) into *d, exactly as strtod would, without its cost.

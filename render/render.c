@@ -289,25 +289,29 @@ static int cmp_line(const void *a, const void *b)
 	return (unsigned char)x->stack[n] < ' ' ? -1 : 1;
 }
 
-/* The entries of a table given to render_use. */
-static void ext_entries(const struct render *r, struct lentry *e, size_t n)
+/* Entry i from a table given to render_use: its stack and counts. */
+static void ext_entry(const struct render *r, size_t i, struct lentry *e)
 {
-	size_t i;
+	const struct fcount *v = strtab_val(r->ext, (uint32_t)i);
 
-	for (i = 0; i < n; i++) {
-		const struct fcount *v = strtab_val(r->ext, (uint32_t)i);
+	e->stack = strtab_str(r->ext, (uint32_t)i, &e->len);
+	e->weight = fcount_value(&v[r->ext_two]);
+	e->two = r->ext_two;
+	e->before = r->ext_two ? fcount_value(&v[0]) : 0;
+	e->delta = r->ext_two ? e->weight - e->before : 0;
+}
 
-		e[i].stack = strtab_str(r->ext, (uint32_t)i, &e[i].len);
-		e[i].weight = fcount_value(&v[r->ext_two]);
-		if (!r->ext_two)
-			continue;
-		e[i].two = 1;
-		e[i].before = fcount_value(&v[0]);
-		e[i].after = e[i].weight;
-		e[i].delta = e[i].after - e[i].before;
-		if (r->o->diff_detail && e[i].after == 0)
-			e[i].weight = e[i].before;
-	}
+/* Entry i from the renderer's own table, or its chart's runs. */
+static void own_entry(const struct render *r, size_t i, struct lentry *e)
+{
+	uint32_t id = r->o->flamechart ? r->seq[i].id : (uint32_t)i;
+	const struct stackval *v = strtab_val(r->stacks, id);
+
+	e->stack = strtab_str(r->stacks, id, &e->len);
+	e->weight = r->o->flamechart ? r->seq[i].weight : fcount_value(&v->w);
+	e->delta = r->o->flamechart ? r->seq[i].delta : v->delta;
+	e->two = r->o->flamechart ? r->seq[i].two : v->two;
+	e->before = r->o->flamechart ? r->seq[i].before : v->before;
 }
 
 static struct lentry *entries(struct render *r, size_t *count)
@@ -315,17 +319,11 @@ static struct lentry *entries(struct render *r, size_t *count)
 	size_t i, n = r->ext ? strtab_count(r->ext) : r->o->flamechart ? r->nseq : strtab_count(r->stacks);
 	struct lentry *e = xcalloc(n ? n : 1, sizeof(*e));
 
-	if (r->ext)
-		ext_entries(r, e, n);
-	for (i = 0; i < n && !r->ext; i++) {
-		uint32_t id = r->o->flamechart ? r->seq[i].id : (uint32_t)i;
-		const struct stackval *v = strtab_val(r->stacks, id);
-
-		e[i].stack = strtab_str(r->stacks, id, &e[i].len);
-		e[i].weight = r->o->flamechart ? r->seq[i].weight : fcount_value(&v->w);
-		e[i].delta = r->o->flamechart ? r->seq[i].delta : v->delta;
-		e[i].two = r->o->flamechart ? r->seq[i].two : v->two;
-		e[i].before = r->o->flamechart ? r->seq[i].before : v->before;
+	for (i = 0; i < n; i++) {
+		if (r->ext)
+			ext_entry(r, i, &e[i]);
+		else
+			own_entry(r, i, &e[i]);
 		e[i].after = e[i].two ? e[i].weight : 0;
 		/* A stack gone from AFTER keeps its BEFORE width. */
 		if (r->o->diff_detail && e[i].two && e[i].after == 0)
