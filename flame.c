@@ -175,7 +175,7 @@ static int run_diff(struct flame_opts *f, const char *const *in)
 	}
 	rc |= r2;
 	u = stackdiff_union(a, b);
-	if (f->summary || f->fail_self >= 0 || f->fail_total >= 0)
+	if (f->summary || f->top_functions || f->fail_self >= 0 || f->fail_total >= 0)
 		gate = flame_summary(f, u, stackdiff_total(a), stackdiff_total(b));
 	if (f->normalize)
 		normalize(u, stackdiff_total(a), stackdiff_total(b));
@@ -278,9 +278,10 @@ static int run(struct flame_opts *f, const char *const *in, int n)
 	f->c.before = strtab_new(sizeof(struct fcount));
 	rc = collect_all(f, in, n, t);
 	if (rc >= 0) {
+		int s = f->summary || f->top_functions ? flame_profile_summary(f, t) : 0;
 		int r = output(f, t, f->c.before);
 
-		rc = r ? r : rc;
+		rc = r ? r : s < 0 ? 1 : rc;
 	} else {
 		rc = 1;
 	}

@@ -1,8 +1,9 @@
-/* flame_opts: flame's own options are taken out of argv; what is left
- * goes to the renderer's parser, so every flamegraph.pl option works. */
+/* flame_opts: flame's own options and the format tools' (their cliopt
+ * tables, so an option means the same in flame as in stackcollapse-X) are
+ * taken out of argv; what is left goes to the renderer's parser, so every
+ * flamegraph.pl option works. */
 #include "flame_opts.h"
 #include "cliopt.h"
-#include "perfview_cli.h"
 #include "xalloc.h"
 
 #include <math.h>
@@ -11,101 +12,199 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { O_FORMAT, O_COLLAPSED, O_DIFF, O_SUMMARY, O_FAIL_SELF, O_FAIL_TOTAL, O_SPLIT, O_TOP,
-       O_PID, O_TID, O_PROCESS, O_BEGIN, O_END, O_MAX_INFLATE, O_THREADS, O_CLASSIC, O_NORMALIZE,
-       O_EVENT, O_N };
+enum { O_FORMAT = 256, O_COLLAPSED, O_DIFF, O_SUMMARY, O_FAIL_SELF, O_FAIL_TOTAL, O_SPLIT, O_TOP,
+       O_PID, O_TID, O_PROCESS, O_BEGIN, O_END, O_MAX_INFLATE, O_CLASSIC, O_NORMALIZE,
+       O_TOP_FUNCTIONS };
 
-static const struct { const char *name; int arg; } own[O_N] = {
-	{ "format", 1 }, { "collapsed", 0 }, { "diff", 0 }, { "summary", 1 },
-	{ "fail-if-self-grows", 1 }, { "fail-if-total-grows", 1 }, { "split-by", 1 }, { "top", 1 },
-	{ "pid", 1 }, { "tid", 1 }, { "process", 1 }, { "begin", 1 }, { "end", 1 },
-	{ "max-inflate", 1 }, { "threads", 1 }, { "classic-diff", 0 },
-	{ "normalize", 0 }, { "event-filter", 1 },
+static const struct cliopt own[] = {
+	{ "format", O_FORMAT, "NAME", "do not detect: read every input as NAME" },
+	{ "collapsed", O_COLLAPSED, NULL, "write collapsed stacks instead of SVG" },
+	{ "pid", O_PID, "N,..", "ETW and perf inputs: keep these processes" },
+	{ "tid", O_TID, "N,..", "ETW and perf inputs: keep these threads" },
+	{ "process", O_PROCESS, "NAME,..", "ETW and perf inputs: keep these process names\n"
+	  "(ETW: any case, .exe optional)" },
+	{ "begin", O_BEGIN, "T", "keep samples at or after T (ETW and perf: seconds;\n"
+	  "PerfView: ms)" },
+	{ "end", O_END, "T", "keep samples before T" },
+	{ "max-inflate", O_MAX_INFLATE, "SIZE", "refuse zip members larger than SIZE (4G)" },
+	{ "split-by", O_SPLIT, "thread|process", "with -o DIR: one SVG per busiest thread or\n"
+	  "process (--top N of them), listed on stdout" },
+	{ "top", O_TOP, "N", "how many --split-by writes (default 1)" },
+	{ "summary", O_SUMMARY, "FILE", "top functions by self and inclusive weight as JSON\n"
+	  "(with --diff: by their change)" },
+	{ "top-functions", O_TOP_FUNCTIONS, "N", "print a table of the N heaviest functions,\n"
+	  "self and total with shares (with --diff: the N\nthat grew most); on stdout with -o FILE,\n"
+	  "else on stderr" },
+	{ "diff", O_DIFF, NULL, "BEFORE AFTER: differential graph: widths from AFTER,\n"
+	  "red grew, blue shrank (--negate swaps); stacks gone\nfrom AFTER drawn hatched with "
+	  "their BEFORE width;\ntooltips give each frame's before/after/change" },
+	{ "classic-diff", O_CLASSIC, NULL, "--diff: exactly difffolded | flamegraph" },
+	{ "normalize", O_NORMALIZE, NULL, "--diff: scale BEFORE to AFTER's total first" },
+	{ "fail-if-self-grows", O_FAIL_SELF, "PCT", "--diff: exit 3 when a function's self share of\n"
+	  "the total grows by more than PCT points" },
+	{ "fail-if-total-grows", O_FAIL_TOTAL, "PCT", "--diff: the same for the inclusive share" },
+	{ NULL, 0, NULL, NULL }
 };
 
-
-static int number(const char *s, double *v)
+static int nonneg(const char *a, double *v)
 {
-	char *end;
-
-	*v = strtod(s, &end);
-	return *s && !*end && isfinite(*v) ? 0 : -1;
+	return cliopt_real(a, v) < 0 || *v < 0 ? -1 : 0;
 }
 
-static int value(struct flame_opts *f, int k, const char *a)
+static int set_range(struct flame_opts *f, int key, const char *a)
 {
-	unsigned long long size;
-	double d;
+	struct etw_opts *e = &f->etw.opts;
 
-	switch (k) {
-	case O_FORMAT: return (f->c.format = detect_parse(a)) == FMT_UNKNOWN ? -1 : 0;
+	if (key == O_BEGIN) {
+		f->c.has_begin = e->has_begin = 1;
+		return cliopt_real(a, &f->c.begin) < 0 ? -1 : (e->begin = f->c.begin, 0);
+	}
+	f->c.has_end = e->has_end = 1;
+	return cliopt_real(a, &f->c.end) < 0 ? -1 : (e->end = f->c.end, 0);
+}
+
+static int set_own(void *ctx, int key, const char *a, char *err, size_t errlen)
+{
+	struct flame_opts *f = ctx;
+	unsigned long long size;
+	long n;
+
+	switch (key) {
+	case O_FORMAT:
+		if ((f->c.format = detect_parse(a)) != FMT_UNKNOWN)
+			return 0;
+		snprintf(err, errlen, "unknown --format '%s' (known: %s)", a, detect_names());
+		return -1;
 	case O_SUMMARY: f->summary = a; return 0;
-	case O_EVENT: f->c.perf.event_filter = a; return 0;
-	case O_FAIL_SELF: return number(a, &f->fail_self) < 0 || f->fail_self < 0 ? -1 : 0;
-	case O_FAIL_TOTAL: return number(a, &f->fail_total) < 0 || f->fail_total < 0 ? -1 : 0;
+	case O_FAIL_SELF: return nonneg(a, &f->fail_self);
+	case O_FAIL_TOTAL: return nonneg(a, &f->fail_total);
 	case O_SPLIT:
 		f->split_by = !strcmp(a, "thread") ? SPLIT_THREAD : !strcmp(a, "process") ? SPLIT_PROCESS : SPLIT_NONE;
 		return f->split_by == SPLIT_NONE ? -1 : 0;
-	case O_TOP: return number(a, &d) < 0 || d < 1 || d != floor(d) ? -1 : (f->top = (size_t)d, 0);
-	case O_PID: return cliopt_numbers(a, &f->pids, &f->c.etw.npid);
-	case O_TID: return cliopt_numbers(a, &f->tids, &f->c.etw.ntid);
-	case O_PROCESS: cliopt_names(a, &f->procs, &f->c.etw.nprocess); return 0;
-	case O_BEGIN: f->c.has_begin = f->c.etw.has_begin = 1; return number(a, &f->c.begin);
-	case O_END: f->c.has_end = f->c.etw.has_end = 1; return number(a, &f->c.end);
-	case O_MAX_INFLATE: return pv_cli_size(a, &size) < 0 ? -1 : (f->c.max_inflate = size, 0);
-	case O_THREADS: return number(a, &d) < 0 || d < 1 || d > 1024 ? -1 : (f->c.threads = (int)d, 0);
-	default:
-		f->collapsed |= k == O_COLLAPSED;
-		f->diff |= k == O_DIFF;
-		f->classic |= k == O_CLASSIC;
-		f->normalize |= k == O_NORMALIZE;
-		return 0;
+	case O_TOP: return cliopt_long(a, 1, 1000000, &n) < 0 ? -1 : (f->top = (size_t)n, 0);
+	case O_TOP_FUNCTIONS:
+		return cliopt_long(a, 1, 1000000, &n) < 0 ? -1 : (f->top_functions = (size_t)n, 0);
+	case O_PID: return cliopt_numbers(a, &f->etw.pids, &f->etw.opts.npid);
+	case O_TID: return cliopt_numbers(a, &f->etw.tids, &f->etw.opts.ntid);
+	case O_PROCESS: cliopt_names(a, &f->etw.procs, &f->etw.opts.nprocess); return 0;
+	case O_BEGIN: case O_END: return set_range(f, key, a);
+	case O_MAX_INFLATE: return cliopt_size(a, &size) < 0 ? -1 : (f->c.max_inflate = size, 0);
+	case O_COLLAPSED: f->collapsed = 1; return 0;
+	case O_DIFF: f->diff = 1; return 0;
+	case O_CLASSIC: f->classic = 1; return 0;
+	case O_NORMALIZE: f->normalize = 1; return 0;
+	default: return -1;
 	}
 }
 
-/* Takes flame's own options out of argv into f; the rest go to f->argv. */
+/* flame's own options first: an option of its own (--pid N) is not the
+ * format tools' option of the same name (stackcollapse-perf --pid). */
+static size_t groups(struct flame_opts *f, struct cliopt_group *g)
+{
+	g[0] = (struct cliopt_group){ NULL, own, set_own, f };
+	g[1] = (struct cliopt_group){ "perf script input (as stackcollapse-perf)", perf_cli_format,
+				      perf_cli_set, &f->perf };
+	g[2] = (struct cliopt_group){ "ETW exports (as stackcollapse-etw)", etw_cli_format,
+				      etw_cli_set, &f->etw };
+	g[3] = (struct cliopt_group){ "Visual Studio reports (as stackcollapse-vsp)", vsp_cli_format,
+				      vsp_cli_set, &f->vsp };
+	return 4;
+}
+
+/* Applies option a (with its value from argv at *i) to every group that
+ * has it, flame's own alone when it has it.  Returns 1 when applied, 0
+ * when no group has it, -1 with a message in err. */
+static int apply(struct cliopt_group *g, size_t ng, char **argv, int argc, int *i, char *err,
+		 size_t errlen)
+{
+	const char *a = argv[*i], *eq = strchr(a, '='), *val = NULL;
+	size_t len = (eq ? (size_t)(eq - a) : strlen(a)) - 2, k, found = 0;
+
+	for (k = 0; k < ng && !(found && k == 1); k++) {
+		const struct cliopt *o = cliopt_find(&g[k], a + 2, len);
+
+		if (!o)
+			continue;
+		if (o->arg && !val) {
+			if (!eq && *i + 1 == argc) {
+				snprintf(err, errlen, "option '--%s' needs a value", o->name);
+				return -1;
+			}
+			val = eq ? eq + 1 : argv[++*i];
+		}
+		if (cliopt_set(&g[k], o, o->arg ? val : "", err, errlen) < 0)
+			return -1;
+		found = 1;
+	}
+	return found ? 1 : 0;
+}
+
+/* Takes flame's and the formats' options out of argv into f; the rest
+ * go to f->argv for the renderer. */
 static int take_own(struct flame_opts *f, int argc, char **argv, int *n, char *err, size_t errlen)
 {
-	int i, k;
+	struct cliopt_group g[4];
+	size_t ng = groups(f, g);
+	int i, r;
 
 	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *eq;
-		size_t len;
-
-		if (strcmp(a, "--") == 0) {
+		if (strcmp(argv[i], "--") == 0) {
 			while (i < argc)
 				f->argv[(*n)++] = argv[i++];
 			break;
 		}
-		eq = strchr(a, '=');
-		len = eq ? (size_t)(eq - a) : strlen(a);
-		for (k = 0; k < O_N && !(a[0] == '-' && a[1] == '-' && len - 2 == strlen(own[k].name) &&
-					  !memcmp(a + 2, own[k].name, len - 2)); k++)
-			;
-		if (k == O_N) {
+		r = argv[i][0] == '-' && argv[i][1] == '-' ? apply(g, ng, argv, argc, &i, err, errlen) : 0;
+		if (r < 0)
+			return -1;
+		if (r == 0)
 			f->argv[(*n)++] = argv[i];
-			continue;
-		}
-		if (own[k].arg && !eq && i + 1 == argc) {
-			snprintf(err, errlen, "option '--%s' needs a value", own[k].name);
-			return -1;
-		}
-		if (value(f, k, own[k].arg ? (eq ? eq + 1 : argv[++i]) : "") < 0) {
-			snprintf(err, errlen, k == O_FORMAT ? "unknown --format '%s' (known: %s)"
-				 : "invalid value '%s' for --%s", own[k].arg ? (eq ? eq + 1 : argv[i]) : "",
-				 k == O_FORMAT ? detect_names() : own[k].name);
-			return -1;
-		}
 	}
 	return 0;
+}
+
+/* The collapsers' options from the format tools' structures. */
+static void ready(struct flame_opts *f)
+{
+	perf_cli_ready(&f->perf);
+	etw_cli_ready(&f->etw);
+	f->c.perf = f->perf.opts;
+	f->c.threads = f->perf.run.threads;
+	f->c.etw = f->etw.opts;
+	f->c.vsp = f->vsp.opts;
+	/* perf roots carry both numbers when splitting: a process is told by
+	 * its PID (its threads may have other names), a thread by its TID. */
+	if (f->split_by)
+		f->c.perf.tid = f->c.perf.pid = 1;
+}
+
+static const char *check(const struct flame_opts *f, int operands)
+{
+	int i, dashes;
+
+	for (i = dashes = 0; i < f->ninputs; i++)
+		dashes += strcmp(f->inputs[i], "-") == 0;
+	if (dashes > 1)
+		return "stdin ('-') can be read only once";
+	if (f->diff && f->ninputs != 2)
+		return "--diff needs two inputs, BEFORE and AFTER";
+	if (!f->diff && (f->fail_self >= 0 || f->fail_total >= 0 || f->classic || f->normalize))
+		return "--fail-if-*, --classic-diff and --normalize go with --diff";
+	if (f->split_by && (!f->fg.output || f->diff || f->collapsed))
+		return "--split-by needs -o DIR (and no --diff or --collapsed)";
+	if (!operands && isatty(0))	/* would wait for typing */
+		return "no input: name a profile, or pipe one in";
+	return NULL;
 }
 
 int flame_opts_parse(struct flame_opts *f, int argc, char **argv, char *err, size_t errlen)
 {
 	static const char *const dash[] = { "-" };
-	int n = 1, first, i, dashes;
+	const char *bad;
+	int n = 1, first;
 
 	memset(f, 0, sizeof(*f));
+	perf_cli_init(&f->perf);
+	etw_cli_init(&f->etw);
 	f->fail_self = f->fail_total = -1;
 	f->top = 1;
 	f->argv = xcalloc((size_t)argc + 1, sizeof(*f->argv));
@@ -118,96 +217,53 @@ int flame_opts_parse(struct flame_opts *f, int argc, char **argv, char *err, siz
 		return f->fg.help ? FL_HELP : FL_VERSION;
 	f->inputs = first < n ? (const char *const *)f->argv + first : dash;
 	f->ninputs = first < n ? n - first : 1;
-	f->c.etw.process = (const char *const *)(void *)f->procs;
-	f->c.etw.pid = f->pids;
-	f->c.etw.tid = f->tids;
-	f->c.etw.begin = f->c.begin;
-	f->c.etw.end = f->c.end;
-	/* perf roots carry both numbers when splitting: a process is told by
-	 * its PID (its threads may have other names), a thread by its TID. */
-	if (f->split_by)
-		f->c.perf.tid = f->c.perf.pid = 1;
-	for (i = dashes = 0; i < f->ninputs; i++)
-		dashes += strcmp(f->inputs[i], "-") == 0;
-	if (dashes > 1)
-		snprintf(err, errlen, "stdin ('-') can be read only once");
-	else if (f->diff && f->ninputs != 2)
-		snprintf(err, errlen, "--diff needs two inputs, BEFORE and AFTER");
-	else if (!f->diff && (f->summary || f->fail_self >= 0 || f->fail_total >= 0 || f->classic ||
-			      f->normalize))
-		snprintf(err, errlen, "--summary, --fail-if-*, --classic-diff and --normalize go with --diff");
-	else if (f->split_by && (!f->fg.output || f->diff || f->collapsed))
-		snprintf(err, errlen, "--split-by needs -o DIR (and no --diff or --collapsed)");
-	else if (first >= n && isatty(0))	/* would wait for typing */
-		snprintf(err, errlen, "no input: name a profile, or pipe one in");
-	else
+	ready(f);
+	if (!(bad = check(f, first < n)))
 		return FL_RUN;
+	snprintf(err, errlen, "%s", bad);
 	return FL_USAGE;
 }
 
 void flame_opts_release(struct flame_opts *f)
 {
-	size_t i;
-
-	for (i = 0; i < f->c.etw.nprocess; i++)
-		free(f->procs[i]);
-	free(f->procs);
-	free(f->pids);
-	free(f->tids);
+	perf_cli_release(&f->perf);
+	etw_cli_release(&f->etw);
 	free(f->argv);
-	f->procs = NULL;
-	f->pids = f->tids = NULL;
 	f->argv = NULL;
 }
 
-int flame_opts_exit(struct flame_opts *f, int result, const char *prog, const char *err)
+static void help(struct flame_opts *f, const char *prog)
 {
-	int rc = 0;
+	struct cliopt_group g[4];
+	size_t ng = groups(f, g);
 
-	if (result == FL_VERSION) {
-		printf("%s (flame) %s\n", prog, FLAME_VERSION);
-	} else if (result == FL_HELP) {
-		printf("Usage: %s [options] INPUT... [-o OUT.svg]\n"
+	printf("Usage: %s [options] INPUT... [-o OUT.svg]\n"
 "       %s --diff BEFORE AFTER [-o diff.svg] [--summary S.json] [--fail-if-...]\n"
 "Draws a flame graph from any supported profile, its format told from its\n"
 "content: %s\n"
 "(also gzipped or zipped).  Several inputs are merged.\n"
-"\n"
-"  --format NAME             do not detect: read every input as NAME\n"
-"  --collapsed               write collapsed stacks instead of SVG\n"
-"  --pid N,.. --tid N,.. --process NAME,..   ETW and perf inputs: keep\n"
-"                            these (ETW names: any case, .exe optional)\n"
-"  --begin T --end T         ETW and perf: seconds; PerfView: ms\n"
-"  --threads N               perf: worker threads (default: all cores)\n"
-"  --event-filter EV         perf: keep events EV (default: the first seen)\n"
-"  --max-inflate SIZE        refuse zip members larger than SIZE (4G)\n"
-"  --split-by thread|process --top N -o DIR\n"
-"                            one SVG per busiest thread or process, listed\n"
-"  --diff BEFORE AFTER       differential graph: widths from AFTER, red\n"
-"                            grew, blue shrank (--negate swaps); stacks gone\n"
-"                            from AFTER drawn hatched with their BEFORE width;\n"
-"                            tooltips give each frame's before/after/change\n"
-"  --classic-diff            --diff: exactly difffolded | flamegraph\n"
-"  --normalize               --diff: scale BEFORE to AFTER's total first\n"
-"  --summary FILE            --diff: top functions by inclusive and self\n"
-"                            change, as JSON\n"
-"  --fail-if-self-grows PCT  --diff: exit 3 when a function's self share of\n"
-"  --fail-if-total-grows PCT the total grows by more than PCT points\n"
-"                            (inclusive share for -total-)\n"
-"\n"
-"Every flamegraph option is accepted too (--title, --width, --colors,\n"
-"--minwidth, --inverted, --flamechart, --negate, -o FILE, ...):\n\n", prog, prog,
-		       detect_names());
-		fgopt_options(stdout);
-		printf("\nExit status: 0 graph written (skipped rows are warnings), 1 an input\n"
-		       "could not be read through or an I/O error, 2 usage error or\n"
-		       "no samples, 3 a --fail-if threshold was passed.\n");
+"\n", prog, prog, detect_names());
+	cliopt_help(stdout, g, ng, "");
+	printf("\nEvery flamegraph option is accepted too (--title, --width, --colors,\n"
+	       "--minwidth, --inverted, --flamechart, --negate, -o FILE, ...):\n\n");
+	fgopt_options(stdout);
+	printf("\nExit status: 0 graph written (skipped rows are warnings), 1 an input\n"
+	       "could not be read through or an I/O error, 2 usage error or\n"
+	       "no samples, 3 a --fail-if threshold was passed.\n");
+}
+
+int flame_opts_exit(struct flame_opts *f, int result, const char *prog, const char *err)
+{
+	int rc;
+
+	if (result == FL_VERSION) {
+		rc = cliopt_version(prog);
+	} else if (result == FL_HELP) {
+		help(f, prog);
+		rc = cliopt_stdout_status();
 	} else {
-		fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", prog, err, prog);
-		rc = 2;
+		rc = cliopt_usage(prog, err);
 	}
 	flame_opts_release(f);
-	if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
-		rc = 1;
 	return rc;
 }

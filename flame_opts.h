@@ -5,7 +5,10 @@
 #define FLAME_FLAME_OPTS_H
 
 #include "collect.h"
+#include "etw_cli.h"
 #include "options.h"
+#include "perf_cli.h"
+#include "vsp_cli.h"
 
 enum { FL_RUN, FL_HELP, FL_VERSION, FL_USAGE };
 enum flame_split { SPLIT_NONE, SPLIT_THREAD, SPLIT_PROCESS };
@@ -22,11 +25,13 @@ struct flame_opts {
 	double fail_total;		/* --fail-if-total-grows PCT, -1: off */
 	enum flame_split split_by;	/* --split-by */
 	size_t top;			/* --top N */
+	size_t top_functions;		/* --top-functions N, 0: no table */
+	struct perf_cli perf;		/* perf options, as stackcollapse-perf's */
+	struct etw_cli etw;		/* ETW options and the filter lists */
+	struct vsp_cli vsp;		/* Visual Studio report options */
 	char **argv;			/* what goes to fgopt_parse */
 	const char *const *inputs;	/* input files ("-": stdin) */
 	int ninputs;			/* how many */
-	char **procs;			/* owned --process names */
-	long *pids, *tids;		/* owned --pid, --tid lists */
 	char title[512];		/* the default title */
 	char subtitle[128];		/* the --diff legend */
 };
@@ -56,9 +61,13 @@ int flame_finish(struct render *r, const char *path);
  * the output directory, a line per file on stdout.  Returns an exit status. */
 int flame_split(const struct flame_opts *f, const struct strtab *t);
 
-/* --summary and --fail-if-*: u is the union of BEFORE and AFTER (two
+/* --summary, --top-functions and --fail-if-*: u is the union of BEFORE and AFTER (two
  * counts per stack) with totals ta and tb.  Returns 0, 1 when a threshold
  * was passed (named on stderr), -1 on a write error. */
 int flame_summary(const struct flame_opts *f, const struct strtab *u, double ta, double tb);
+
+/* --summary and --top-functions for one profile t (one count per
+ * stack).  Returns 0, or -1 on a write error (said on stderr). */
+int flame_profile_summary(const struct flame_opts *f, const struct strtab *t);
 
 #endif

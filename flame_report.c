@@ -377,6 +377,36 @@ static int gate(const struct ranked *r, size_t n, int self, double limit, double
 	return i > 0;
 }
 
+/* Where --top-functions prints: stdout when it carries nothing else. */
+static FILE *text_out(const struct flame_opts *f)
+{
+	return f->fg.output && !f->split_by ? stdout : stderr;
+}
+
+/* A name in a text table: control bytes (a terminal's escapes) as '?'. */
+static void put_name(FILE *o, const char *s)
+{
+	for (; *s; s++)
+		putc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, o);
+	putc('\n', o);
+}
+
+/* --top-functions with --diff: those whose self share grew most. */
+static void diff_text(const struct flame_opts *f, const struct ranked *r, size_t n, double ta,
+		      double tb)
+{
+	FILE *o = text_out(f);
+	size_t i;
+
+	fprintf(o, "%8s %8s %8s  %s\n", "before%", "after%", "change", "function (self share)");
+	for (i = 0; i < n && i < f->top_functions; i++)
+	{
+		fprintf(o, "%7.2f%% %7.2f%% %+8.2f  ", pct(r[i].fn->self[0], ta),
+			pct(r[i].fn->self[1], tb), r[i].delta);
+		put_name(o, r[i].fn->name);
+	}
+}
+
 int flame_summary(const struct flame_opts *f, const struct strtab *u, double ta, double tb)
 {
 	struct strtab *names = strtab_new(0);
@@ -406,11 +436,105 @@ int flame_summary(const struct flame_opts *f, const struct strtab *u, double ta,
 			rc = -1;
 		}
 	}
-	if (rc == 0)
-		rc = gate(self, n, 1, f->fail_self, ta, tb) | gate(incl, n, 0, f->fail_total, ta, tb);
+	if (f->top_functions)
+		diff_text(f, self, n, ta, tb);
+	if (rc == 0) {
+		rc = gate(self, n, 1, f->fail_self, ta, tb);
+		rc = gate(incl, n, 0, f->fail_total, ta, tb) || rc;
+	}
 	free(incl);
 	free(self);
 	free(fns);
 	strtab_free(names);
+	return rc;
+}
+
+/* Sorting one profile's functions by self (then inclusive) weight. */
+static int fn_by_self(const void *a, const void *b)
+{
+	const struct stackdiff_fn *x = a, *y = b;
+
+	if (x->self[1] != y->self[1])
+		return x->self[1] < y->self[1] ? 1 : -1;
+	if (x->incl[1] != y->incl[1])
+		return x->incl[1] < y->incl[1] ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+static int by_incl(const void *a, const void *b)
+{
+	const struct stackdiff_fn *x = a, *y = b;
+
+	if (x->incl[1] != y->incl[1])
+		return x->incl[1] < y->incl[1] ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/* The first SUMMARY_TOP of fns as a JSON array of one profile's weights. */
+static void one_table(FILE *o, const char *name, const struct stackdiff_fn *fns, size_t n,
+		      int self, double total)
+{
+	size_t i;
+
+	fprintf(o, "  \"%s\": [", name);
+	for (i = 0; i < n && i < SUMMARY_TOP; i++) {
+		double v = self ? fns[i].self[1] : fns[i].incl[1];
+
+		fputs(i ? ",\n    {\"function\": " : "\n    {\"function\": ", o);
+		json_string(o, fns[i].name);
+		fprintf(o, ", \"self\": %.15g, \"total\": %.15g, \"pct\": %.4f}", fns[i].self[1],
+			fns[i].incl[1], pct(v, total));
+	}
+	fputs(i ? "\n  ]" : "]", o);
+}
+
+static int profile_json(const char *path, struct stackdiff_fn *fns, size_t n, double total)
+{
+	struct outfile *o = outfile_open(path);
+	FILE *out;
+
+	if (!o) {
+		fprintf(stderr, "flame: cannot write '%s': %s\n", path, strerror(errno));
+		return -1;
+	}
+	out = outfile_stream(o);
+	fprintf(out, "{\n  \"total\": %.15g,\n  \"functions\": %zu,\n", total, n);
+	qsort(fns, n, sizeof(*fns), fn_by_self);
+	one_table(out, "top_self", fns, n, 1, total);
+	fputs(",\n", out);
+	qsort(fns, n, sizeof(*fns), by_incl);
+	one_table(out, "top_inclusive", fns, n, 0, total);
+	fputs("\n}\n", out);
+	if (outfile_commit(o) < 0) {
+		fprintf(stderr, "flame: write error on '%s': %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int flame_profile_summary(const struct flame_opts *f, const struct strtab *t)
+{
+	struct strtab *none = strtab_new(sizeof(struct fcount)), *names = strtab_new(0);
+	struct strtab *u = stackdiff_union(none, t);
+	double total = stackdiff_total(t);
+	size_t n, i;
+	struct stackdiff_fn *fns = stackdiff_functions(u, names, &n);
+	int rc = f->summary ? profile_json(f->summary, fns, n, total) : 0;
+
+	if (f->top_functions) {
+		FILE *o = text_out(f);
+
+		qsort(fns, n, sizeof(*fns), fn_by_self);
+		fprintf(o, "%14s %7s %14s %7s  %s\n", "self", "self%", "total", "total%", "function");
+		for (i = 0; i < n && i < f->top_functions; i++) {
+			fprintf(o, "%14.15g %6.2f%% %14.15g %6.2f%%  ", fns[i].self[1],
+				pct(fns[i].self[1], total), fns[i].incl[1], pct(fns[i].incl[1], total));
+			put_name(o, fns[i].name);
+		}
+	}
+	free(fns);
+	strtab_free(names);
+	strtab_free(u);
+	strtab_free(none);
 	return rc;
 }

@@ -217,7 +217,7 @@ static int run_lines(const struct input *in, struct lread *lr, enum detect_fmt f
 		     char *err, size_t errlen)
 {
 	struct etw_opts eo = o->etw;
-	struct vsp_opts vo = { 0 };
+	struct vsp_opts vo = o->vsp;
 	struct etw *e = NULL;
 	struct vsp *v = NULL;
 	struct strtab *vt = NULL;

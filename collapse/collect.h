@@ -11,6 +11,7 @@
 #include "detect.h"
 #include "etw.h"
 #include "perf.h"
+#include "vsp.h"
 
 struct strtab;
 struct fseq;
@@ -20,6 +21,7 @@ struct collect_opts {
 	struct perf_opts perf;		/* perf script options */
 	int threads;			/* perf workers (0: all cores) */
 	struct etw_opts etw;		/* ETW options and filters */
+	struct vsp_opts vsp;		/* Visual Studio report options */
 	int has_begin, has_end;		/* --begin/--end given... */
 	double begin, end;		/* ...in the input's time unit */
 	uint64_t max_inflate;		/* zip member cap, 0: default */

@@ -3,6 +3,7 @@
  * (-n scales the first profile to the second's total, -s replaces hex
  * numbers with 0x...).  Output is sorted.  Exit 0, 1 unreadable input,
  * 2 usage error. */
+#include "cliopt.h"
 #include "folded.h"
 #include "stackdiff.h"
 #include "strtab.h"
@@ -53,35 +54,64 @@ static int load(const char *path, struct strtab *t, int strip)
 	return rc;
 }
 
+static const struct cliopt options[] = {
+	{ "normalize", 'n', NULL, "scale BEFORE to AFTER's total" },
+	{ "strip-hex", 's', NULL, "replace hex numbers (addresses) with 0x..." },
+	{ NULL, 0, NULL, NULL }
+};
+
+static int set(void *ctx, int key, const char *arg, char *err, size_t errlen)
+{
+	int *flags = ctx;
+
+	(void)arg;
+	(void)err;
+	(void)errlen;
+	flags[key == 's'] = 1;
+	return 0;
+}
+
+/* Parses argv into flags (-n, -s); returns -1 to run, or the exit status. */
+static int parse(int argc, char **argv, int *flags)
+{
+	const struct cliopt_group g = { NULL, options, set, flags };
+	char err[256];
+	int first;
+
+	switch (cliopt_parse(&g, 1, "ns", 0, argc, argv, &first, err, sizeof(err))) {
+	case CLIOPT_SHOW_VERSION: return cliopt_version(PROG);
+	case CLIOPT_USAGE: return cliopt_usage(PROG, err);
+	case CLIOPT_SHOW_HELP:
+		printf("Usage: " PROG " [-n] [-s] BEFORE.folded AFTER.folded | flamegraph > diff.svg\n"
+		       "Writes \"stack BEFORE_COUNT AFTER_COUNT\" for every stack of either file.\n\n");
+		cliopt_help(stdout, &g, 1, "ns");
+		printf("\nExit status: 0 written, 1 an input could not be read, 2 usage error.\n");
+		return cliopt_stdout_status();
+	}
+	if (argc - first != 2)
+		return cliopt_usage(PROG, "needs two files, BEFORE and AFTER");
+	optind = first;
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct strtab *a, *b, *u;
-	int c, norm = 0, strip = 0, rc;
+	int flags[2] = { 0, 0 }, rc;
 	double ta, tb;
 	size_t i;
 	char err[512];
 
-	while ((c = getopt(argc, argv, "nsh")) != -1) {
-		if (c == 'n' || c == 's')
-			*(c == 'n' ? &norm : &strip) = 1;
-		else {
-			fprintf(c == 'h' ? stdout : stderr, "Usage: " PROG " [-n] [-s] BEFORE.folded AFTER.folded"
-				" | flamegraph > diff.svg\n  -n  scale BEFORE to AFTER's total\n"
-				"  -s  replace hex numbers (addresses) with 0x...\n");
-			return c == 'h' ? 0 : 2;
-		}
-	}
-	if (argc - optind != 2) {
-		fprintf(stderr, PROG ": needs two files, BEFORE and AFTER\nTry '" PROG " -h' for more information.\n");
-		return 2;
-	}
+	if ((rc = parse(argc, argv, flags)) >= 0)
+		return rc;
 	a = strtab_new(sizeof(struct fcount));
 	b = strtab_new(sizeof(struct fcount));
-	rc = (load(argv[optind], a, strip) < 0) | (load(argv[optind + 1], b, strip) < 0);
+	rc = load(argv[optind], a, flags[1]) < 0;
+	rc = (load(argv[optind + 1], b, flags[1]) < 0) || rc;
 	u = stackdiff_union(a, b);
 	ta = stackdiff_total(a);
 	tb = stackdiff_total(b);
-	for (i = 0; norm && ta != tb && ta > 0 && i < strtab_count(u); i++) {
+	for (i = 0; flags[0] && ta != tb && ta > 0 && i < strtab_count(u); i++) {
 		struct fcount *v = strtab_val(u, (uint32_t)i);
 
 		v[0].n = (uint64_t)(fcount_value(&v[0]) * tb / ta);	/* int(), as Perl */

@@ -3,108 +3,114 @@
 #include "xalloc.h"
 #include "cliopt.h"
 
-#include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { O_PROCESS = 256, O_PID, O_TID, O_BEGIN, O_END, O_GREP, O_WEIGHT, O_SPLIT, O_TOP };
+enum { O_NO_PROCESS = 'P', O_NO_THREAD = 'T', O_COLLAPSE = 'c', O_INCLUDE_IDLE = 'i',
+       O_EXCLUDE_IDLE = 'e', O_NMI = 'N', O_ADDRS = 'A', O_OUTPUT = 'o',
+       O_PROCESS = 256, O_PID, O_TID, O_BEGIN, O_END, O_GREP, O_WEIGHT, O_SPLIT, O_TOP };
 
-static const struct option longopts[] = {
-	{ "no-process", no_argument, NULL, 'P' },
-	{ "no-thread", no_argument, NULL, 'T' },
-	{ "collapse-threads", no_argument, NULL, 'c' },
-	{ "include-idle", no_argument, NULL, 'i' },
-	{ "exclude-idle", no_argument, NULL, 'e' },
-	{ "nmi", no_argument, NULL, 'N' },
-	{ "addrs", no_argument, NULL, 'A' },
-	{ "process", required_argument, NULL, O_PROCESS },
-	{ "pid", required_argument, NULL, O_PID },
-	{ "tid", required_argument, NULL, O_TID },
-	{ "begin", required_argument, NULL, O_BEGIN },
-	{ "end", required_argument, NULL, O_END },
-	{ "grep", required_argument, NULL, O_GREP },
-	{ "weight", required_argument, NULL, O_WEIGHT },
-	{ "split", required_argument, NULL, O_SPLIT },
-	{ "top", required_argument, NULL, O_TOP },
-	{ "output", required_argument, NULL, 'o' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 }
+/* What flame offers for ETW input too. */
+const struct cliopt etw_cli_format[] = {
+	{ "no-process", O_NO_PROCESS, NULL, "no PROCESS (PID) root frame" },
+	{ "no-thread", O_NO_THREAD, NULL, "no TID N frame" },
+	{ "collapse-threads", O_COLLAPSE, NULL, "one graph per process: the thread as TID:N" },
+	{ "grep", O_GREP, "TEXT", "keep stacks with a frame containing TEXT" },
+	{ "exclude-idle", O_EXCLUDE_IDLE, NULL, "drop Idle (0) and DPC/ISR samples (the default)" },
+	{ "include-idle", O_INCLUDE_IDLE, NULL, "keep them" },
+	{ "weight", O_WEIGHT, "COLUMN", "CSV: weigh rows by COLUMN (Count, Weight), not 1" },
+	{ "nmi", O_NMI, NULL, "dumper: SampledProfileNmi events are samples too" },
+	{ "addrs", O_ADDRS, NULL, "dumper: unresolved frames as module!0xADDR\n"
+	  "(default module!<PDB_not_found>, as WPA)" },
+	{ NULL, 0, NULL, NULL }
 };
 
+static const struct cliopt tool_only[] = {
+	{ "process", O_PROCESS, "NAME[,NAME]", "keep these processes (any case, .exe optional)" },
+	{ "pid", O_PID, "N[,N]", "keep these processes" },
+	{ "tid", O_TID, "N[,N]", "keep these threads" },
+	{ "begin", O_BEGIN, "SEC", "keep samples at or after SEC (TimeStamp column)" },
+	{ "end", O_END, "SEC", "keep samples before SEC" },
+	{ "split", O_SPLIT, "DIR", "write DIR/PROCESS_PID_TID.folded for the --top N busiest\n"
+	  "threads (processes with --collapse-threads) and\nlist them on stdout" },
+	{ "top", O_TOP, "N", "how many --split writes (default 1)" },
+	{ "output", O_OUTPUT, "FILE", "write FILE atomically instead of stdout" },
+	{ NULL, 0, NULL, NULL }
+};
 
-static int seconds(const char *s, double *v)
+static int set_flag(struct etw_opts *o, int key)
 {
-	char *end;
-
-	*v = strtod(s, &end);
-	return *s && !*end && isfinite(*v) ? 0 : -1;
+	switch (key) {
+	case O_NO_PROCESS: o->no_process = 1; break;
+	case O_NO_THREAD: o->no_thread = 1; break;
+	case O_COLLAPSE: o->collapse_threads = 1; break;
+	case O_INCLUDE_IDLE: o->include_idle = 1; break;
+	case O_EXCLUDE_IDLE: o->include_idle = 0; break;
+	case O_NMI: o->nmi = 1; break;
+	case O_ADDRS: o->addrs = 1; break;
+	default: return -1;
+	}
+	return 0;
 }
 
-static int value(struct etw_cli *cli, int c, const char *arg, char *err, size_t errlen)
+int etw_cli_set(void *ctx, int key, const char *arg, char *err, size_t errlen)
 {
+	struct etw_cli *cli = ctx;
 	struct etw_opts *o = &cli->opts;
-	char *end;
-	int bad = 0;
+	long n;
 
-	switch (c) {
-	case O_PROCESS: cliopt_names(arg, &cli->procs, &cli->opts.nprocess); break;
-	case O_PID: bad = cliopt_numbers(arg, &cli->pids, &o->npid); break;
-	case O_TID: bad = cliopt_numbers(arg, &cli->tids, &o->ntid); break;
-	case O_BEGIN: bad = seconds(arg, &o->begin); o->has_begin = 1; break;
-	case O_END: bad = seconds(arg, &o->end); o->has_end = 1; break;
+	(void)err;
+	(void)errlen;
+	switch (key) {
+	case O_PROCESS: cliopt_names(arg, &cli->procs, &o->nprocess); break;
+	case O_PID: return cliopt_numbers(arg, &cli->pids, &o->npid);
+	case O_TID: return cliopt_numbers(arg, &cli->tids, &o->ntid);
+	case O_BEGIN: o->has_begin = 1; return cliopt_real(arg, &o->begin);
+	case O_END: o->has_end = 1; return cliopt_real(arg, &o->end);
 	case O_GREP: o->grep = arg; break;
 	case O_WEIGHT: o->weight = arg; break;
 	case O_SPLIT: cli->split = arg; break;
+	case O_OUTPUT: cli->output = arg; break;
 	case O_TOP:
-		cli->top = (size_t)strtoul(arg, &end, 10);
-		bad = !*arg || *end || cli->top == 0;
+		if (cliopt_long(arg, 1, 1000000, &n) < 0)
+			return -1;
+		cli->top = (size_t)n;
 		break;
-	default: bad = 1; break;
+	default: return set_flag(o, key);
 	}
-	if (bad)
-		snprintf(err, errlen, "invalid value '%s' for --%s", arg, cliopt_name(longopts, c));
-	return bad ? -1 : 0;
+	return 0;
+}
+
+void etw_cli_init(struct etw_cli *cli)
+{
+	memset(cli, 0, sizeof(*cli));
+	cli->top = 1;
+}
+
+void etw_cli_ready(struct etw_cli *cli)
+{
+	cli->opts.process = (const char *const *)(void *)cli->procs;
+	cli->opts.pid = cli->pids;
+	cli->opts.tid = cli->tids;
 }
 
 int etw_cli_parse(struct etw_cli *cli, int argc, char **argv, char *err, size_t errlen)
 {
 	static const char *const dash[] = { "-" };
-	int c;
+	const struct cliopt_group g[] = {
+		{ NULL, etw_cli_format, etw_cli_set, cli }, { NULL, tool_only, etw_cli_set, cli },
+	};
+	int first, rc;
 
-	memset(cli, 0, sizeof(*cli));
-	cli->top = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'P': cli->opts.no_process = 1; break;
-		case 'T': cli->opts.no_thread = 1; break;
-		case 'c': cli->opts.collapse_threads = 1; break;
-		case 'i': cli->opts.include_idle = 1; break;
-		case 'e': cli->opts.include_idle = 0; break;
-		case 'N': cli->opts.nmi = 1; break;
-		case 'A': cli->opts.addrs = 1; break;
-		case 'o': cli->output = optarg; break;
-		case 'h': return ETW_CLI_HELP;
-		case 'V': return ETW_CLI_VERSION;
-		case '?':
-		case ':':
-			snprintf(err, errlen, c == ':' ? "option '%s' needs a value"
-				 : "unknown or ambiguous option '%s'", argv[optind - 1]);
-			return ETW_CLI_USAGE;
-		default:
-			if (value(cli, c, optarg, err, errlen) < 0)
-				return ETW_CLI_USAGE;
-		}
-	}
-	cli->opts.process = (const char *const *)(void *)cli->procs;
-	cli->opts.pid = cli->pids;
-	cli->opts.tid = cli->tids;
-	cli->inputs = optind < argc ? (const char **)(void *)(argv + optind) : (const char **)(size_t)dash;
-	cli->ninputs = optind < argc ? argc - optind : 1;
-	return ETW_CLI_RUN;
+	etw_cli_init(cli);
+	rc = cliopt_parse(g, 2, "o:", 0, argc, argv, &first, err, errlen);
+	if (rc != CLIOPT_RUN)
+		return rc;
+	etw_cli_ready(cli);
+	cli->inputs = first < argc ? (const char **)(void *)(argv + first) : (const char **)(size_t)dash;
+	cli->ninputs = first < argc ? argc - first : 1;
+	return CLIOPT_RUN;
 }
 
 void etw_cli_release(struct etw_cli *cli)
@@ -119,48 +125,38 @@ void etw_cli_release(struct etw_cli *cli)
 	memset(cli, 0, sizeof(*cli));
 }
 
-int etw_cli_exit(struct etw_cli *cli, int result, const char *prog, const char *err)
+static void usage(const char *prog, struct etw_cli *cli)
 {
-	int rc = 2;
+	const struct cliopt_group g[] = {
+		{ NULL, etw_cli_format, etw_cli_set, cli }, { NULL, tool_only, etw_cli_set, cli },
+	};
 
-	if (result == ETW_CLI_VERSION) {
-		printf("%s (flame) %s\n", prog, FLAME_VERSION);
-		rc = 0;
-	} else if (result == ETW_CLI_HELP) {
-		printf("Usage: %s [options] [EXPORT.csv...] > out.folded\n"
+	printf("Usage: %s [options] [EXPORT.csv...] > out.folded\n"
 "Turns Windows ETW CPU sampling exports into collapsed stacks, the format\n"
 "read from the content: wpaexporter CSV from a CPU Usage (Sampled) preset\n"
 "(e.g. UIforETW's ExportCPUUsageSampled.wpaProfile), one row per sample;\n"
 "or 'xperf -i trace.etl -symbols -a dumper [-stacktimeshifting]' text,\n"
 "where kernel and user stack fragments are joined to their samples.\n"
 "Stacks start with PROCESS (PID) and TID N.\n"
-"\n"
-"  --no-process, --no-thread   drop those root frames\n"
-"  --collapse-threads          one graph per process: the thread as TID:N\n"
-"  --process NAME[,NAME]       keep these processes (any case, .exe optional)\n"
-"  --pid N[,N], --tid N[,N]    keep these processes or threads\n"
-"  --begin SEC, --end SEC      keep samples in [begin, end) (TimeStamp column)\n"
-"  --grep TEXT                 keep stacks with a frame containing TEXT\n"
-"  --exclude-idle              drop Idle (0) and DPC/ISR samples (the default)\n"
-"  --include-idle              keep them\n"
-"  --weight COLUMN             CSV: weigh rows by COLUMN (Count, Weight), not 1\n"
-"  --nmi                       dumper: SampledProfileNmi events are samples too\n"
-"  --addrs                     dumper: unresolved frames as module!0xADDR\n"
-"                              (default module!<PDB_not_found>, as WPA)\n"
-"  --split DIR --top N         write DIR/PROCESS_PID_TID.folded for the N busiest\n"
-"                              threads (processes with --collapse-threads) and\n"
-"                              list them on stdout (default N: 1)\n"
-"  -o, --output FILE           write FILE atomically instead of stdout\n"
-"  --help, --version\n"
-"\n"
+"\n", prog);
+	cliopt_help(stdout, g, 2, "o:");
+	printf("\n"
 "Names are kept as they are (only ';' becomes ':').  Exit status: 0 read,\n"
-"1 an input could not be read or is not such an export, 2 usage error.\n", prog);
-		rc = 0;
+"1 an input could not be read or is not such an export, 2 usage error.\n");
+}
+
+int etw_cli_exit(struct etw_cli *cli, int result, const char *prog, const char *err)
+{
+	int rc;
+
+	if (result == CLIOPT_SHOW_VERSION) {
+		rc = cliopt_version(prog);
+	} else if (result == CLIOPT_SHOW_HELP) {
+		usage(prog, cli);
+		rc = cliopt_stdout_status();
 	} else {
-		fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", prog, err, prog);
+		rc = cliopt_usage(prog, err);
 	}
-	if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
-		rc = 1;
 	etw_cli_release(cli);
 	return rc;
 }

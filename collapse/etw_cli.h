@@ -4,9 +4,11 @@
 
 #include <stddef.h>
 
+#include "cliopt.h"
 #include "etw.h"
 
-enum { ETW_CLI_RUN, ETW_CLI_HELP, ETW_CLI_VERSION, ETW_CLI_USAGE };
+/* etw_cli_parse's results are cliopt's. */
+enum { ETW_CLI_RUN = CLIOPT_RUN };
 
 struct etw_cli {
 	struct etw_opts opts;		/* collapser options */
@@ -20,8 +22,21 @@ struct etw_cli {
 	long *tids;			/* owned, behind opts.tid */
 };
 
-/* Parses argv.  Returns ETW_CLI_RUN, _HELP, _VERSION, or _USAGE with a
- * message in err.  Release with etw_cli_release. */
+/* The options an ETW export takes in flame as well (a cliopt table for
+ * etw_cli_set). */
+extern const struct cliopt etw_cli_format[];
+
+/* cliopt's setter for a struct etw_cli (ctx). */
+int etw_cli_set(void *ctx, int key, const char *arg, char *err, size_t errlen);
+
+/* Empties cli for setting options one by one; then etw_cli_ready. */
+void etw_cli_init(struct etw_cli *cli);
+
+/* After the options: the filter lists into opts. */
+void etw_cli_ready(struct etw_cli *cli);
+
+/* Parses argv.  Returns CLIOPT_RUN or another of cliopt_parse's results
+ * (a message in err for CLIOPT_USAGE).  Release with etw_cli_release. */
 int etw_cli_parse(struct etw_cli *cli, int argc, char **argv, char *err, size_t errlen);
 
 /* For a result other than ETW_CLI_RUN: prints help, the version or the

@@ -1,104 +1,83 @@
 /* perf_cli: options of stackcollapse-perf. */
 #include "perf_cli.h"
 #include "a2l.h"
+#include "cliopt.h"
 #include "xalloc.h"
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-enum { O_EVENT = 256, O_SKIP, O_THREADS };
+enum { O_PID = 'p', O_TID = 't', O_KERNEL = 'k', O_JIT = 'j', O_ALL = 'a', O_ADDRS = 'A',
+       O_SRCLINE = 's', O_INLINE = 'I', O_CONTEXT = 'c', O_OUTPUT = 'o',
+       O_EVENT = 256, O_SKIP, O_THREADS };
 
-static const struct option longopts[] = {
-	{ "pid", no_argument, NULL, 'p' },
-	{ "tid", no_argument, NULL, 't' },
-	{ "kernel", no_argument, NULL, 'k' },
-	{ "jit", no_argument, NULL, 'j' },
-	{ "all", no_argument, NULL, 'a' },
-	{ "addrs", no_argument, NULL, 'A' },
-	{ "srcline", no_argument, NULL, 's' },
-	{ "inline", no_argument, NULL, 'I' },
-	{ "context", no_argument, NULL, 'c' },
-	{ "event-filter", required_argument, NULL, O_EVENT },
-	{ "skip-after", required_argument, NULL, O_SKIP },
-	{ "threads", required_argument, NULL, O_THREADS },
-	{ "output", required_argument, NULL, 'o' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 }
+/* What flame offers for perf input too. */
+const struct cliopt perf_cli_format[] = {
+	{ "kernel", O_KERNEL, NULL, "annotate kernel frames with _[k]" },
+	{ "jit", O_JIT, NULL, "annotate JIT frames (perf-PID.map, jitdump) with _[j]" },
+	{ "all", O_ALL, NULL, "both --kernel and --jit" },
+	{ "addrs", O_ADDRS, NULL, "name unknown symbols [dso <address>]" },
+	{ "event-filter", O_EVENT, "EV", "keep events EV (default: the first event type seen)" },
+	{ "srcline", O_SRCLINE, NULL, "input from 'perf script -F+srcline': add file:line" },
+	{ "skip-after", O_SKIP, "FUNC", "drop the frames above FUNC (repeatable)" },
+	{ "inline", O_INLINE, NULL, "un-inline frames with addr2line (binutils), cached per\n"
+	  "address; slow, and runs on one thread" },
+	{ "context", O_CONTEXT, NULL, "with --inline, add file:line to those frames" },
+	{ "threads", O_THREADS, "N", "worker threads (0 = all cores; output is the same)" },
+	{ NULL, 0, NULL, NULL }
 };
 
-static int set_flag(struct perf_cli *cli, int c)
-{
-	struct perf_opts *o = &cli->opts;
+static const struct cliopt tool_only[] = {
+	{ "pid", O_PID, NULL, "root frame comm-PID" },
+	{ "tid", O_TID, NULL, "root frame comm-PID/TID" },
+	{ "output", O_OUTPUT, "FILE", "write to FILE atomically instead of stdout" },
+	{ NULL, 0, NULL, NULL }
+};
 
-	switch (c) {
-	case 'p': o->pid = 1; break;
-	case 't': o->tid = 1; break;
-	case 'k': o->kernel = 1; break;
-	case 'j': o->jit = 1; break;
-	case 'a': o->kernel = o->jit = 1; break;
-	case 'A': o->addrs = 1; break;
-	case 's': o->srcline = 1; break;
-	case 'I': cli->inline_frames = 1; break;
-	case 'c': cli->context = 1; break;
+int perf_cli_set(void *ctx, int key, const char *arg, char *err, size_t errlen)
+{
+	struct perf_cli *cli = ctx;
+	struct perf_opts *o = &cli->opts;
+	long n;
+
+	switch (key) {
+	case O_PID: o->pid = 1; break;
+	case O_TID: o->tid = 1; break;
+	case O_KERNEL: o->kernel = 1; break;
+	case O_JIT: o->jit = 1; break;
+	case O_ALL: o->kernel = o->jit = 1; break;
+	case O_ADDRS: o->addrs = 1; break;
+	case O_SRCLINE: o->srcline = 1; break;
+	case O_INLINE: cli->inline_frames = 1; break;
+	case O_CONTEXT: cli->context = 1; break;
+	case O_EVENT: o->event_filter = arg; break;
+	case O_OUTPUT: cli->output = arg; break;
+	case O_SKIP:
+		cli->skip = xrealloc(cli->skip, (cli->nskip + 1) * sizeof(*cli->skip));
+		cli->skip[cli->nskip++] = arg;
+		break;
+	case O_THREADS:
+		if (cliopt_long(arg, 0, 1024, &n) < 0) {
+			snprintf(err, errlen, "invalid --threads '%s': expected 0 to 1024", arg);
+			return -1;
+		}
+		cli->run.threads = (int)n;
+		break;
 	default: return -1;
 	}
 	return 0;
 }
 
-static int set_value(struct perf_cli *cli, int c, char *err, size_t errlen)
+void perf_cli_init(struct perf_cli *cli)
 {
-	char *end;
-	long n;
-
-	switch (c) {
-	case O_EVENT:
-		cli->opts.event_filter = optarg;
-		return 0;
-	case O_SKIP:
-		cli->skip = xrealloc(cli->skip, (cli->nskip + 1) * sizeof(*cli->skip));
-		cli->skip[cli->nskip++] = optarg;
-		return 0;
-	case O_THREADS:
-		n = strtol(optarg, &end, 10);
-		cli->run.threads = (int)n;
-		if (!*optarg || *end || n < 0 || n > 1024) {
-			snprintf(err, errlen, "invalid --threads '%s': expected 0 to 1024", optarg);
-			return -1;
-		}
-		return 0;
-	case 'o':
-		cli->output = optarg;
-		return 0;
-	default:
-		return -1;
-	}
+	memset(cli, 0, sizeof(*cli));
 }
 
-int perf_cli_parse(struct perf_cli *cli, int argc, char **argv, char *err, size_t errlen)
+void perf_cli_ready(struct perf_cli *cli)
 {
-	static const char *const dash[] = { "-" };
-	int c;
-
-	memset(cli, 0, sizeof(*cli));
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
-		if (c == 'h')
-			return PERF_CLI_HELP;
-		if (c == 'V')
-			return PERF_CLI_VERSION;
-		if (c == '?' || c == ':') {
-			snprintf(err, errlen, c == ':' ? "option '%s' needs a value"
-				 : "unknown or ambiguous option '%s'", argv[optind - 1]);
-			return PERF_CLI_USAGE;
-		}
-		if (set_flag(cli, c) < 0 && set_value(cli, c, err, errlen) < 0)
-			return PERF_CLI_USAGE;
-	}
 	if (cli->run.threads == 0) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -110,52 +89,55 @@ int perf_cli_parse(struct perf_cli *cli, int argc, char **argv, char *err, size_
 	}
 	cli->opts.skip_after = cli->skip;
 	cli->opts.nskip_after = cli->nskip;
-	cli->inputs = optind < argc ? (const char **)(void *)(argv + optind) : (const char **)(size_t)dash;
-	cli->ninputs = optind < argc ? argc - optind : 1;
-	return PERF_CLI_RUN;
 }
 
-static void usage(FILE *f, const char *prog)
+int perf_cli_parse(struct perf_cli *cli, int argc, char **argv, char *err, size_t errlen)
 {
-	fprintf(f,
-"Usage: %s [options] [FILE...] > out.folded\n"
+	static const char *const dash[] = { "-" };
+	const struct cliopt_group g[] = {
+		{ NULL, tool_only, perf_cli_set, cli }, { NULL, perf_cli_format, perf_cli_set, cli },
+	};
+	int first, rc;
+
+	perf_cli_init(cli);
+	rc = cliopt_parse(g, 2, "o:", 0, argc, argv, &first, err, errlen);
+	if (rc != CLIOPT_RUN)
+		return rc;
+	perf_cli_ready(cli);
+	cli->inputs = first < argc ? (const char **)(void *)(argv + first) : (const char **)(size_t)dash;
+	cli->ninputs = first < argc ? argc - first : 1;
+	return CLIOPT_RUN;
+}
+
+static void usage(const char *prog, struct perf_cli *cli)
+{
+	const struct cliopt_group g[] = {
+		{ NULL, tool_only, perf_cli_set, cli }, { NULL, perf_cli_format, perf_cli_set, cli },
+	};
+
+	printf("Usage: %s [options] [FILE...] > out.folded\n"
 "Collapses 'perf script' output into stacks for flamegraph: one line per\n"
 "distinct stack, \"comm;root;...;leaf COUNT\", sorted.  Reads stdin when no\n"
 "FILE or -; .gz input is inflated.  A sample counts its period when perf\n"
 "printed one, else 1.\n"
-"\n"
-"  --pid               root frame comm-PID\n"
-"  --tid               root frame comm-PID/TID\n"
-"  --kernel            annotate kernel frames with _[k]\n"
-"  --jit               annotate JIT frames (perf-PID.map, jitdump) with _[j]\n"
-"  --all               both --kernel and --jit\n"
-"  --addrs             name unknown symbols [dso <address>]\n"
-"  --event-filter EV   keep events EV (default: the first event type seen)\n"
-"  --srcline           input from 'perf script -F+srcline': add file:line\n"
-"  --skip-after FUNC   drop the frames above FUNC (repeatable)\n"
-"  --inline            un-inline frames with addr2line (binutils), cached per\n"
-"                      address; slow, and runs on one thread\n"
-"  --context           with --inline, add file:line to those frames\n"
-"  --threads N         worker threads (0 = all cores; output is the same)\n"
-"  -o, --output FILE   write to FILE atomically instead of stdout\n"
-"  --help, --version\n"
-"\n"
+"\n", prog);
+	cliopt_help(stdout, g, 2, "o:");
+	printf("\n"
 "Exit status: 0 input read (even with no stacks), 1 a file could not be\n"
-"read or written, 2 usage error.\n", prog);
+"read or written, 2 usage error.\n");
 }
 
 int perf_cli_exit(struct perf_cli *cli, int result, const char *prog, const char *err)
 {
-	int rc = 2;
+	int rc;
 
-	if (result == PERF_CLI_HELP) {
-		usage(stdout, prog);
-		rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
-	} else if (result == PERF_CLI_VERSION) {
-		printf("%s (flame) %s\n", prog, FLAME_VERSION);
-		rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+	if (result == CLIOPT_SHOW_HELP) {
+		usage(prog, cli);
+		rc = cliopt_stdout_status();
+	} else if (result == CLIOPT_SHOW_VERSION) {
+		rc = cliopt_version(prog);
 	} else {
-		fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", prog, err, prog);
+		rc = cliopt_usage(prog, err);
 	}
 	perf_cli_release(cli);
 	return rc;

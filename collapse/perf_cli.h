@@ -6,9 +6,11 @@
 
 #include <stddef.h>
 
+#include "cliopt.h"
 #include "perf_run.h"
 
-enum { PERF_CLI_RUN, PERF_CLI_HELP, PERF_CLI_VERSION, PERF_CLI_USAGE };
+/* perf_cli_parse's results are cliopt's. */
+enum { PERF_CLI_RUN = CLIOPT_RUN };
 
 struct perf_cli {
 	struct perf_opts opts;		/* collapser options */
@@ -22,9 +24,23 @@ struct perf_cli {
 	size_t nskip;			/* how many */
 };
 
-/* Parses argv into cli.  Returns PERF_CLI_RUN, PERF_CLI_HELP,
- * PERF_CLI_VERSION, or PERF_CLI_USAGE with a message in err.  Release
- * with perf_cli_release. */
+/* The options a perf input takes in flame as well (a cliopt table for
+ * perf_cli_set). */
+extern const struct cliopt perf_cli_format[];
+
+/* cliopt's setter for a struct perf_cli (ctx). */
+int perf_cli_set(void *ctx, int key, const char *arg, char *err, size_t errlen);
+
+/* Empties cli, for setting options one by one; then perf_cli_ready. */
+void perf_cli_init(struct perf_cli *cli);
+
+/* After the options: the default thread count, the addr2line helper for
+ * --inline, the --skip-after list into opts. */
+void perf_cli_ready(struct perf_cli *cli);
+
+/* Parses argv into cli.  Returns CLIOPT_RUN, or another of cliopt_parse's
+ * results (with a message in err for CLIOPT_USAGE).  Release with
+ * perf_cli_release. */
 int perf_cli_parse(struct perf_cli *cli, int argc, char **argv, char *err, size_t errlen);
 
 /* For a result other than PERF_CLI_RUN: prints help, the version or the

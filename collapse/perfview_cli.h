@@ -4,9 +4,11 @@
 
 #include <stddef.h>
 
+#include "cliopt.h"
 #include "perfview.h"
 
-enum { PV_CLI_RUN, PV_CLI_HELP, PV_CLI_VERSION, PV_CLI_USAGE };
+/* pv_cli_parse's results are cliopt's. */
+enum { PV_CLI_RUN = CLIOPT_RUN };
 enum pv_mode { PV_COLLAPSE, PV_TO_XML, PV_TO_JSON };
 
 struct pv_cli {
@@ -18,12 +20,9 @@ struct pv_cli {
 	const char *output;		/* -o FILE, NULL: stdout */
 };
 
-/* Parses argv.  Returns PV_CLI_RUN, PV_CLI_HELP, PV_CLI_VERSION, or
- * PV_CLI_USAGE with a message in err. */
+/* Parses argv.  Returns CLIOPT_RUN or another of cliopt_parse's results
+ * (a message in err for CLIOPT_USAGE). */
 int pv_cli_parse(struct pv_cli *cli, int argc, char **argv, char *err, size_t errlen);
-
-/* Parses a size such as 4G, 512M, 100000 into *v; returns 0 or -1. */
-int pv_cli_size(const char *s, unsigned long long *v);
 
 /* For a result other than PV_CLI_RUN: prints help, the version or the
  * usage error; returns the exit status. */

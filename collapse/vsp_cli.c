@@ -1,65 +1,80 @@
 /* vsp_cli: options of stackcollapse-vsp. */
 #include "vsp_cli.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
-static const struct option longopts[] = {
-	{ "metric", required_argument, NULL, 'm' },
-	{ "no-process", no_argument, NULL, 'P' },
-	{ "exclude-waits", no_argument, NULL, 'x' },
-	{ "mark-waits", no_argument, NULL, 'w' },
-	{ "root", required_argument, NULL, 'r' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 }
+enum { O_METRIC = 'm', O_NO_PROCESS = 'P', O_EXCLUDE_WAITS = 'x', O_MARK_WAITS = 'w',
+       O_ROOT = 'r', O_OUTPUT = 'o' };
+
+/* What flame offers for Visual Studio reports too. */
+const struct cliopt vsp_cli_format[] = {
+	{ "metric", O_METRIC, "NAME", "exclusive-samples or inclusive-samples (sampling),\n"
+	  "elapsed-exclusive, elapsed-inclusive,\napplication-exclusive, application-inclusive\n"
+	  "(instrumentation), calls (number of calls), or\ncalls-inferno (inferno's weighting, to compare);\n"
+	  "default: exclusive samples, else elapsed exclusive time" },
+	{ "no-process", O_NO_PROCESS, NULL, "no process root frame" },
+	{ "exclude-waits", O_EXCLUDE_WAITS, NULL, "drop stacks ending in a wait function (WaitFor*,\n"
+	  "Sleep, SleepEx, NtWaitFor*, ZwWaitFor*)" },
+	{ "mark-waits", O_MARK_WAITS, NULL, "suffix wait functions with _[w] (grey in flamegraph)" },
+	{ "root", O_ROOT, "NAME", "CallerCallee: expand from NAME only" },
+	{ NULL, 0, NULL, NULL }
 };
+
+static const struct cliopt tool_only[] = {
+	{ "output", O_OUTPUT, "FILE", "write FILE atomically instead of stdout" },
+	{ NULL, 0, NULL, NULL }
+};
+
+int vsp_cli_set(void *ctx, int key, const char *arg, char *err, size_t errlen)
+{
+	struct vsp_cli *cli = ctx;
+
+	switch (key) {
+	case O_METRIC:
+		if (vsp_metric_parse(arg, &cli->opts.metric) < 0) {
+			snprintf(err, errlen, "unknown --metric '%s'", arg);
+			return -1;
+		}
+		break;
+	case O_NO_PROCESS: cli->opts.no_process = 1; break;
+	case O_EXCLUDE_WAITS: cli->opts.exclude_waits = 1; break;
+	case O_MARK_WAITS: cli->opts.mark_waits = 1; break;
+	case O_ROOT: cli->opts.root = arg; break;
+	case O_OUTPUT: cli->output = arg; break;
+	default: return -1;
+	}
+	return 0;
+}
 
 int vsp_cli_parse(struct vsp_cli *cli, int argc, char **argv, char *err, size_t errlen)
 {
 	static const char *const dash[] = { "-" };
-	int c;
+	const struct cliopt_group g[] = {
+		{ NULL, vsp_cli_format, vsp_cli_set, cli }, { NULL, tool_only, vsp_cli_set, cli },
+	};
+	int first, rc;
 
 	memset(cli, 0, sizeof(*cli));
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			if (vsp_metric_parse(optarg, &cli->opts.metric) < 0) {
-				snprintf(err, errlen, "unknown --metric '%s'", optarg);
-				return VSP_CLI_USAGE;
-			}
-			break;
-		case 'P': cli->opts.no_process = 1; break;
-		case 'x': cli->opts.exclude_waits = 1; break;
-		case 'w': cli->opts.mark_waits = 1; break;
-		case 'r': cli->opts.root = optarg; break;
-		case 'o': cli->output = optarg; break;
-		case 'h': return VSP_CLI_HELP;
-		case 'V': return VSP_CLI_VERSION;
-		default:
-			snprintf(err, errlen, c == ':' ? "option '%s' needs a value"
-				 : "unknown or ambiguous option '%s'", argv[optind - 1]);
-			return VSP_CLI_USAGE;
-		}
-	}
-	cli->inputs = optind < argc ? (const char **)(void *)(argv + optind) : (const char **)(size_t)dash;
-	cli->ninputs = optind < argc ? argc - optind : 1;
-	return VSP_CLI_RUN;
+	rc = cliopt_parse(g, 2, "o:", 0, argc, argv, &first, err, errlen);
+	if (rc != CLIOPT_RUN)
+		return rc;
+	cli->inputs = first < argc ? (const char **)(void *)(argv + first) : (const char **)(size_t)dash;
+	cli->ninputs = first < argc ? argc - first : 1;
+	return CLIOPT_RUN;
 }
 
 int vsp_cli_exit(int result, const char *prog, const char *err)
 {
-	if (result == VSP_CLI_VERSION) {
-		printf("%s (flame) %s\n", prog, FLAME_VERSION);
-		return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
-	}
-	if (result != VSP_CLI_HELP) {
-		fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", prog, err, prog);
-		return 2;
-	}
+	struct vsp_cli cli;
+	const struct cliopt_group g[] = {
+		{ NULL, vsp_cli_format, vsp_cli_set, &cli }, { NULL, tool_only, vsp_cli_set, &cli },
+	};
+
+	if (result == CLIOPT_SHOW_VERSION)
+		return cliopt_version(prog);
+	if (result != CLIOPT_SHOW_HELP)
+		return cliopt_usage(prog, err);
 	printf("Usage: %s [options] [REPORT.csv...] > out.folded\n"
 "Turns Visual Studio profiler reports (vsperfreport /summary:all CSV, also\n"
 "UTF-16 as /U writes them) into collapsed stacks for flamegraph.\n"
@@ -71,22 +86,11 @@ int vsp_cli_exit(int result, const char *prog, const char *err)
 "caller's weight in proportion to the caller's inclusive value; recursion\n"
 "is cut.  Prefer CallTreeSummary when you have both.\n"
 "\n"
-"  --metric NAME      exclusive-samples or inclusive-samples (sampling),\n"
-"                     elapsed-exclusive, elapsed-inclusive,\n"
-"                     application-exclusive, application-inclusive\n"
-"                     (instrumentation), calls (number of calls), or\n"
-"                     calls-inferno (inferno's weighting, to compare);\n"
-"                     default: exclusive samples, else elapsed exclusive time\n"
-"  --no-process       no process root frame\n"
-"  --exclude-waits    drop stacks ending in a wait function (WaitFor*,\n"
-"                     Sleep, SleepEx, NtWaitFor*, ZwWaitFor*)\n"
-"  --mark-waits       suffix wait functions with _[w] (grey in flamegraph)\n"
-"  --root NAME        CallerCallee: expand from NAME only\n"
-"  -o, --output FILE  write FILE atomically instead of stdout\n"
-"  --help, --version\n"
-"\n"
+, prog);
+	cliopt_help(stdout, g, 2, "o:");
+	printf("\n"
 "Exit status: 0 every input read (unreadable rows are named, counted and\n"
 "skipped); 1 an input could not be read or was not such a report; 2 usage\n"
-"error.\n", prog);
-	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+"error.\n");
+	return cliopt_stdout_status();
 }

@@ -1,12 +1,83 @@
-/* cliopt: small helpers for the tools' getopt_long tables. */
+/* cliopt: the command line every tool shares.  A tool describes its
+ * options in tables (name, value name, one line of help) grouped with the
+ * function that sets them; cliopt parses argv with getopt_long built from
+ * the tables, answers -h, --help and --version the same way in every tool,
+ * prints usage errors and help, and parses numbers.  flame takes the
+ * format tools' groups as they are, so an option means the same there. */
 #ifndef FLAME_CLIOPT_H
 #define FLAME_CLIOPT_H
 
 #include <getopt.h>
 #include <stddef.h>
+#include <stdio.h>
+
+/* Keys of the options every tool has (the group's keys must differ). */
+enum { CLIOPT_HELP = 'h', CLIOPT_VERSION = 1000 };
+
+struct cliopt {
+	const char *name;		/* long name, without "--"; NULL ends a table */
+	int key;			/* given to the setter; a letter in the
+					   tool's short option string is its short form */
+	const char *arg;		/* the value's name in --help; NULL: a flag */
+	const char *help;		/* help text; '\n' continues it below */
+};
+
+/* Sets option key (value arg, "" for a flag) in ctx.  Returns 0, or -1
+ * with a message in err (cliopt writes "invalid value" when err is left
+ * empty). */
+typedef int cliopt_set_fn(void *ctx, int key, const char *arg, char *err, size_t errlen);
+
+struct cliopt_group {
+	const char *title;		/* heading in --help, NULL: none */
+	const struct cliopt *opts;	/* the options, NULL-name terminated */
+	cliopt_set_fn *set;		/* sets them */
+	void *ctx;			/* ...in this */
+};
+
+enum { CLIOPT_RUN, CLIOPT_SHOW_HELP, CLIOPT_SHOW_VERSION, CLIOPT_USAGE };
+
+/* Parses argv with getopt_long over the groups' options, -h, --help and
+ * --version; shorts lists the short options as getopt spells them ("o:").
+ * Returns CLIOPT_RUN with *first the index of the first operand,
+ * CLIOPT_SHOW_HELP, CLIOPT_SHOW_VERSION, or CLIOPT_USAGE with a message in
+ * err.  long_only: single-dash long options too (Getopt::Long's habit). */
+int cliopt_parse(const struct cliopt_group *g, size_t ng, const char *shorts, int long_only,
+		 int argc, char **argv, int *first, char *err, size_t errlen);
+
+/* The group and option called name (no dashes, len bytes) in g, or NULL. */
+const struct cliopt *cliopt_find(const struct cliopt_group *g, const char *name, size_t len);
+
+/* Calls the setter of option o of group g with arg, filling err with
+ * "invalid value" when it leaves it empty.  Returns 0 or -1. */
+int cliopt_set(const struct cliopt_group *g, const struct cliopt *o, const char *arg, char *err,
+	       size_t errlen);
+
+/* Writes the groups' options to f, two columns, each group under its
+ * title; shorts as for cliopt_parse ("-o, --output FILE"). */
+void cliopt_help(FILE *f, const struct cliopt_group *g, size_t ng, const char *shorts);
+
+/* "PROG (flame) VERSION" on stdout.  Returns the exit status: 0, or 1
+ * when stdout could not be written. */
+int cliopt_version(const char *prog);
+
+/* The usage error on stderr, with where to read more.  Returns 2. */
+int cliopt_usage(const char *prog, const char *err);
+
+/* Flushes stdout.  Returns 0, or 1 when a write to it failed. */
+int cliopt_stdout_status(void);
 
 /* The long name of the option whose val is val in opts, or "?". */
 const char *cliopt_name(const struct option *opts, int val);
+
+/* A whole decimal integer in [lo, hi]: returns 0 and sets *v, or -1. */
+int cliopt_long(const char *s, long lo, long hi, long *v);
+
+/* A whole finite number: returns 0 and sets *v, or -1. */
+int cliopt_real(const char *s, double *v);
+
+/* A size with an optional K, M, G or T suffix (powers of 1024), not 0:
+ * returns 0 and sets *v, or -1. */
+int cliopt_size(const char *s, unsigned long long *v);
 
 /* Appends the numbers of "1,2,3" to the array *list of *n (the caller
  * frees it).  Returns 0, or -1 when s is not such a list. */

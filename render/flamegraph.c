@@ -1,6 +1,7 @@
 /* flamegraph: collapsed stacks to an interactive SVG, a drop-in for
  * flamegraph.pl.  Exit 0 graph written, 1 I/O error, 2 usage error or no
  * valid input. */
+#include "cliopt.h"
 #include "lread.h"
 #include "outfile.h"
 #include "render.h"
@@ -54,16 +55,13 @@ int main(int argc, char **argv)
 	int first, i, n, rc = 0;
 
 	fgopt_init(&o);
-	if (fgopt_parse(&o, argc, argv, &first, err, sizeof(err)) < 0) {
-		fprintf(stderr, PROG ": %s\nTry '" PROG " --help' for more information.\n", err);
-		return 2;
-	}
-	if (o.help || o.version) {
-		if (o.help)
-			fgopt_usage(stdout, PROG);
-		else
-			puts(PROG " (flame) " FLAME_VERSION);
-		return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+	if (fgopt_parse(&o, argc, argv, &first, err, sizeof(err)) < 0)
+		return cliopt_usage(PROG, err);
+	if (o.version)
+		return cliopt_version(PROG);
+	if (o.help) {
+		fgopt_usage(stdout, PROG);
+		return cliopt_stdout_status();
 	}
 	r = render_new(&o, warn, NULL);
 	if (render_load(r, err, sizeof(err)) < 0) {

@@ -75,18 +75,12 @@ static int bad(char *err, size_t errlen, const char *opt, const char *val,
 /* A finite number, all of s used. */
 static int number(const char *s, double *v)
 {
-	char *end;
-
-	*v = strtod(s, &end);
-	return *s && !*end && isfinite(*v) && !(*s == ' ' || *s == '\t') ? 0 : -1;
+	return cliopt_real(s, v);
 }
 
 static int integer(const char *s, long *v)
 {
-	char *end;
-
-	*v = strtol(s, &end, 10);
-	return *s && !*end && *v > 0 && *v <= 1000000 ? 0 : -1;
+	return cliopt_long(s, 1, 1000000, v);
 }
 
 static int set_minwidth(struct fg_opts *o, const char *s, char *err, size_t errlen)
@@ -247,7 +241,7 @@ int fgopt_parse(struct fg_opts *o, int argc, char **argv, int *first,
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long_only(argc, argv, ":o:", longopts, NULL)) != -1) {
+	while ((c = getopt_long_only(argc, argv, ":o:h", longopts, NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			const char *arg = argv[optind - 1];
 
@@ -281,6 +275,8 @@ void fgopt_usage(FILE *f, const char *prog)
 "\n", prog);
 	fgopt_options(f);
 	fprintf(f,
+"  -h, --help         this text\n"
+"  --version          the version\n"
 "\n"
 "Colours derive from the function name, so a function keeps its colour\n"
 "across graphs.  Exit status: 0 graph written, 1 I/O error, 2 usage error\n"
@@ -316,7 +312,5 @@ void fgopt_options(FILE *f)
 "  --total NUM        the 100% total, when larger than the input's\n"
 "  --factor NUM       multiply counts by NUM in the labels\n"
 "  --nameattr FILE    per-function attributes: NAME<TAB>attr=value<TAB>...\n"
-"  --encoding NAME    encoding named in the XML declaration\n"
-"  --help             this text\n"
-"  --version          the version\n", f);
+"  --encoding NAME    encoding named in the XML declaration\n", f);
 }

@@ -11,6 +11,16 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 export TMP
 
+# suite NAME FILE: sources one suite and says how it went, so a long run
+# shows progress as it goes.
+suite() {
+	_p0=$PASSED _f0=$FAILED _s0=$SKIPPED _suite=$1
+	. "$2"	# may set its own positional parameters
+	printf '%-22s %d passed, %d failed, %d skipped\n' "$_suite:" $((PASSED - _p0)) $((FAILED - _f0)) \
+		$((SKIPPED - _s0))
+}
+
+unit_tests() {
 for t in "$B"/tests/test_*; do
 	[ -x "$t" ] || continue
 	# Each unit binary prints "N passed, N failed" for its own checks.
@@ -26,17 +36,22 @@ for t in "$B"/tests/test_*; do
 	FAILED=$((FAILED + f))
 	[ "$f" = 0 ] || printf '%s\n' "$out" | grep '^FAIL' | head -20
 done
+}
+_p0=$PASSED _f0=$FAILED
+unit_tests
+printf '%-22s %d passed, %d failed, %d skipped\n' "unit:" $((PASSED - _p0)) $((FAILED - _f0)) 0
 
-. tests/golden.sh
-. tests/cli.sh
-. tests/conformance.sh
-. tests/collapse-perf.sh
-. tests/collapse-vsp.sh
-. tests/collapse-etw.sh
-. tests/collapse-perfview.sh
-. tests/flame.sh
-. tests/fuzz/replay.sh
-. tests/browser/run.sh
+suite golden tests/golden.sh
+suite cli tests/cli.sh
+suite conformance tests/conformance.sh
+suite collapse-perf tests/collapse-perf.sh
+suite collapse-vsp tests/collapse-vsp.sh
+suite collapse-etw tests/collapse-etw.sh
+suite collapse-perfview tests/collapse-perfview.sh
+suite flame tests/flame.sh
+suite options tests/options.sh
+suite fuzz tests/fuzz/replay.sh
+suite browser tests/browser/run.sh
 
 echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
 [ "$FAILED" = 0 ]
