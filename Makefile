@@ -27,13 +27,13 @@ LDLIBS  += -lz -lxxhash -lm -pthread
 LIB_SRC    := lib/bytes.c lib/cliopt.c lib/csv.c lib/xalloc.c lib/lread.c lib/strtab.c lib/folded.c lib/outfile.c lib/zip.c lib/stackdiff.c lib/progress.c
 RENDER_SRC := render/options.c render/layout.c render/palette.c render/svg.c \
               render/render.c render/nameattr.c render/xmlesc.c
-COLLAPSE_SRC := collapse/perf.c collapse/perf_cli.c collapse/perf_run.c collapse/a2l.c \
-              collapse/vsp.c collapse/vsp_cli.c collapse/etw.c collapse/etw_cli.c \
-              collapse/perfview.c collapse/pvjson.c collapse/pvxml.c collapse/pvwrite.c \
-              collapse/perfview_cli.c collapse/detect.c collapse/collect.c
-TOOLS      := flamegraph flame stackcollapse-perf stackcollapse-vsp stackcollapse-etw \
-              stackcollapse-perfview difffolded
-
+# Each format lives in a folder of collapse/; its sources and its
+# stackcollapse-NAME main are found here, so a new format needs no line.
+COLLAPSE_DIRS := collapse $(patsubst %/,%,$(sort $(dir $(wildcard collapse/*/*.c))))
+COLLAPSE_INC := $(COLLAPSE_DIRS:%=-I%)
+COLLAPSE_MAINS := $(wildcard collapse/*/stackcollapse-*.c) collapse/folded/difffolded.c
+COLLAPSE_SRC := $(filter-out $(COLLAPSE_MAINS),$(wildcard collapse/*.c collapse/*/*.c))
+TOOLS      := flamegraph flame $(notdir $(COLLAPSE_MAINS:.c=))
 LIB_OBJ    := $(LIB_SRC:%.c=$(B)/%.o)
 RENDER_OBJ := $(RENDER_SRC:%.c=$(B)/%.o)
 COLLAPSE_OBJ := $(COLLAPSE_SRC:%.c=$(B)/%.o)
@@ -70,7 +70,11 @@ $(B)/%.o: %.c $(B)/.flags
 # flame.c joins the two halves: it alone sees both.
 $(B)/flame.o $(B)/flame_opts.o $(B)/flame_report.o: $(B)/%.o: %.c $(B)/.flags
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Icollapse -Irender $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(COLLAPSE_INC) -Irender $(ALL_CFLAGS) -c -o $@ $<
+# A format's sources see the others of collapse/ (collect sees them all).
+$(B)/collapse/%.o: collapse/%.c $(B)/.flags
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(COLLAPSE_INC) $(ALL_CFLAGS) -c -o $@ $<
 
 # The viewer's JavaScript and CSS are kept as plain files and embedded as
 # C string literals so they can be read, linted and diffed on their own.
@@ -81,15 +85,13 @@ $(B)/render/svg.o: $(B)/render/assets.h
 
 $(B)/flamegraph: $(B)/render/flamegraph.o $(RENDER_OBJ) $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
-$(B)/stackcollapse-perf: $(B)/collapse/stackcollapse-perf.o $(COLLAPSE_OBJ) $(LIB_OBJ)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
-$(B)/stackcollapse-vsp: $(B)/collapse/stackcollapse-vsp.o $(COLLAPSE_OBJ) $(LIB_OBJ)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
-$(B)/stackcollapse-etw: $(B)/collapse/stackcollapse-etw.o $(COLLAPSE_OBJ) $(LIB_OBJ)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
-$(B)/stackcollapse-perfview: $(B)/collapse/stackcollapse-perfview.o $(COLLAPSE_OBJ) $(LIB_OBJ)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
-$(B)/difffolded: $(B)/collapse/difffolded.o $(LIB_OBJ)
+# One link rule per stackcollapse-NAME main, wherever its folder.
+define collapse_tool
+$$(B)/$(notdir $(1:.c=)): $$(B)/$(1:.c=.o) $$(COLLAPSE_OBJ) $$(LIB_OBJ)
+	$$(CC) $$(ALL_CFLAGS) $$(LDFLAGS) -o $$@ $$(filter %.c %.o,$$^) $$(LDLIBS)
+endef
+$(foreach m,$(filter-out %/difffolded.c,$(COLLAPSE_MAINS)),$(eval $(call collapse_tool,$(m))))
+$(B)/difffolded: $(B)/collapse/folded/difffolded.o $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 $(B)/flame: $(B)/flame.o $(B)/flame_opts.o $(B)/flame_report.o $(RENDER_OBJ) $(COLLAPSE_OBJ) $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
@@ -101,14 +103,14 @@ $(TOOLS): %: $(B)/%
 # One-step compile and link: no -MMD (clang refuses it with several files).
 $(B)/tests/test_%: tests/unit/test_%.c $(RENDER_OBJ) $(COLLAPSE_OBJ) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Irender -Icollapse $(BASE_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+	$(CC) $(CPPFLAGS) -Irender $(COLLAPSE_INC) $(BASE_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 $(B)/tests/%: tests/tools/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(BASE_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 $(B)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(RENDER_OBJ) $(COLLAPSE_OBJ) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Irender -Icollapse $(BASE_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+	$(CC) $(CPPFLAGS) -Irender $(COLLAPSE_INC) $(BASE_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 check: all $(UNIT_BIN) $(TESTTOOLS) $(REPLAY_BIN)
 	B=$(B) sh tests/run.sh
@@ -126,7 +128,7 @@ build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c
 	$(MAKE) B=build-fuzz CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
 	  build-fuzz/render/assets.h $(RENDER_OBJ:$(B)/%=build-fuzz/%) $(COLLAPSE_OBJ:$(B)/%=build-fuzz/%) \
 	  $(LIB_OBJ:$(B)/%=build-fuzz/%)
-	clang $(CPPFLAGS:-I$(B)=-Ibuild-fuzz) -Irender -Icollapse -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -o $@ $< \
+	clang $(CPPFLAGS:-I$(B)=-Ibuild-fuzz) -Irender $(COLLAPSE_INC) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -o $@ $< \
 	  $(RENDER_OBJ:$(B)/%=build-fuzz/%) $(COLLAPSE_OBJ:$(B)/%=build-fuzz/%) $(LIB_OBJ:$(B)/%=build-fuzz/%) $(LDLIBS)
 fuzz: $(FUZZ_TARGETS)
 	FUZZ_SECONDS=$${FUZZ_SECONDS:-60} sh tests/fuzz/run.sh $(FUZZ_TARGETS)
