@@ -45,7 +45,7 @@ static int collect_all(const struct flame_opts *f, const char *const *in, int n,
 	int i, rc = 0;
 
 	for (i = 0; i < n; i++) {
-		enum detect_fmt fmt;
+		const struct format *fmt;
 		int r = collect(in[i], &f->c, t, &fmt, warn_line, NULL, err, sizeof(err));
 
 		if (r < 0) {

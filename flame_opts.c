@@ -53,27 +53,29 @@ static int nonneg(const char *a, double *v)
 
 static int set_range(struct flame_opts *f, int key, const char *a)
 {
-	struct etw_opts *e = &f->etw.opts;
+	struct filter *fl = &f->c.filter;
 
 	if (key == O_BEGIN) {
-		f->c.has_begin = e->has_begin = 1;
-		return cliopt_real(a, &f->c.begin) < 0 ? -1 : (e->begin = f->c.begin, 0);
+		fl->has_begin = 1;
+		return cliopt_real(a, &fl->begin);
 	}
-	f->c.has_end = e->has_end = 1;
-	return cliopt_real(a, &f->c.end) < 0 ? -1 : (e->end = f->c.end, 0);
+	fl->has_end = 1;
+	return cliopt_real(a, &fl->end);
 }
 
 static int set_own(void *ctx, int key, const char *a, char *err, size_t errlen)
 {
 	struct flame_opts *f = ctx;
 	unsigned long long size;
+	char names[256];
 	long n;
 
 	switch (key) {
 	case O_FORMAT:
-		if ((f->c.format = detect_parse(a)) != FMT_UNKNOWN)
+		if ((f->c.format = format_find(a)))
 			return 0;
-		snprintf(err, errlen, "unknown --format '%s' (known: %s)", a, detect_names());
+		format_names(names, sizeof(names));
+		snprintf(err, errlen, "unknown --format '%s' (known: %s)", a, names);
 		return -1;
 	case O_SUMMARY: f->summary = a; return 0;
 	case O_FAIL_SELF: return nonneg(a, &f->fail_self);
@@ -84,9 +86,9 @@ static int set_own(void *ctx, int key, const char *a, char *err, size_t errlen)
 	case O_TOP: return cliopt_long(a, 1, 1000000, &n) < 0 ? -1 : (f->top = (size_t)n, 0);
 	case O_TOP_FUNCTIONS:
 		return cliopt_long(a, 1, 1000000, &n) < 0 ? -1 : (f->top_functions = (size_t)n, 0);
-	case O_PID: return cliopt_numbers(a, &f->etw.pids, &f->etw.opts.npid);
-	case O_TID: return cliopt_numbers(a, &f->etw.tids, &f->etw.opts.ntid);
-	case O_PROCESS: cliopt_names(a, &f->etw.procs, &f->etw.opts.nprocess); return 0;
+	case O_PID: return cliopt_numbers(a, &f->pids, &f->c.filter.npid);
+	case O_TID: return cliopt_numbers(a, &f->tids, &f->c.filter.ntid);
+	case O_PROCESS: cliopt_names(a, &f->procs, &f->c.filter.nprocess); return 0;
 	case O_BEGIN: case O_END: return set_range(f, key, a);
 	case O_MAX_INFLATE: return cliopt_size(a, &size) < 0 ? -1 : (f->c.max_inflate = size, 0);
 	case O_COLLAPSED: f->collapsed = 1; return 0;
@@ -97,18 +99,21 @@ static int set_own(void *ctx, int key, const char *a, char *err, size_t errlen)
 	}
 }
 
+#define MAX_GROUPS 8
+
 /* flame's own options first: an option of its own (--pid N) is not the
  * format tools' option of the same name (stackcollapse-perf --pid). */
 static size_t groups(struct flame_opts *f, struct cliopt_group *g)
 {
+	size_t i, n = 1;
+
 	g[0] = (struct cliopt_group){ NULL, own, set_own, f };
-	g[1] = (struct cliopt_group){ "perf script input (as stackcollapse-perf)", perf_cli_format,
-				      perf_cli_set, &f->perf };
-	g[2] = (struct cliopt_group){ "ETW exports (as stackcollapse-etw)", etw_cli_format,
-				      etw_cli_set, &f->etw };
-	g[3] = (struct cliopt_group){ "Visual Studio reports (as stackcollapse-vsp)", vsp_cli_format,
-				      vsp_cli_set, &f->vsp };
-	return 4;
+	for (i = 0; format_families[i] && n < MAX_GROUPS; i++) {
+		const struct format_family *fam = format_families[i];
+
+		g[n++] = (struct cliopt_group){ fam->title, fam->opts, fam->set, f->fopts[i] };
+	}
+	return n;
 }
 
 /* Applies option a (with its value from argv at *i) to every group that
@@ -143,7 +148,7 @@ static int apply(struct cliopt_group *g, size_t ng, char **argv, int argc, int *
  * go to f->argv for the renderer. */
 static int take_own(struct flame_opts *f, int argc, char **argv, int *n, char *err, size_t errlen)
 {
-	struct cliopt_group g[4];
+	struct cliopt_group g[MAX_GROUPS];
 	size_t ng = groups(f, g);
 	int i, r;
 
@@ -162,19 +167,33 @@ static int take_own(struct flame_opts *f, int argc, char **argv, int *n, char *e
 	return 0;
 }
 
-/* The collapsers' options from the format tools' structures. */
+/* Each family's options, empty (flame_opts_release frees them). */
+static void families_init(struct flame_opts *f)
+{
+	size_t i;
+
+	for (i = 0; format_families[i] && i < sizeof(f->fopts) / sizeof(f->fopts[0]); i++) {
+		f->fopts[i] = xcalloc(1, format_families[i]->size);
+		if (format_families[i]->init)
+			format_families[i]->init(f->fopts[i]);
+	}
+}
+
+/* After the options: the filter lists and each family's options into c. */
 static void ready(struct flame_opts *f)
 {
-	perf_cli_ready(&f->perf);
-	etw_cli_ready(&f->etw);
-	f->c.perf = f->perf.opts;
-	f->c.threads = f->perf.run.threads;
-	f->c.etw = f->etw.opts;
-	f->c.vsp = f->vsp.opts;
+	size_t i;
+
+	for (i = 0; format_families[i] && f->fopts[i]; i++)
+		if (format_families[i]->ready)
+			format_families[i]->ready(f->fopts[i]);
+	f->c.fopts = f->fopts;
+	f->c.filter.pid = f->pids;
+	f->c.filter.tid = f->tids;
+	f->c.filter.process = (const char *const *)(void *)f->procs;
 	/* perf roots carry both numbers when splitting: a process is told by
 	 * its PID (its threads may have other names), a thread by its TID. */
-	if (f->split_by)
-		f->c.perf.tid = f->c.perf.pid = 1;
+	f->c.split_roots = f->split_by != SPLIT_NONE;
 }
 
 static const char *check(const struct flame_opts *f, int operands)
@@ -203,8 +222,7 @@ int flame_opts_parse(struct flame_opts *f, int argc, char **argv, char *err, siz
 	int n = 1, first;
 
 	memset(f, 0, sizeof(*f));
-	perf_cli_init(&f->perf);
-	etw_cli_init(&f->etw);
+	families_init(f);
 	f->fail_self = f->fail_total = -1;
 	f->top = 1;
 	f->argv = xcalloc((size_t)argc + 1, sizeof(*f->argv));
@@ -226,23 +244,38 @@ int flame_opts_parse(struct flame_opts *f, int argc, char **argv, char *err, siz
 
 void flame_opts_release(struct flame_opts *f)
 {
-	perf_cli_release(&f->perf);
-	etw_cli_release(&f->etw);
+	size_t i;
+
+	for (i = 0; format_families[i] && f->fopts[i]; i++) {
+		if (format_families[i]->release)
+			format_families[i]->release(f->fopts[i]);
+		free(f->fopts[i]);
+		f->fopts[i] = NULL;
+	}
+	for (i = 0; i < f->c.filter.nprocess; i++)
+		free(f->procs[i]);
+	free(f->procs);
+	free(f->pids);
+	free(f->tids);
 	free(f->argv);
+	f->procs = NULL;
+	f->pids = f->tids = NULL;
 	f->argv = NULL;
 }
 
 static void help(struct flame_opts *f, const char *prog)
 {
-	struct cliopt_group g[4];
+	struct cliopt_group g[MAX_GROUPS];
 	size_t ng = groups(f, g);
+	char names[256];
 
+	format_names(names, sizeof(names));
 	printf("Usage: %s [options] INPUT... [-o OUT.svg]\n"
 "       %s --diff BEFORE AFTER [-o diff.svg] [--summary S.json] [--fail-if-...]\n"
 "Draws a flame graph from any supported profile, its format told from its\n"
 "content: %s\n"
 "(also gzipped or zipped).  Several inputs are merged.\n"
-"\n", prog, prog, detect_names());
+"\n", prog, prog, names);
 	cliopt_help(stdout, g, ng, "");
 	printf("\nEvery flamegraph option is accepted too (--title, --width, --colors,\n"
 	       "--minwidth, --inverted, --flamechart, --negate, -o FILE, ...):\n\n");

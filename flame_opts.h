@@ -5,10 +5,7 @@
 #define FLAME_FLAME_OPTS_H
 
 #include "collect.h"
-#include "etw_cli.h"
 #include "options.h"
-#include "perf_cli.h"
-#include "vsp_cli.h"
 
 enum { FL_RUN, FL_HELP, FL_VERSION, FL_USAGE };
 enum flame_split { SPLIT_NONE, SPLIT_THREAD, SPLIT_PROCESS };
@@ -26,9 +23,10 @@ struct flame_opts {
 	enum flame_split split_by;	/* --split-by */
 	size_t top;			/* --top N */
 	size_t top_functions;		/* --top-functions N, 0: no table */
-	struct perf_cli perf;		/* perf options, as stackcollapse-perf's */
-	struct etw_cli etw;		/* ETW options and the filter lists */
-	struct vsp_cli vsp;		/* Visual Studio report options */
+	void *fopts[8];			/* each format family's options, by its
+					   index in format_families */
+	long *pids, *tids;		/* owned --pid, --tid lists */
+	char **procs;			/* owned --process names */
 	char **argv;			/* what goes to fgopt_parse */
 	const char *const *inputs;	/* input files ("-": stdin) */
 	int ninputs;			/* how many */

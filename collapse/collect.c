@@ -1,11 +1,6 @@
-/* collect: detection, then the format's collapser over one input. */
+/* collect: detection over the format table, then the format's run. */
 #include "collect.h"
-#include "folded.h"
 #include "lread.h"
-#include "perf_run.h"
-#include "perfview.h"
-#include "strtab.h"
-#include "vsp.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -58,9 +53,10 @@ static struct lread *reopen(struct input *in)
 	return lr;
 }
 
-static int sniff(struct input *in, uint64_t max_inflate, enum detect_fmt *f,
+static int sniff(struct input *in, uint64_t max_inflate, const struct format **f,
 		 char *err, size_t errlen)
 {
+	char names[256];
 	struct lread *lr = in->pipe && !in->data ? lread_stdin_tee() : reopen(in);
 	char *head = xmalloc(HEAD);
 	const char *hint;
@@ -78,283 +74,67 @@ static int sniff(struct input *in, uint64_t max_inflate, enum detect_fmt *f,
 		len += (size_t)n;
 	if (n < 0)
 		snprintf(err, errlen, "%s: %s", in->name, lread_error(lr));
-	else if ((*f = detect_format(head, len)) == FMT_UNKNOWN && (hint = detect_hint(head, len)))
+	else if (!(*f = format_detect(head, len)) && (hint = format_hint(head, len)))
 		snprintf(err, errlen, "%s: %s", in->name, hint);
-	else if (*f == FMT_UNKNOWN)
+	else if (!*f) {
+		format_names(names, sizeof(names));
 		snprintf(err, errlen, "%s: %s; name it with --format (one of: %s)", in->name,
-			 len ? "cannot tell its format" : "empty input", detect_names());
+			 len ? "cannot tell its format" : "empty input", names);
+	}
 	if (in->pipe && !in->data)
 		in->prefix = lread_take_record(lr, &in->plen);
 	lread_free(lr);
 	free(head);
-	return n < 0 || *f == FMT_UNKNOWN ? -1 : 0;
+	return n < 0 || !*f ? -1 : 0;
 }
 
-/* Whether any of --pid/--tid/--process/--begin/--end was given. */
-static int filtering(const struct collect_opts *o)
-{
-	return o->etw.npid || o->etw.ntid || o->etw.nprocess || o->has_begin || o->has_end;
-}
-
-/* Adapters from each collapser's line interface to lread_feed. */
-static int perf_feed(void *p, const char *s, size_t n, unsigned long no)
-{
-	perf_line(p, s, n, no);
-	return 0;
-}
-
-static int vsp_feed(void *v, const char *s, size_t n, unsigned long no)
-{
-	return vsp_line(v, s, n, no);
-}
-
-static int etw_feed(void *e, const char *s, size_t n, unsigned long no)
-{
-	return etw_line(e, s, n, no);
-}
-
-struct pv_bridge {
-	collect_warn_fn *warn;	/* where messages go */
-	void *ctx;		/* for warn */
-};
-
-static void pv_warn_bridge(void *ctx, const char *file, unsigned long line, unsigned long col,
-			   const char *msg)
-{
-	const struct pv_bridge *b = ctx;
-	char at[4200];
-
-	if (file && line && col) {
-		/* "file:line:col" as the place, no line of its own. */
-		snprintf(at, sizeof(at), "%s:%lu:%lu", file, line, col);
-		file = at;
-		line = 0;
-	}
-	b->warn(b->ctx, file, line, msg);
-}
-
-/* What the perf collapser left out, as stackcollapse-perf says it: other
- * events than the one kept, unreadable lines, events the filters could
- * not judge. */
-static void perf_report(const struct input *in, const struct perf_stats *st, collect_warn_fn *warn,
-			void *ctx)
-{
-	/* filtered counts the filters' drops (outside) too. */
-	uint64_t other = st->filtered - st->outside;
-	char msg[300];
-
-	if (other) {
-		snprintf(msg, sizeof(msg), "kept only '%s' events; skipped %llu samples of other "
-			 "events such as '%s' (choose with --event-filter)", st->event,
-			 (unsigned long long)other, st->other[0] ? st->other : "?");
-		warn(ctx, in->name, 0, msg);
-	}
-	if (st->malformed) {
-		snprintf(msg, sizeof(msg), "skipped %llu malformed lines", (unsigned long long)st->malformed);
-		warn(ctx, in->name, 0, msg);
-	}
-	if (st->unknown) {
-		snprintf(msg, sizeof(msg), "%llu events dropped: they print no PID or time stamp to "
-			 "filter on (perf script -F +pid,+time)", (unsigned long long)st->unknown);
-		warn(ctx, in->name, 0, msg);
-	}
-}
-
-/* perf script text: through perf_run's workers, or for a flame chart
- * (events in order) one collapser. */
-static int run_perf(const struct input *in, struct lread *lr, const struct collect_opts *o,
-		    struct strtab *t, collect_warn_fn *warn, void *ctx, char *err, size_t errlen)
-{
-	struct perf_run_opts ro = { o->threads > 0 ? o->threads : (int)sysconf(_SC_NPROCESSORS_ONLN), 0 };
-	struct perf_filter pf = { o->etw.pid, o->etw.npid, o->etw.tid, o->etw.ntid, o->etw.process,
-				  o->etw.nprocess, o->has_begin, o->has_end, o->begin, o->end };
-	struct perf_opts po = o->perf;
-	struct perf_stats st;
-	struct perf *p;
-	int rc;
-
-	if (ro.threads < 1)
-		ro.threads = 1;
-	if (filtering(o))
-		po.filter = &pf;
-	po.seq = o->seq;
-	if (!po.seq) {
-		rc = perf_run_reader(&po, lr, in->name, &ro, t, &st, warn, ctx, err, errlen);
-		if (rc == 0)
-			perf_report(in, &st, warn, ctx);
-		return rc < 0 ? -1 : 0;
-	}
-	/* A chart's runs name stacks of t, in event order: perf_run's workers
-	 * fill tables of their own, so one collapser feeds t itself. */
-	p = perf_new(&po, t, warn, ctx);
-	perf_begin(p, in->name);
-	rc = lread_feed(lr, perf_feed, p, err, errlen);
-	perf_end(p);
-	perf_report(in, perf_stats(p), warn, ctx);
-	perf_free(p);
-	return rc < 0 ? -1 : 0;
-}
-
-/* PerfView samples in Time order, or a report's stacks, into t and the
- * chart. */
-struct chart {
-	struct strtab *t;	/* the stacks */
-	struct fseq *seq;	/* their order */
-};
-
-static int chart_add(void *ctx, const char *stack, size_t len, const struct fcount *c)
-{
-	const struct chart *ch = ctx;
-	uint32_t id = strtab_intern(ch->t, stack, len, NULL);
-
-	fcount_add(strtab_val(ch->t, id), c);
-	fseq_add(ch->seq, id, c, NULL);
-	return 0;
-}
-
-static int run_lines(const struct input *in, struct lread *lr, enum detect_fmt f,
-		     const struct collect_opts *o, struct strtab *t, collect_warn_fn *warn, void *ctx,
-		     char *err, size_t errlen)
-{
-	struct etw_opts eo = o->etw;
-	struct vsp_opts vo = o->vsp;
-	struct etw *e = NULL;
-	struct vsp *v = NULL;
-	struct strtab *vt = NULL;
-	int rc;
-
-	eo.seq = o->seq;
-	if (f == FMT_WPA || f == FMT_DUMPER) {
-		e = etw_new(&eo, t, 0, warn, ctx);
-		etw_begin(e, in->name);
-		rc = lread_feed(lr, etw_feed, e, err, errlen);
-		etw_end(e);
-		rc = rc < 0 ? -1 : etw_stats(e)->bad_input != 0;
-	} else {
-		/* A report has no time: a chart gets its stacks sorted. */
-		if (o->seq) {
-			warn(ctx, in->name, 0, "a Visual Studio report has no time order: the flame "
-			     "chart shows its stacks sorted");
-			vt = strtab_new(sizeof(struct fcount));
-		}
-		v = vsp_new(&vo, vt ? vt : t, warn, ctx);
-		vsp_begin(v, in->name);
-		rc = lread_feed(lr, vsp_feed, v, err, errlen);
-		vsp_end(v);
-		rc = rc < 0 ? -1 : vsp_stats(v)->bad_input != 0;
-	}
-	if (vt) {
-		struct chart ch = { t, o->seq };
-		uint32_t *ids = strtab_sorted(vt);
-		size_t i, len;
-
-		for (i = 0; i < strtab_count(vt); i++) {
-			const char *s = strtab_str(vt, ids[i], &len);
-
-			chart_add(&ch, s, len, strtab_val(vt, ids[i]));
-		}
-		free(ids);
-		strtab_free(vt);
-	}
-	etw_free(e);
-	vsp_free(v);
-	return rc;
-}
-
-static int run_perfview(struct lread *lr, enum detect_fmt f, const struct collect_opts *o,
-			struct strtab *t, collect_warn_fn *warn, void *ctx)
-{
-	struct pv_opts po = { 0 };
-	struct pv_bridge b = { warn, ctx };
-	struct pv *p;
-	int rc;
-
-	po.format = f == FMT_PV_JSON ? PV_JSON : PV_XML;
-	po.has_begin = o->has_begin;
-	po.has_end = o->has_end;
-	po.begin = o->begin;
-	po.end = o->end;
-	po.max_inflate = o->max_inflate;
-	po.time_order = o->seq != NULL;
-	p = pv_new(&po, t, pv_warn_bridge, &b);
-	rc = pv_read_lread(p, lr);
-	rc = rc < 0 ? 1 : pv_stats(p)->bad_input != 0;
-	if (o->seq) {
-		struct chart ch = { t, o->seq };
-
-		pv_each_in_order(p, chart_add, &ch);
-	}
-	pv_free(p);
-	return rc;
-}
-
-static int run_folded(const struct input *in, struct lread *lr, struct strtab *t,
-		      const struct collect_opts *o, collect_warn_fn *warn, void *ctx, char *err,
-		      size_t errlen)
-{
-	struct strtab *before = o->before;
-	struct strtab *scratch = before ? NULL : strtab_new(sizeof(struct fcount));
-	unsigned long bad = 0, first = 0;
-	int rc = folded_read(lr, t, before ? before : scratch, o->seq, &bad, &first, err, errlen);
-	char msg[128];
-
-	strtab_free(scratch);
-	if (bad) {
-		snprintf(msg, sizeof(msg), "ignored %lu lines that are not collapsed stacks", bad);
-		warn(ctx, in->name, first, msg);
-	}
-	return rc < 0 ? -1 : 0;
-}
-
-/* Names the filters the format f has no field for; they are ignored. */
-static void unfiltered(const struct input *in, enum detect_fmt f, const struct collect_opts *o,
+/* Names the filters format f has no field for; they are ignored. */
+static void unfiltered(const struct input *in, const struct format *f, const struct collect_opts *o,
 		       collect_warn_fn *warn, void *ctx)
 {
-	int pv = f == FMT_PV_JSON || f == FMT_PV_XML;
-	int ids = o->etw.npid || o->etw.ntid || o->etw.nprocess;
+	int ids = filter_has_ids(&o->filter), time = filter_has_time(&o->filter);
 	char msg[200];
 
-	if (f == FMT_PERF || f == FMT_WPA || f == FMT_DUMPER || !filtering(o) || (pv && !ids))
+	if ((!ids || (f->filters & FILTER_IDS)) && (!time || (f->filters & FILTER_TIME)))
 		return;
-	snprintf(msg, sizeof(msg), "%s input has no %s to filter on; %s ignored", detect_name(f),
-		 pv ? "process or thread ids" : "process, thread or time",
-		 pv ? "--pid, --tid and --process are" : "the filters are");
+	if (f->filters & FILTER_TIME)
+		snprintf(msg, sizeof(msg), "%s input has no process or thread ids to filter on; "
+			 "--pid, --tid and --process are ignored", f->name);
+	else
+		snprintf(msg, sizeof(msg), "%s input has no process, thread or time to filter on; "
+			 "the filters are ignored", f->name);
 	warn(ctx, in->name, 0, msg);
 }
 
-/* Detection (unless the format is given), then the collapser. */
+/* Detection (unless the format is given), then the format's run. */
 static int collect_input(struct input *in, const struct collect_opts *o, struct strtab *t,
-			 enum detect_fmt *fmt, collect_warn_fn *warn, void *ctx, char *err,
+			 const struct format **fmt, collect_warn_fn *warn, void *ctx, char *err,
 			 size_t errlen)
 {
-	enum detect_fmt f = o->format;
-	struct lread *lr;
+	const struct format *f = o->format;
+	struct format_job j;
 	int rc;
 
-	if (f == FMT_UNKNOWN && sniff(in, o->max_inflate, &f, err, errlen) < 0)
+	if (!f && sniff(in, o->max_inflate, &f, err, errlen) < 0)
 		return -1;
 	*fmt = f;
 	unfiltered(in, f, o, warn, ctx);
-	if (!(lr = reopen(in))) {
+	j = (struct format_job){ f, in->name, reopen(in), o, NULL, t, warn, ctx, err, errlen };
+	if (!j.lr) {
 		snprintf(err, errlen, "cannot read '%s' again: %s", in->name, strerror(errno));
 		return -1;
 	}
+	if (f->family && o->fopts)
+		j.fopts = o->fopts[format_family_index(f->family)];
 	if (o->max_inflate)
-		lread_set_max_inflate(lr, o->max_inflate);
-	if (f == FMT_PERF)
-		rc = run_perf(in, lr, o, t, warn, ctx, err, errlen);
-	else if (f == FMT_PV_JSON || f == FMT_PV_XML)
-		rc = run_perfview(lr, f, o, t, warn, ctx);
-	else if (f == FMT_FOLDED)
-		rc = run_folded(in, lr, t, o, warn, ctx, err, errlen);
-	else
-		rc = run_lines(in, lr, f, o, t, warn, ctx, err, errlen);
-	lread_free(lr);
+		lread_set_max_inflate(j.lr, o->max_inflate);
+	rc = f->run(&j);
+	lread_free(j.lr);
 	return rc;
 }
 
 int collect(const char *path, const struct collect_opts *o, struct strtab *t,
-	    enum detect_fmt *fmt, collect_warn_fn *warn, void *ctx, char *err, size_t errlen)
+	    const struct format **fmt, collect_warn_fn *warn, void *ctx, char *err, size_t errlen)
 {
 	struct input in = { 0 };
 	int rc = -1;
@@ -372,7 +152,7 @@ int collect(const char *path, const struct collect_opts *o, struct strtab *t,
 }
 
 int collect_mem(const char *data, size_t len, const struct collect_opts *o, struct strtab *t,
-		enum detect_fmt *fmt, collect_warn_fn *warn, void *ctx, char *err, size_t errlen)
+		const struct format **fmt, collect_warn_fn *warn, void *ctx, char *err, size_t errlen)
 {
 	struct input in = { 0 };
 

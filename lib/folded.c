@@ -117,6 +117,15 @@ void fseq_add(struct fseq *q, uint32_t id, const struct fcount *c1, const struct
 		fcount_add(&r->c[1], c2);
 }
 
+void fseq_put(struct strtab *t, struct fseq *q, const char *stack, size_t len,
+	      const struct fcount *c)
+{
+	uint32_t id = strtab_intern(t, stack, len, NULL);
+
+	fcount_add(strtab_val(t, id), c);
+	fseq_add(q, id, c, NULL);
+}
+
 void fseq_release(struct fseq *q)
 {
 	free(q->run);

@@ -61,6 +61,13 @@ struct fseq {
  * line, or NULL), merged into the last run when that is the same stack. */
 void fseq_add(struct fseq *q, uint32_t id, const struct fcount *c1, const struct fcount *c2);
 
+struct strtab;
+
+/* Adds a sample of stack (len bytes) weighing c to table t (values:
+ * struct fcount) and appends it to q, in order. */
+void fseq_put(struct strtab *t, struct fseq *q, const char *stack, size_t len,
+	      const struct fcount *c);
+
 /* Frees the runs (not q). */
 void fseq_release(struct fseq *q);
 

@@ -1,5 +1,6 @@
 /* etw: wpaexporter CPU sampling CSV. */
 #include "etw.h"
+#include "filter.h"
 #include "bytes.h"
 #include "csv.h"
 #include "folded.h"
@@ -163,7 +164,7 @@ static int header(struct etw *e, const char *line, size_t len, unsigned long lin
 		e->warn(e->ctx, e->name, lineno, "--weight: the export has no such column");
 		return -1;
 	}
-	if ((e->o->has_begin || e->o->has_end) && e->c_time < 0) {
+	if (filter_has_time(&e->o->filter) && e->c_time < 0) {
 		e->warn(e->ctx, e->name, lineno, "--begin/--end: the export has no TimeStamp column");
 		return -1;
 	}
@@ -192,33 +193,10 @@ static int split_process(const char *s, size_t n, size_t *namelen, long *pid)
 	return 0;
 }
 
-static int in_list(const long *list, size_t n, long v)
+/* Whether the filters keep a sample of process s (n bytes) pid, thread tid. */
+static int wanted(const struct filter *f, const char *s, size_t n, long pid, long tid)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (list[i] == v)
-			return 1;
-	return n == 0;
-}
-
-/* --process: case-insensitive, ".exe" optional on either side. */
-static int process_wanted(const struct etw_opts *o, const char *s, size_t n)
-{
-	size_t i, k;
-
-	if (!o->nprocess)
-		return 1;
-	if (n >= 4 && strncasecmp(s + n - 4, ".exe", 4) == 0)
-		n -= 4;
-	for (i = 0; i < o->nprocess; i++) {
-		k = strlen(o->process[i]);
-		if (k >= 4 && strcasecmp(o->process[i] + k - 4, ".exe") == 0)
-			k -= 4;
-		if (k == n && strncasecmp(o->process[i], s, n) == 0)
-			return 1;
-	}
-	return 0;
+	return filter_process(f, s, n, 1) && filter_pid(f, pid) && filter_tid(f, tid);
 }
 
 /* Appends s to the key (after a ';' when sep).  A ';' inside a name is
@@ -324,7 +302,7 @@ static void row(struct etw *e, unsigned long lineno)
 		return;
 	}
 	if (e->c_time >= 0 && (size_t)e->c_time < e->cs.n && field_number(e, e->c_time, &t) == 0 &&
-	    ((e->o->has_begin && t < e->o->begin) || (e->o->has_end && t >= e->o->end)))
+	    !filter_time(&e->o->filter, t))
 		return;
 	if (!e->o->include_idle && ((namelen == 4 && memcmp(proc->s, "Idle", 4) == 0 && pid == 0) ||
 				    (e->c_dpc >= 0 && (size_t)e->c_dpc < e->cs.n &&
@@ -332,8 +310,7 @@ static void row(struct etw *e, unsigned long lineno)
 				     (memcmp(e->cs.f[e->c_dpc].s, "DPC", 3) == 0 ||
 				      memcmp(e->cs.f[e->c_dpc].s, "ISR", 3) == 0))))
 		return;
-	if (!process_wanted(e->o, proc->s, namelen) || !in_list(e->o->pid, e->o->npid, pid) ||
-	    !in_list(e->o->tid, e->o->ntid, tid))
+	if (!wanted(&e->o->filter, proc->s, namelen, pid, tid))
 		return;
 	if (stack->len == 3 && memcmp(stack->s, "n/a", 3) == 0)
 		return;
@@ -522,12 +499,11 @@ static void dump_sample(struct etw *e, const struct dcols *c, unsigned long line
 	}
 	if (c->count >= 0 && (dnum(e, c->count, &count) < 0 || count < 1))
 		count = 1;
-	if ((e->o->has_begin && ts / 1e6 < e->o->begin) || (e->o->has_end && ts / 1e6 >= e->o->end))
+	if (!filter_time(&e->o->filter, ts / 1e6))
 		return;
 	if (!e->o->include_idle && namelen == 4 && memcmp(proc->s, "Idle", 4) == 0 && pid == 0)
 		return;
-	if (!process_wanted(e->o, proc->s, namelen) || !in_list(e->o->pid, e->o->npid, pid) ||
-	    !in_list(e->o->tid, e->o->ntid, (long)tid))
+	if (!wanted(&e->o->filter, proc->s, namelen, pid, (long)tid))
 		return;
 	n = snprintf(name, sizeof(name), "%.*s (%ld)", (int)(namelen > 400 ? 400 : namelen), proc->s, pid);
 	pd = strtab_val(e->pending, pend_key(e, ts, tid, 1, &added));

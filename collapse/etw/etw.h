@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "filter.h"
+
 struct strtab;
 struct etw;
 
@@ -29,16 +31,8 @@ struct etw_opts {
 	int no_process;			/* no PROCESS (PID) root */
 	int no_thread;			/* no thread frame */
 	int collapse_threads;		/* thread frame "TID:N" (one graph per process) */
-	const char *const *process;	/* keep these process names (NULL: all) */
-	size_t nprocess;		/* entries in process */
-	const long *pid;		/* keep these PIDs */
-	size_t npid;			/* entries in pid */
-	const long *tid;		/* keep these TIDs */
-	size_t ntid;			/* entries in tid */
-	double begin;			/* keep TimeStamp >= begin (seconds)... */
-	double end;			/* ...and < end, when has_range */
-	int has_begin;			/* begin is set */
-	int has_end;			/* end is set */
+	struct filter filter;		/* samples to keep (names: any case,
+					   .exe optional; times: seconds) */
 	const char *grep;		/* keep stacks with a frame containing this */
 	int include_idle;		/* keep Idle (0) and DPC/ISR rows */
 	const char *weight;		/* weight column name, NULL: 1 per row */

@@ -63,11 +63,11 @@ int etw_cli_set(void *ctx, int key, const char *arg, char *err, size_t errlen)
 	(void)err;
 	(void)errlen;
 	switch (key) {
-	case O_PROCESS: cliopt_names(arg, &cli->procs, &o->nprocess); break;
-	case O_PID: return cliopt_numbers(arg, &cli->pids, &o->npid);
-	case O_TID: return cliopt_numbers(arg, &cli->tids, &o->ntid);
-	case O_BEGIN: o->has_begin = 1; return cliopt_real(arg, &o->begin);
-	case O_END: o->has_end = 1; return cliopt_real(arg, &o->end);
+	case O_PROCESS: cliopt_names(arg, &cli->procs, &o->filter.nprocess); break;
+	case O_PID: return cliopt_numbers(arg, &cli->pids, &o->filter.npid);
+	case O_TID: return cliopt_numbers(arg, &cli->tids, &o->filter.ntid);
+	case O_BEGIN: o->filter.has_begin = 1; return cliopt_real(arg, &o->filter.begin);
+	case O_END: o->filter.has_end = 1; return cliopt_real(arg, &o->filter.end);
 	case O_GREP: o->grep = arg; break;
 	case O_WEIGHT: o->weight = arg; break;
 	case O_SPLIT: cli->split = arg; break;
@@ -90,9 +90,9 @@ void etw_cli_init(struct etw_cli *cli)
 
 void etw_cli_ready(struct etw_cli *cli)
 {
-	cli->opts.process = (const char *const *)(void *)cli->procs;
-	cli->opts.pid = cli->pids;
-	cli->opts.tid = cli->tids;
+	cli->opts.filter.process = (const char *const *)(void *)cli->procs;
+	cli->opts.filter.pid = cli->pids;
+	cli->opts.filter.tid = cli->tids;
 }
 
 int etw_cli_parse(struct etw_cli *cli, int argc, char **argv, char *err, size_t errlen)
@@ -117,7 +117,7 @@ void etw_cli_release(struct etw_cli *cli)
 {
 	size_t i;
 
-	for (i = 0; i < cli->opts.nprocess; i++)
+	for (i = 0; i < cli->opts.filter.nprocess; i++)
 		free(cli->procs[i]);
 	free(cli->procs);
 	free(cli->pids);

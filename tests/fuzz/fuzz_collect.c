@@ -41,7 +41,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct collect_opts o = { 0 };
 	struct fseq seq = { NULL, 0, 0 };
 	struct strtab *t = strtab_new(sizeof(struct fcount));
-	enum detect_fmt fmt;
+	const struct format *fmt;
+	size_t nformats;
 	char err[512];
 
 	static const long ids[] = { 1, 4387, 4391 };
@@ -49,30 +50,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size > 0) {
 		/* Most inputs are detected; one in 8 is forced to a format. */
-		if (data[0] < 32)
-			o.format = (enum detect_fmt)(data[0] % (FMT_FOLDED + 1));
+		for (nformats = 0; formats[nformats].name; nformats++)
+			;
+		if (data[0] < 32 && data[0] % (nformats + 1))
+			o.format = &formats[data[0] % (nformats + 1) - 1];
 		/* Bits 5..7: the filters, on ETW, perf and PerfView input. */
 		if (data[0] & 0x20) {
-			o.etw.pid = ids;
-			o.etw.npid = 2;
+			o.filter.pid = ids;
+			o.filter.npid = 2;
 		}
 		if (data[0] & 0x40) {
-			o.etw.tid = ids + 1;
-			o.etw.ntid = 2;
-			o.etw.process = names;
-			o.etw.nprocess = 2;
+			o.filter.tid = ids + 1;
+			o.filter.ntid = 2;
+			o.filter.process = names;
+			o.filter.nprocess = 2;
 		}
 		if (data[0] & 0x80) {
-			o.has_begin = o.etw.has_begin = 1;
-			o.has_end = o.etw.has_end = 1;
-			o.begin = o.etw.begin = 0.5;
-			o.end = o.etw.end = 2470.5;
+			o.filter.has_begin = o.filter.has_end = 1;
+			o.filter.begin = 0.5;
+			o.filter.end = 2470.5;
 		}
 		data++;
 		size--;
 	}
 	o.before = strtab_new(sizeof(struct fcount));
-	o.threads = 1;
 	o.max_inflate = 1 << 20;
 	if (size % 2)
 		o.seq = &seq;

@@ -30,10 +30,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o.grep = (data[0] >> 4) & 1 ? "!" : NULL;
 		o.weight = (data[0] >> 5) & 1 ? "Weight" : NULL;
 		if ((data[0] >> 6) & 1) {
-			o.process = procs;
-			o.nprocess = 1;
-			o.pid = ids;
-			o.npid = 2;
+			o.filter.process = procs;
+			o.filter.nprocess = 1;
+			o.filter.pid = ids;
+			o.filter.npid = 2;
 		}
 		data++;
 		size--;

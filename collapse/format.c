@@ -1,0 +1,119 @@
+/* format: the table of formats, and detection over it.
+ *
+ * Adding a format: write its folder's NAME_format.c (sniff and run, and
+ * a family if it has options), add its row below and its family to
+ * format_families, its tests and its fuzz target.  Nothing else. */
+#include "format.h"
+#include "bytes.h"
+#include "etw_format.h"
+#include "folded_format.h"
+#include "perf_format.h"
+#include "pv_format.h"
+#include "vsp_format.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const struct format formats[] = {
+	{ "perf", "perf script text", perf_sniff, perf_collect, &perf_family,
+	  FILTER_IDS | FILTER_TIME, 0 },
+	{ "wpa-csv", "wpaexporter CPU sampling CSV (ETW)", wpa_sniff, etw_collect, &etw_family,
+	  FILTER_IDS | FILTER_TIME, 0 },
+	{ "xperf-dumper", "xperf -a dumper text (ETW)", dumper_sniff, etw_collect, &etw_family,
+	  FILTER_IDS | FILTER_TIME, 0 },
+	{ "vs-calltree", "Visual Studio CallTreeSummary CSV", vsp_tree_sniff, vsp_collect,
+	  &vsp_family, 0, 0 },
+	{ "vs-callercallee", "Visual Studio CallerCalleeSummary CSV", vsp_caller_sniff,
+	  vsp_collect, &vsp_family, 0, 0 },
+	{ "perfview-json", "PerfView stack JSON", pv_json_sniff, pv_collect, NULL, FILTER_TIME,
+	  PV_KIND_JSON },
+	{ "perfview-xml", "PerfView stack XML", pv_xml_sniff, pv_collect, NULL, FILTER_TIME,
+	  PV_KIND_XML },
+	{ "collapsed", "collapsed stacks (flamegraph.pl's input)", folded_sniff, folded_collect,
+	  NULL, 0, 0 },
+	{ NULL, NULL, NULL, NULL, NULL, 0, 0 }
+};
+
+const struct format_family *const format_families[] = {
+	&perf_family, &etw_family, &vsp_family, NULL
+};
+
+const struct format *format_detect(const char *head, size_t len)
+{
+	const struct format *f, *best = NULL;
+	int score, top = 0;
+
+	for (f = formats; f->name; f++)
+		if ((score = f->sniff(head, len)) > top) {
+			top = score;
+			best = f;
+		}
+	return best;
+}
+
+const struct format *format_find(const char *name)
+{
+	const struct format *f;
+
+	for (f = formats; f->name; f++)
+		if (strcmp(f->name, name) == 0)
+			return f;
+	return NULL;
+}
+
+void format_names(char *buf, size_t cap)
+{
+	const struct format *f;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (f = formats; f->name && n < cap; f++)
+		n += (size_t)snprintf(buf + n, cap - n, "%s%s", f == formats ? "" : ", ", f->name);
+}
+
+size_t format_family_index(const struct format_family *fam)
+{
+	size_t i;
+
+	for (i = 0; format_families[i] && format_families[i] != fam; i++)
+		;
+	return i;
+}
+
+int format_next_line(const char **p, const char *end, const char **s, size_t *n)
+{
+	const char *nl;
+
+	if (*p >= end)
+		return 0;
+	nl = memchr(*p, '\n', (size_t)(end - *p));
+	*s = *p;
+	*n = (size_t)((nl ? nl : end) - *p);
+	if (*n && (*s)[*n - 1] == '\r')
+		(*n)--;
+	*p = nl ? nl + 1 : end;
+	return 1;
+}
+
+int format_first_line(const char *head, size_t len, const char **s, size_t *n)
+{
+	const char *p = head, *end = head + len;
+
+	while (format_next_line(&p, end, s, n))
+		if (*n && (*s)[0] != '#')
+			return 1;
+	return 0;
+}
+
+const char *format_hint(const char *head, size_t len)
+{
+	if (len >= 8 && memcmp(head, "PERFILE2", 8) == 0)
+		return "a perf.data file: convert it first with 'perf script -i FILE | flame -'";
+	if (len >= 8 && memcmp(head, "Nettrace", 8) == 0)
+		return "a .nettrace file: open it in PerfView and save the stacks as .PerfView.xml.zip";
+	if (len >= 4 && memcmp(head, "\x89PNG", 4) == 0)
+		return "a PNG image, not a profile";
+	if (bytes_contains(head, len < 1024 ? len : 1024, "<svg"))
+		return "an SVG image already, not a profile";
+	return NULL;
+}

@@ -1,0 +1,13 @@
+/* perf_format: perf script text as a row of the format table. */
+#ifndef FLAME_PERF_FORMAT_H
+#define FLAME_PERF_FORMAT_H
+
+#include "format.h"
+
+/* stackcollapse-perf's options that flame takes too (a struct perf_cli). */
+extern const struct format_family perf_family;
+
+int perf_sniff(const char *head, size_t len);
+int perf_collect(const struct format_job *j);
+
+#endif
