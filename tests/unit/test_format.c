@@ -1,0 +1,138 @@
+/* Unit tests for the format table and the shared command line: every row
+ * complete, names unique, detection of a sample of each format, option
+ * names meaning the same (flag or value) in every family that has them,
+ * and cliopt's parsing and numbers. */
+#include "check.h"
+#include "cliopt.h"
+#include "format.h"
+
+#include <string.h>
+
+static void rows_complete(void)
+{
+	const struct format *f, *g;
+	size_t n = 0;
+	char names[512];
+
+	for (f = formats; f->name; f++, n++) {
+		CHECK(f->what && f->sniff && f->run);
+		CHECK(format_find(f->name) == f);
+		for (g = f + 1; g->name; g++)
+			CHECK(strcmp(f->name, g->name) != 0);
+		CHECK(!f->family || format_families[format_family_index(f->family)] == f->family);
+	}
+	CHECK(n >= 8);
+	CHECK(format_find("no-such-format") == NULL);
+	format_names(names, sizeof(names));
+	CHECK(strncmp(names, "perf, wpa-csv, ", 15) == 0);
+	CHECK(strstr(names, ", collapsed") != NULL);
+}
+
+static const char *detected(const char *text)
+{
+	const struct format *f = format_detect(text, strlen(text));
+
+	return f ? f->name : "none";
+}
+
+static void detection(void)
+{
+	CHECK_STR(detected("main;a;b 3\nmain;c 2\n"), "collapsed");
+	CHECK_STR(detected("prog 123 [000] 1.000001: 1 cpu-clock:\n\tffff a (/bin/x)\n\n"), "perf");
+	CHECK_STR(detected("Process,Thread ID,Stack,Weight\n"), "wpa-csv");
+	CHECK_STR(detected("# note\nBeginHeader\nSampledProfile, TimeStamp\nEndHeader\n"), "xperf-dumper");
+	CHECK_STR(detected("Level,Function Name,Inclusive Samples\n"), "vs-calltree");
+	CHECK_STR(detected("Type,Function Name,Inclusive Samples\n"), "vs-callercallee");
+	CHECK_STR(detected("  {\"StackSource\":{}}"), "perfview-json");
+	CHECK_STR(detected("<StackWindow><StackSource>"), "perfview-xml");
+	CHECK_STR(detected(""), "none");
+	CHECK_STR(detected("hello\nworld\n"), "none");
+	CHECK(format_hint("PERFILE2xxxxxxxx", 16) != NULL);
+}
+
+/* An option named in two families must take a value in both or neither
+ * (flame gives it to both). */
+static void families_agree(void)
+{
+	size_t i, k;
+	const struct cliopt *a, *b;
+
+	for (i = 0; format_families[i]; i++)
+		for (k = i + 1; format_families[k]; k++)
+			for (a = format_families[i]->opts; a->name; a++)
+				for (b = format_families[k]->opts; b->name; b++)
+					if (strcmp(a->name, b->name) == 0)
+						CHECK((a->arg == NULL) == (b->arg == NULL));
+}
+
+static int seen_flag, seen_n;
+static const char *seen_s;
+
+static int set(void *ctx, int key, const char *arg, char *err, size_t errlen)
+{
+	long n;
+
+	(void)ctx;
+	(void)err;
+	(void)errlen;
+	if (key == 'f')
+		seen_flag++;
+	else if (key == 300)
+		seen_s = arg;
+	else if (cliopt_long(arg, 1, 9, &n) < 0)
+		return -1;
+	else
+		seen_n = (int)n;
+	return 0;
+}
+
+static void parsing(void)
+{
+	static const struct cliopt opts[] = {
+		{ "flag", 'f', NULL, "a flag" }, { "name", 300, "S", "a string" },
+		{ "num", 301, "N", "1 to 9" }, { NULL, 0, NULL, NULL }
+	};
+	const struct cliopt_group g = { NULL, opts, set, NULL };
+	char a0[] = "t", a1[] = "--flag", a2[] = "--name=x", a3[] = "--num", a4[] = "7", a5[] = "in";
+	char b1[] = "--num", b2[] = "12", c1[] = "-h", d1[] = "--version", e1[] = "--bogus";
+	char *good[] = { a0, a1, a2, a3, a4, a5, NULL };
+	char *bad[] = { a0, b1, b2, NULL }, *help[] = { a0, c1, NULL }, *ver[] = { a0, d1, NULL };
+	char *unknown[] = { a0, e1, NULL };
+	char err[128];
+	int first;
+
+	CHECK(cliopt_parse(&g, 1, "", 0, 6, good, &first, err, sizeof(err)) == CLIOPT_RUN);
+	CHECK(seen_flag == 1 && seen_n == 7 && seen_s && strcmp(seen_s, "x") == 0 && first == 5);
+	CHECK(cliopt_parse(&g, 1, "", 0, 3, bad, &first, err, sizeof(err)) == CLIOPT_USAGE);
+	CHECK_STR(err, "invalid value '12' for --num");
+	CHECK(cliopt_parse(&g, 1, "", 0, 2, help, &first, err, sizeof(err)) == CLIOPT_SHOW_HELP);
+	CHECK(cliopt_parse(&g, 1, "", 0, 2, ver, &first, err, sizeof(err)) == CLIOPT_SHOW_VERSION);
+	CHECK(cliopt_parse(&g, 1, "", 0, 2, unknown, &first, err, sizeof(err)) == CLIOPT_USAGE);
+	CHECK(strstr(err, "'--bogus'") != NULL);
+}
+
+static void numbers(void)
+{
+	unsigned long long sz;
+	double d;
+	long n;
+
+	CHECK(cliopt_long("0", 0, 10, &n) == 0 && n == 0);
+	CHECK(cliopt_long("2.5", 0, 10, &n) < 0);
+	CHECK(cliopt_long("", 0, 10, &n) < 0);
+	CHECK(cliopt_long("11", 0, 10, &n) < 0);
+	CHECK(cliopt_real("2.5", &d) == 0 && d == 2.5);
+	CHECK(cliopt_real("inf", &d) < 0 && cliopt_real(" 1", &d) < 0 && cliopt_real("1x", &d) < 0);
+	CHECK(cliopt_size("4G", &sz) == 0 && sz == 4ull << 30);
+	CHECK(cliopt_size("0", &sz) < 0 && cliopt_size("1Q", &sz) < 0);
+}
+
+int main(void)
+{
+	rows_complete();
+	detection();
+	families_agree();
+	parsing();
+	numbers();
+	return check_done();
+}
