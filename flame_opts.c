@@ -109,7 +109,7 @@ static size_t groups(struct flame_opts *f, struct cliopt_group *g)
 
 	g[0] = (struct cliopt_group){ NULL, own, set_own, f };
 	for (i = 0; format_families[i] && n < MAX_GROUPS; i++) {
-		const struct format_family *fam = format_families[i];
+		const struct cliopt_family *fam = format_families[i];
 
 		g[n++] = (struct cliopt_group){ fam->title, fam->opts, fam->set, f->fopts[i] };
 	}

@@ -5,26 +5,29 @@
  * format_families, its tests and its fuzz target.  Nothing else. */
 #include "format.h"
 #include "bytes.h"
+#include "etw_cli.h"
 #include "etw_format.h"
 #include "folded_format.h"
+#include "perf_cli.h"
 #include "perf_format.h"
 #include "pv_format.h"
+#include "vsp_cli.h"
 #include "vsp_format.h"
 
 #include <stdio.h>
 #include <string.h>
 
 const struct format formats[] = {
-	{ "perf", "perf script text", perf_sniff, perf_collect, &perf_family,
+	{ "perf", "perf script text", perf_sniff, perf_collect, &perf_cli_family,
 	  FILTER_IDS | FILTER_TIME, 0 },
-	{ "wpa-csv", "wpaexporter CPU sampling CSV (ETW)", wpa_sniff, etw_collect, &etw_family,
+	{ "wpa-csv", "wpaexporter CPU sampling CSV (ETW)", wpa_sniff, etw_collect, &etw_cli_family,
 	  FILTER_IDS | FILTER_TIME, 0 },
-	{ "xperf-dumper", "xperf -a dumper text (ETW)", dumper_sniff, etw_collect, &etw_family,
+	{ "xperf-dumper", "xperf -a dumper text (ETW)", dumper_sniff, etw_collect, &etw_cli_family,
 	  FILTER_IDS | FILTER_TIME, 0 },
 	{ "vs-calltree", "Visual Studio CallTreeSummary CSV", vsp_tree_sniff, vsp_collect,
-	  &vsp_family, 0, 0 },
+	  &vsp_cli_family, 0, 0 },
 	{ "vs-callercallee", "Visual Studio CallerCalleeSummary CSV", vsp_caller_sniff,
-	  vsp_collect, &vsp_family, 0, 0 },
+	  vsp_collect, &vsp_cli_family, 0, 0 },
 	{ "perfview-json", "PerfView stack JSON", pv_json_sniff, pv_collect, NULL, FILTER_TIME,
 	  PV_KIND_JSON },
 	{ "perfview-xml", "PerfView stack XML", pv_xml_sniff, pv_collect, NULL, FILTER_TIME,
@@ -34,8 +37,8 @@ const struct format formats[] = {
 	{ NULL, NULL, NULL, NULL, NULL, 0, 0 }
 };
 
-const struct format_family *const format_families[] = {
-	&perf_family, &etw_family, &vsp_family, NULL
+const struct cliopt_family *const format_families[] = {
+	&perf_cli_family, &etw_cli_family, &vsp_cli_family, NULL
 };
 
 const struct format *format_detect(const char *head, size_t len)
@@ -71,7 +74,7 @@ void format_names(char *buf, size_t cap)
 		n += (size_t)snprintf(buf + n, cap - n, "%s%s", f == formats ? "" : ", ", f->name);
 }
 
-size_t format_family_index(const struct format_family *fam)
+size_t format_family_index(const struct cliopt_family *fam)
 {
 	size_t i;
 

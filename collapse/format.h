@@ -20,18 +20,6 @@ typedef void collect_warn_fn(void *ctx, const char *file, unsigned long line, co
 /* The common filters (struct filter) a format has fields for. */
 enum { FILTER_IDS = 1, FILTER_TIME = 2 };
 
-/* Options shared by the formats of one family (one stackcollapse tool),
- * taken by flame too: an object of size bytes set by set. */
-struct format_family {
-	const char *title;		/* heading in flame --help */
-	const struct cliopt *opts;	/* the options, NULL-name terminated */
-	cliopt_set_fn *set;		/* sets one in the object */
-	size_t size;			/* the object's size */
-	void (*init)(void *opts);	/* empties it */
-	void (*ready)(void *opts);	/* after the options: defaults, helpers */
-	void (*release)(void *opts);	/* frees what it holds */
-};
-
 struct format;
 
 /* One input for a format's run. */
@@ -57,14 +45,15 @@ struct format {
 	/* Collapses one input: 0, 1 when it broke off part way or was not
 	 * of the format (what was read is kept), -1 with a message in err. */
 	int (*run)(const struct format_job *j);
-	const struct format_family *family;	/* its options, or NULL */
+	const struct cliopt_family *family;	/* its options (its tool's, which
+					   flame takes too), or NULL */
 	unsigned filters;		/* FILTER_* it has fields for */
 	int kind;			/* which of its family's formats, for run */
 };
 
 extern const struct format formats[];
 /* Every family of formats, NULL-terminated. */
-extern const struct format_family *const format_families[];
+extern const struct cliopt_family *const format_families[];
 
 /* The format of the input starting with head (len bytes; its first few
  * KB are enough), or NULL. */
@@ -81,7 +70,7 @@ const struct format *format_find(const char *name);
 void format_names(char *buf, size_t cap);
 
 /* Where fam is in format_families. */
-size_t format_family_index(const struct format_family *fam);
+size_t format_family_index(const struct cliopt_family *fam);
 
 /* For sniffers: the next line of [*p, end) without its line end, in s
  * and n; returns 0 at the end. */

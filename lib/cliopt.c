@@ -164,6 +164,74 @@ int cliopt_usage(const char *prog, const char *err)
 	return 2;
 }
 
+/* The operands from first, or a lone "-" (stdin) when there are none. */
+static const char **operands(int argc, char **argv, int first, int *n)
+{
+	static const char *const dash[] = { "-" };
+
+	*n = first < argc ? argc - first : 1;
+	return first < argc ? (const char **)(void *)(argv + first) : (const char **)(size_t)dash;
+}
+
+static int set_output(void *ctx, int key, const char *arg, char *err, size_t errlen)
+{
+	(void)key;
+	(void)err;
+	(void)errlen;
+	((struct cliopt_files *)ctx)->output = arg;
+	return 0;
+}
+
+/* Help, version or a usage error: prints it and returns the exit status. */
+static int answer(const struct cliopt_tool *t, int result, const struct cliopt_group *g,
+		  size_t ng, const char *err)
+{
+	switch (result) {
+	case CLIOPT_SHOW_VERSION:
+		return cliopt_version(t->prog);
+	case CLIOPT_SHOW_HELP:
+		fputs(t->about, stdout);
+		cliopt_help(stdout, g, ng, t->shorts);
+		fputs(t->after, stdout);
+		return cliopt_stdout_status();
+	default:
+		return cliopt_usage(t->prog, err);
+	}
+}
+
+int cliopt_tool_parse(const struct cliopt_tool *t, void *obj, int argc, char **argv,
+		      struct cliopt_files *io)
+{
+	static const struct cliopt out[] = {
+		{ "output", 'o', "FILE", "write FILE atomically instead of stdout" },
+		{ NULL, 0, NULL, NULL }
+	};
+	static const struct cliopt none[] = { { NULL, 0, NULL, NULL } };
+	const struct cliopt_family *fam = t->family;
+	const struct cliopt_group g[] = {
+		{ NULL, fam->opts, fam->set, obj }, { NULL, t->own ? t->own : none, fam->set, obj },
+		{ NULL, out, set_output, io },
+	};
+	char err[512];
+	int first, rc;
+
+	memset(io, 0, sizeof(*io));
+	if (fam->init)
+		fam->init(obj);
+	else
+		memset(obj, 0, fam->size);
+	rc = cliopt_parse(g, 3, t->shorts, 0, argc, argv, &first, err, sizeof(err));
+	if (rc != CLIOPT_RUN) {
+		if (fam->release)
+			fam->release(obj);
+		return answer(t, rc, g, 3, err);
+	}
+	if (fam->ready)
+		fam->ready(obj);
+	io->inputs = operands(argc, argv, first, &io->ninputs);
+	return -1;
+}
+
 const char *cliopt_name(const struct option *opts, int val)
 {
 	const struct option *p;

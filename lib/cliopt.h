@@ -44,6 +44,45 @@ enum { CLIOPT_RUN, CLIOPT_SHOW_HELP, CLIOPT_SHOW_VERSION, CLIOPT_USAGE };
 int cliopt_parse(const struct cliopt_group *g, size_t ng, const char *shorts, int long_only,
 		 int argc, char **argv, int *first, char *err, size_t errlen);
 
+/* Options with their setter and the object they fill, as a unit: a
+ * format family's, shared by its stackcollapse tool and by flame. */
+struct cliopt_family {
+	const char *title;		/* heading in flame --help */
+	const struct cliopt *opts;	/* the options, NULL-name terminated */
+	cliopt_set_fn *set;		/* sets one in the object */
+	size_t size;			/* the object's size */
+	void (*init)(void *obj);	/* empties it (NULL: zeroed) */
+	void (*ready)(void *obj);	/* after the options (may be NULL) */
+	void (*release)(void *obj);	/* frees what it holds (may be NULL) */
+};
+
+/* A tool's command line: its help around the options, the family whose
+ * object it fills, and options of its own set by the same setter. */
+struct cliopt_tool {
+	const char *prog;		/* the tool's name */
+	const char *about;		/* help before the options: usage, purpose */
+	const char *after;		/* help after them: notes, exit status */
+	const char *shorts;		/* short options, as for cliopt_parse ("o:"
+					   for -o, which every tool has) */
+	const struct cliopt_family *family;	/* its options and object */
+	const struct cliopt *own;	/* the tool's alone, or NULL */
+};
+
+/* Where a tool reads and writes. */
+struct cliopt_files {
+	const char **inputs;		/* operands, or a lone "-" (stdin) */
+	int ninputs;			/* how many */
+	const char *output;		/* -o FILE, NULL: stdout */
+};
+
+/* cliopt_parse for a tool over obj (an object of t->family's), with -o,
+ * answering what is not a run: -h/--help prints t's help with the
+ * options on stdout, --version the version, a usage error its message on
+ * stderr.  Returns -1 when the tool is to run (obj made ready, io set;
+ * the caller releases obj), else the exit status (obj released). */
+int cliopt_tool_parse(const struct cliopt_tool *t, void *obj, int argc, char **argv,
+		      struct cliopt_files *io);
+
 /* The group and option called name (no dashes, len bytes) in g, or NULL. */
 const struct cliopt *cliopt_find(const struct cliopt_group *g, const char *name, size_t len);
 

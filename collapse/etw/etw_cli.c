@@ -8,11 +8,11 @@
 #include <string.h>
 
 enum { O_NO_PROCESS = 'P', O_NO_THREAD = 'T', O_COLLAPSE = 'c', O_INCLUDE_IDLE = 'i',
-       O_EXCLUDE_IDLE = 'e', O_NMI = 'N', O_ADDRS = 'A', O_OUTPUT = 'o',
+       O_EXCLUDE_IDLE = 'e', O_NMI = 'N', O_ADDRS = 'A',
        O_PROCESS = 256, O_PID, O_TID, O_BEGIN, O_END, O_GREP, O_WEIGHT, O_SPLIT, O_TOP };
 
 /* What flame offers for ETW input too. */
-const struct cliopt etw_cli_format[] = {
+static const struct cliopt format_opts[] = {
 	{ "no-process", O_NO_PROCESS, NULL, "no PROCESS (PID) root frame" },
 	{ "no-thread", O_NO_THREAD, NULL, "no TID N frame" },
 	{ "collapse-threads", O_COLLAPSE, NULL, "one graph per process: the thread as TID:N" },
@@ -35,7 +35,6 @@ static const struct cliopt tool_only[] = {
 	{ "split", O_SPLIT, "DIR", "write DIR/PROCESS_PID_TID.folded for the --top N busiest\n"
 	  "threads (processes with --collapse-threads) and\nlist them on stdout" },
 	{ "top", O_TOP, "N", "how many --split writes (default 1)" },
-	{ "output", O_OUTPUT, "FILE", "write FILE atomically instead of stdout" },
 	{ NULL, 0, NULL, NULL }
 };
 
@@ -54,7 +53,7 @@ static int set_flag(struct etw_opts *o, int key)
 	return 0;
 }
 
-int etw_cli_set(void *ctx, int key, const char *arg, char *err, size_t errlen)
+static int set(void *ctx, int key, const char *arg, char *err, size_t errlen)
 {
 	struct etw_cli *cli = ctx;
 	struct etw_opts *o = &cli->opts;
@@ -71,7 +70,6 @@ int etw_cli_set(void *ctx, int key, const char *arg, char *err, size_t errlen)
 	case O_GREP: o->grep = arg; break;
 	case O_WEIGHT: o->weight = arg; break;
 	case O_SPLIT: cli->split = arg; break;
-	case O_OUTPUT: cli->output = arg; break;
 	case O_TOP:
 		if (cliopt_long(arg, 1, 1000000, &n) < 0)
 			return -1;
@@ -82,36 +80,51 @@ int etw_cli_set(void *ctx, int key, const char *arg, char *err, size_t errlen)
 	return 0;
 }
 
-void etw_cli_init(struct etw_cli *cli)
+static void init(void *obj)
 {
+	struct etw_cli *cli = obj;
+
 	memset(cli, 0, sizeof(*cli));
 	cli->top = 1;
 }
 
-void etw_cli_ready(struct etw_cli *cli)
+static void ready(void *obj)
 {
+	struct etw_cli *cli = obj;
+
 	cli->opts.filter.process = (const char *const *)(void *)cli->procs;
 	cli->opts.filter.pid = cli->pids;
 	cli->opts.filter.tid = cli->tids;
 }
 
-int etw_cli_parse(struct etw_cli *cli, int argc, char **argv, char *err, size_t errlen)
-{
-	static const char *const dash[] = { "-" };
-	const struct cliopt_group g[] = {
-		{ NULL, etw_cli_format, etw_cli_set, cli }, { NULL, tool_only, etw_cli_set, cli },
-	};
-	int first, rc;
+static const struct cliopt_tool tool = { "stackcollapse-etw",
+"Usage: stackcollapse-etw [options] [EXPORT.csv...] > out.folded\n"
+"Turns Windows ETW CPU sampling exports into collapsed stacks, the format\n"
+"read from the content: wpaexporter CSV from a CPU Usage (Sampled) preset\n"
+"(e.g. UIforETW's ExportCPUUsageSampled.wpaProfile), one row per sample;\n"
+"or 'xperf -i trace.etl -symbols -a dumper [-stacktimeshifting]' text,\n"
+"where kernel and user stack fragments are joined to their samples.\n"
+"Stacks start with PROCESS (PID) and TID N.\n"
+"\n",
+"\n"
+"Names are kept as they are (only ';' becomes ':').  Exit status: 0 read,\n"
+"1 an input could not be read or is not such an export, 2 usage error.\n", "o:",
+	&etw_cli_family, tool_only };
 
-	etw_cli_init(cli);
-	rc = cliopt_parse(g, 2, "o:", 0, argc, argv, &first, err, errlen);
-	if (rc != CLIOPT_RUN)
-		return rc;
-	etw_cli_ready(cli);
-	cli->inputs = first < argc ? (const char **)(void *)(argv + first) : (const char **)(size_t)dash;
-	cli->ninputs = first < argc ? argc - first : 1;
-	return CLIOPT_RUN;
+int etw_cli_parse(struct etw_cli *cli, int argc, char **argv)
+{
+	return cliopt_tool_parse(&tool, cli, argc, argv, &cli->io);
 }
+
+static void release(void *obj)
+{
+	etw_cli_release(obj);
+}
+
+const struct cliopt_family etw_cli_family = {
+	"ETW exports (as stackcollapse-etw)", format_opts, set, sizeof(struct etw_cli), init,
+	ready, release
+};
 
 void etw_cli_release(struct etw_cli *cli)
 {
@@ -123,40 +136,4 @@ void etw_cli_release(struct etw_cli *cli)
 	free(cli->pids);
 	free(cli->tids);
 	memset(cli, 0, sizeof(*cli));
-}
-
-static void usage(const char *prog, struct etw_cli *cli)
-{
-	const struct cliopt_group g[] = {
-		{ NULL, etw_cli_format, etw_cli_set, cli }, { NULL, tool_only, etw_cli_set, cli },
-	};
-
-	printf("Usage: %s [options] [EXPORT.csv...] > out.folded\n"
-"Turns Windows ETW CPU sampling exports into collapsed stacks, the format\n"
-"read from the content: wpaexporter CSV from a CPU Usage (Sampled) preset\n"
-"(e.g. UIforETW's ExportCPUUsageSampled.wpaProfile), one row per sample;\n"
-"or 'xperf -i trace.etl -symbols -a dumper [-stacktimeshifting]' text,\n"
-"where kernel and user stack fragments are joined to their samples.\n"
-"Stacks start with PROCESS (PID) and TID N.\n"
-"\n", prog);
-	cliopt_help(stdout, g, 2, "o:");
-	printf("\n"
-"Names are kept as they are (only ';' becomes ':').  Exit status: 0 read,\n"
-"1 an input could not be read or is not such an export, 2 usage error.\n");
-}
-
-int etw_cli_exit(struct etw_cli *cli, int result, const char *prog, const char *err)
-{
-	int rc;
-
-	if (result == CLIOPT_SHOW_VERSION) {
-		rc = cliopt_version(prog);
-	} else if (result == CLIOPT_SHOW_HELP) {
-		usage(prog, cli);
-		rc = cliopt_stdout_status();
-	} else {
-		rc = cliopt_usage(prog, err);
-	}
-	etw_cli_release(cli);
-	return rc;
 }

@@ -7,14 +7,10 @@
 #include "cliopt.h"
 #include "etw.h"
 
-/* etw_cli_parse's results are cliopt's. */
-enum { ETW_CLI_RUN = CLIOPT_RUN };
 
 struct etw_cli {
 	struct etw_opts opts;		/* collapser options */
-	const char **inputs;		/* files, "-" for stdin */
-	int ninputs;			/* how many */
-	const char *output;		/* -o FILE */
+	struct cliopt_files io;		/* inputs, -o */
 	const char *split;		/* --split DIR */
 	size_t top;			/* --top N (default 1) */
 	char **procs;			/* owned copies behind opts.process */
@@ -22,26 +18,13 @@ struct etw_cli {
 	long *tids;			/* owned, behind opts.tid */
 };
 
-/* The options an ETW export takes in flame as well (a cliopt table for
- * etw_cli_set). */
-extern const struct cliopt etw_cli_format[];
+/* The options an ETW export takes in flame as well, over a struct
+ * etw_cli (ready: the filter lists into opts). */
+extern const struct cliopt_family etw_cli_family;
 
-/* cliopt's setter for a struct etw_cli (ctx). */
-int etw_cli_set(void *ctx, int key, const char *arg, char *err, size_t errlen);
-
-/* Empties cli for setting options one by one; then etw_cli_ready. */
-void etw_cli_init(struct etw_cli *cli);
-
-/* After the options: the filter lists into opts. */
-void etw_cli_ready(struct etw_cli *cli);
-
-/* Parses argv.  Returns CLIOPT_RUN or another of cliopt_parse's results
- * (a message in err for CLIOPT_USAGE).  Release with etw_cli_release. */
-int etw_cli_parse(struct etw_cli *cli, int argc, char **argv, char *err, size_t errlen);
-
-/* For a result other than ETW_CLI_RUN: prints help, the version or the
- * usage error; returns the exit status. */
-int etw_cli_exit(struct etw_cli *cli, int result, const char *prog, const char *err);
+/* Parses argv.  Returns -1 to run (release cli with etw_cli_release),
+ * else the exit status after help, the version or a usage error. */
+int etw_cli_parse(struct etw_cli *cli, int argc, char **argv);
 
 void etw_cli_release(struct etw_cli *cli);
 

@@ -9,15 +9,6 @@
 
 #include <string.h>
 
-static void init(void *o) { etw_cli_init(o); }
-static void ready(void *o) { etw_cli_ready(o); }
-static void release(void *o) { etw_cli_release(o); }
-
-const struct format_family etw_family = {
-	"ETW exports (as stackcollapse-etw)", etw_cli_format, etw_cli_set,
-	sizeof(struct etw_cli), init, ready, release
-};
-
 /* wpaexporter's header: a Process (or Process Name) column and a Stack one. */
 int wpa_sniff(const char *head, size_t len)
 {

@@ -5,9 +5,6 @@
 
 #include "format.h"
 
-/* stackcollapse-etw's options that flame takes too (a struct etw_cli). */
-extern const struct format_family etw_family;
-
 int wpa_sniff(const char *head, size_t len);
 int dumper_sniff(const char *head, size_t len);
 int etw_collect(const struct format_job *j);

@@ -51,19 +51,18 @@ int main(int argc, char **argv)
 	char err[512];
 	int i, rc;
 
-	rc = etw_cli_parse(&cli, argc, argv, err, sizeof(err));
-	if (rc != ETW_CLI_RUN)
-		return etw_cli_exit(&cli, rc, PROG, err);
+	if ((rc = etw_cli_parse(&cli, argc, argv)) >= 0)
+		return rc;
 	t = strtab_new(sizeof(struct fcount));
 	e = etw_new(&cli.opts, t, cli.split != NULL, warn, NULL);
-	for (i = 0, rc = 0; i < cli.ninputs; i++)
-		rc |= read_input(e, cli.inputs[i]) < 0;
+	for (i = 0, rc = 0; i < cli.io.ninputs; i++)
+		rc |= read_input(e, cli.io.inputs[i]) < 0;
 	if (etw_stats(e)->malformed)
 		fprintf(stderr, PROG ": skipped %llu rows that could not be read\n",
 			(unsigned long long)etw_stats(e)->malformed);
 	rc |= etw_stats(e)->bad_input;
 	if (cli.split ? etw_split(e, cli.split, cli.top, listed, NULL, err, sizeof(err)) < 0
-		      : folded_save(t, cli.output, err, sizeof(err)) < 0) {
+		      : folded_save(t, cli.io.output, err, sizeof(err)) < 0) {
 		fprintf(stderr, PROG ": %s\n", err);
 		rc = 1;
 	}

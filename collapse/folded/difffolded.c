@@ -71,26 +71,26 @@ static int set(void *ctx, int key, const char *arg, char *err, size_t errlen)
 	return 0;
 }
 
-/* Parses argv into flags (-n, -s); returns -1 to run, or the exit status. */
-static int parse(int argc, char **argv, int *flags)
-{
-	const struct cliopt_group g = { NULL, options, set, flags };
-	char err[256];
-	int first;
+static const struct cliopt_family family = {
+	NULL, options, set, 2 * sizeof(int), NULL, NULL, NULL
+};
 
-	switch (cliopt_parse(&g, 1, "ns", 0, argc, argv, &first, err, sizeof(err))) {
-	case CLIOPT_SHOW_VERSION: return cliopt_version(PROG);
-	case CLIOPT_USAGE: return cliopt_usage(PROG, err);
-	case CLIOPT_SHOW_HELP:
-		printf("Usage: " PROG " [-n] [-s] BEFORE.folded AFTER.folded | flamegraph > diff.svg\n"
-		       "Writes \"stack BEFORE_COUNT AFTER_COUNT\" for every stack of either file.\n\n");
-		cliopt_help(stdout, &g, 1, "ns");
-		printf("\nExit status: 0 written, 1 an input could not be read, 2 usage error.\n");
-		return cliopt_stdout_status();
-	}
-	if (argc - first != 2)
+static const struct cliopt_tool tool = { PROG,
+"Usage: " PROG " [-n] [-s] BEFORE.folded AFTER.folded | flamegraph > diff.svg\n"
+"Writes \"stack BEFORE_COUNT AFTER_COUNT\" for every stack of either file.\n\n",
+"\nExit status: 0 written, 1 an input could not be read, 2 usage error.\n", "nso:", &family,
+NULL };
+
+/* Parses argv into flags (-n, -s) and io; returns -1 to run, or the exit
+ * status. */
+static int parse(int argc, char **argv, int *flags, struct cliopt_files *io)
+{
+	int rc = cliopt_tool_parse(&tool, flags, argc, argv, io);
+
+	if (rc >= 0)
+		return rc;
+	if (io->ninputs != 2 || strcmp(io->inputs[0], "-") == 0)
 		return cliopt_usage(PROG, "needs two files, BEFORE and AFTER");
-	optind = first;
 	return -1;
 }
 
@@ -98,16 +98,17 @@ int main(int argc, char **argv)
 {
 	struct strtab *a, *b, *u;
 	int flags[2] = { 0, 0 }, rc;
+	struct cliopt_files io;
 	double ta, tb;
 	size_t i;
 	char err[512];
 
-	if ((rc = parse(argc, argv, flags)) >= 0)
+	if ((rc = parse(argc, argv, flags, &io)) >= 0)
 		return rc;
 	a = strtab_new(sizeof(struct fcount));
 	b = strtab_new(sizeof(struct fcount));
-	rc = load(argv[optind], a, flags[1]) < 0;
-	rc = (load(argv[optind + 1], b, flags[1]) < 0) || rc;
+	rc = load(io.inputs[0], a, flags[1]) < 0;
+	rc = (load(io.inputs[1], b, flags[1]) < 0) || rc;
 	u = stackdiff_union(a, b);
 	ta = stackdiff_total(a);
 	tb = stackdiff_total(b);
@@ -117,7 +118,7 @@ int main(int argc, char **argv)
 		v[0].n = (uint64_t)(fcount_value(&v[0]) * tb / ta);	/* int(), as Perl */
 		v[0].frac = 0;
 	}
-	if (folded_save_pairs(u, NULL, err, sizeof(err)) < 0) {
+	if (folded_save_pairs(u, io.output, err, sizeof(err)) < 0) {
 		fprintf(stderr, PROG ": %s\n", err);
 		rc = 1;
 	}

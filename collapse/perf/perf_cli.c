@@ -11,11 +11,11 @@
 #include <unistd.h>
 
 enum { O_PID = 'p', O_TID = 't', O_KERNEL = 'k', O_JIT = 'j', O_ALL = 'a', O_ADDRS = 'A',
-       O_SRCLINE = 's', O_INLINE = 'I', O_CONTEXT = 'c', O_OUTPUT = 'o',
+       O_SRCLINE = 's', O_INLINE = 'I', O_CONTEXT = 'c',
        O_EVENT = 256, O_SKIP, O_THREADS };
 
 /* What flame offers for perf input too. */
-const struct cliopt perf_cli_format[] = {
+static const struct cliopt format_opts[] = {
 	{ "kernel", O_KERNEL, NULL, "annotate kernel frames with _[k]" },
 	{ "jit", O_JIT, NULL, "annotate JIT frames (perf-PID.map, jitdump) with _[j]" },
 	{ "all", O_ALL, NULL, "both --kernel and --jit" },
@@ -33,11 +33,10 @@ const struct cliopt perf_cli_format[] = {
 static const struct cliopt tool_only[] = {
 	{ "pid", O_PID, NULL, "root frame comm-PID" },
 	{ "tid", O_TID, NULL, "root frame comm-PID/TID" },
-	{ "output", O_OUTPUT, "FILE", "write to FILE atomically instead of stdout" },
 	{ NULL, 0, NULL, NULL }
 };
 
-int perf_cli_set(void *ctx, int key, const char *arg, char *err, size_t errlen)
+static int set(void *ctx, int key, const char *arg, char *err, size_t errlen)
 {
 	struct perf_cli *cli = ctx;
 	struct perf_opts *o = &cli->opts;
@@ -54,7 +53,6 @@ int perf_cli_set(void *ctx, int key, const char *arg, char *err, size_t errlen)
 	case O_INLINE: cli->inline_frames = 1; break;
 	case O_CONTEXT: cli->context = 1; break;
 	case O_EVENT: o->event_filter = arg; break;
-	case O_OUTPUT: cli->output = arg; break;
 	case O_SKIP:
 		cli->skip = xrealloc(cli->skip, (cli->nskip + 1) * sizeof(*cli->skip));
 		cli->skip[cli->nskip++] = arg;
@@ -71,13 +69,15 @@ int perf_cli_set(void *ctx, int key, const char *arg, char *err, size_t errlen)
 	return 0;
 }
 
-void perf_cli_init(struct perf_cli *cli)
+static void init(void *obj)
 {
-	memset(cli, 0, sizeof(*cli));
+	memset(obj, 0, sizeof(struct perf_cli));
 }
 
-void perf_cli_ready(struct perf_cli *cli)
+static void ready(void *obj)
 {
+	struct perf_cli *cli = obj;
+
 	if (cli->run.threads == 0) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -91,56 +91,20 @@ void perf_cli_ready(struct perf_cli *cli)
 	cli->opts.nskip_after = cli->nskip;
 }
 
-int perf_cli_parse(struct perf_cli *cli, int argc, char **argv, char *err, size_t errlen)
-{
-	static const char *const dash[] = { "-" };
-	const struct cliopt_group g[] = {
-		{ NULL, tool_only, perf_cli_set, cli }, { NULL, perf_cli_format, perf_cli_set, cli },
-	};
-	int first, rc;
-
-	perf_cli_init(cli);
-	rc = cliopt_parse(g, 2, "o:", 0, argc, argv, &first, err, errlen);
-	if (rc != CLIOPT_RUN)
-		return rc;
-	perf_cli_ready(cli);
-	cli->inputs = first < argc ? (const char **)(void *)(argv + first) : (const char **)(size_t)dash;
-	cli->ninputs = first < argc ? argc - first : 1;
-	return CLIOPT_RUN;
-}
-
-static void usage(const char *prog, struct perf_cli *cli)
-{
-	const struct cliopt_group g[] = {
-		{ NULL, tool_only, perf_cli_set, cli }, { NULL, perf_cli_format, perf_cli_set, cli },
-	};
-
-	printf("Usage: %s [options] [FILE...] > out.folded\n"
+static const struct cliopt_tool tool = { "stackcollapse-perf",
+"Usage: stackcollapse-perf [options] [FILE...] > out.folded\n"
 "Collapses 'perf script' output into stacks for flamegraph: one line per\n"
 "distinct stack, \"comm;root;...;leaf COUNT\", sorted.  Reads stdin when no\n"
 "FILE or -; .gz input is inflated.  A sample counts its period when perf\n"
 "printed one, else 1.\n"
-"\n", prog);
-	cliopt_help(stdout, g, 2, "o:");
-	printf("\n"
+"\n",
+"\n"
 "Exit status: 0 input read (even with no stacks), 1 a file could not be\n"
-"read or written, 2 usage error.\n");
-}
+"read or written, 2 usage error.\n", "o:", &perf_cli_family, tool_only };
 
-int perf_cli_exit(struct perf_cli *cli, int result, const char *prog, const char *err)
+int perf_cli_parse(struct perf_cli *cli, int argc, char **argv)
 {
-	int rc;
-
-	if (result == CLIOPT_SHOW_HELP) {
-		usage(prog, cli);
-		rc = cliopt_stdout_status();
-	} else if (result == CLIOPT_SHOW_VERSION) {
-		rc = cliopt_version(prog);
-	} else {
-		rc = cliopt_usage(prog, err);
-	}
-	perf_cli_release(cli);
-	return rc;
+	return cliopt_tool_parse(&tool, cli, argc, argv, &cli->io);
 }
 
 void perf_cli_report(const struct perf_cli *cli, const struct perf_stats *st, const char *prog)
@@ -155,6 +119,16 @@ void perf_cli_report(const struct perf_cli *cli, const struct perf_stats *st, co
 	if (st->malformed)
 		fprintf(stderr, "%s: skipped %" PRIu64 " malformed lines\n", prog, st->malformed);
 }
+
+static void release(void *obj)
+{
+	perf_cli_release(obj);
+}
+
+const struct cliopt_family perf_cli_family = {
+	"perf script input (as stackcollapse-perf)", format_opts, set, sizeof(struct perf_cli),
+	init, ready, release
+};
 
 void perf_cli_release(struct perf_cli *cli)
 {

@@ -9,15 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static void init(void *o) { perf_cli_init(o); }
-static void ready(void *o) { perf_cli_ready(o); }
-static void release(void *o) { perf_cli_release(o); }
-
-const struct format_family perf_family = {
-	"perf script input (as stackcollapse-perf)", perf_cli_format, perf_cli_set,
-	sizeof(struct perf_cli), init, ready, release
-};
-
 /* A perf script frame line: indented, a hex address, a space, more. */
 static int frame_line(const char *s, size_t n)
 {
@@ -122,9 +113,8 @@ int perf_collect(const struct format_job *j)
 	int rc;
 
 	if (!cli) {
-		perf_cli_init(&dflt);
+		memset(&dflt, 0, sizeof(dflt));
 		dflt.run.threads = 1;
-		perf_cli_ready(&dflt);
 		cli = &dflt;
 	}
 	po = cli->opts;

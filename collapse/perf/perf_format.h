@@ -4,9 +4,6 @@
 
 #include "format.h"
 
-/* stackcollapse-perf's options that flame takes too (a struct perf_cli). */
-extern const struct format_family perf_family;
-
 int perf_sniff(const char *head, size_t len);
 int perf_collect(const struct format_job *j);
 

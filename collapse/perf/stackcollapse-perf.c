@@ -28,16 +28,15 @@ int main(int argc, char **argv)
 	char err[512];
 	int rc;
 
-	rc = perf_cli_parse(&cli, argc, argv, err, sizeof(err));
-	if (rc != PERF_CLI_RUN)
-		return perf_cli_exit(&cli, rc, PROG, err);
+	if ((rc = perf_cli_parse(&cli, argc, argv)) >= 0)
+		return rc;
 	t = strtab_new(sizeof(struct fcount));
-	rc = perf_run(&cli.opts, cli.inputs, cli.ninputs, &cli.run, t, &st, warn, NULL,
+	rc = perf_run(&cli.opts, cli.io.inputs, cli.io.ninputs, &cli.run, t, &st, warn, NULL,
 		      err, sizeof(err)) < 0;
 	if (rc)
 		fprintf(stderr, PROG ": %s\n", err);
 	perf_cli_report(&cli, &st, PROG);
-	if (rc == 0 && folded_save(t, cli.output, err, sizeof(err)) < 0) {
+	if (rc == 0 && folded_save(t, cli.io.output, err, sizeof(err)) < 0) {
 		fprintf(stderr, PROG ": %s\n", err);
 		rc = 1;
 	}

@@ -40,15 +40,15 @@ static int collapse(const struct pv_cli *cli, struct strtab *t, char *err, size_
 	struct outfile *o;
 	int i, rc = 0;
 
-	for (i = 0; i < cli->ninputs; i++)
-		pv_read(p, cli->inputs[i]);
+	for (i = 0; i < cli->io.ninputs; i++)
+		pv_read(p, cli->io.inputs[i]);
 	if (pv_stats(p)->skipped)
 		fprintf(stderr, PROG ": skipped %llu samples that could not be used\n",
 			(unsigned long long)pv_stats(p)->skipped);
 	if (!cli->opts.time_order) {
-		rc = folded_save(t, cli->output, err, errlen);
-	} else if (!(o = outfile_open(cli->output))) {
-		snprintf(err, errlen, "cannot write '%s': %s", cli->output, strerror(errno));
+		rc = folded_save(t, cli->io.output, err, errlen);
+	} else if (!(o = outfile_open(cli->io.output))) {
+		snprintf(err, errlen, "cannot write '%s': %s", cli->io.output, strerror(errno));
 		rc = -1;
 	} else {
 		pv_each_in_order(p, write_line, outfile_stream(o));
@@ -70,17 +70,17 @@ static int convert(const struct pv_cli *cli, struct strtab *t, char *err, size_t
 	unsigned long bad = 0, first = 0;
 	int i, rc = 0;
 
-	for (i = 0; i < cli->ninputs; i++) {
-		if (folded_load(cli->inputs[i], t, &bad, &first, err, errlen) < 0) {
+	for (i = 0; i < cli->io.ninputs; i++) {
+		if (folded_load(cli->io.inputs[i], t, &bad, &first, err, errlen) < 0) {
 			fprintf(stderr, PROG ": %s\n", err);
 			rc = 1;
 		} else if (bad) {
 			fprintf(stderr, PROG ": %s:%lu: ignored %lu lines that are not collapsed stacks\n",
-				cli->inputs[i], first, bad);
+				cli->io.inputs[i], first, bad);
 			rc = 1;
 		}
 	}
-	if (pvwrite_save(t, cli->output, cli->mode == PV_TO_JSON, cli->zip, &st, err, errlen) < 0) {
+	if (pvwrite_save(t, cli->io.output, cli->mode == PV_TO_JSON, cli->zip, &st, err, errlen) < 0) {
 		fprintf(stderr, PROG ": %s\n", err);
 		return 1;
 	}
@@ -97,10 +97,10 @@ int main(int argc, char **argv)
 	struct pv_cli cli;
 	struct strtab *t;
 	char err[512];
-	int rc = pv_cli_parse(&cli, argc, argv, err, sizeof(err));
+	int rc = pv_cli_parse(&cli, argc, argv);
 
-	if (rc != PV_CLI_RUN)
-		return pv_cli_exit(rc, PROG, err);
+	if (rc >= 0)
+		return rc;
 	t = strtab_new(sizeof(struct fcount));
 	rc = cli.mode == PV_COLLAPSE ? collapse(&cli, t, err, sizeof(err))
 				     : convert(&cli, t, err, sizeof(err));

@@ -54,17 +54,16 @@ int main(int argc, char **argv)
 	char err[512];
 	int i, rc;
 
-	rc = vsp_cli_parse(&cli, argc, argv, err, sizeof(err));
-	if (rc != VSP_CLI_RUN)
-		return vsp_cli_exit(rc, PROG, err);
+	if ((rc = vsp_cli_parse(&cli, argc, argv)) >= 0)
+		return rc;
 	t = strtab_new(sizeof(struct fcount));
 	v = vsp_new(&cli.opts, t, warn, NULL);
-	for (i = 0, rc = 0; i < cli.ninputs; i++)
-		rc |= read_input(v, cli.inputs[i]) < 0;
+	for (i = 0, rc = 0; i < cli.io.ninputs; i++)
+		rc |= read_input(v, cli.io.inputs[i]) < 0;
 	if (vsp_stats(v)->malformed)
 		fprintf(stderr, PROG ": skipped %llu rows that could not be read\n",
 			(unsigned long long)vsp_stats(v)->malformed);
-	if (folded_save(t, cli.output, err, sizeof(err)) < 0) {
+	if (folded_save(t, cli.io.output, err, sizeof(err)) < 0) {
 		fprintf(stderr, PROG ": %s\n", err);
 		rc = 1;
 	}

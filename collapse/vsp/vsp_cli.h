@@ -7,29 +7,18 @@
 #include "cliopt.h"
 #include "vsp.h"
 
-/* vsp_cli_parse's results are cliopt's. */
-enum { VSP_CLI_RUN = CLIOPT_RUN };
 
 struct vsp_cli {
 	struct vsp_opts opts;		/* collapser options */
-	const char **inputs;		/* files, "-" for stdin */
-	int ninputs;			/* how many */
-	const char *output;		/* -o FILE, NULL: stdout */
+	struct cliopt_files io;		/* inputs, -o */
 };
 
-/* The options a Visual Studio report takes in flame as well (a cliopt
- * table for vsp_cli_set). */
-extern const struct cliopt vsp_cli_format[];
+/* The options a Visual Studio report takes in flame as well, over a
+ * struct vsp_cli. */
+extern const struct cliopt_family vsp_cli_family;
 
-/* cliopt's setter for a struct vsp_cli (ctx). */
-int vsp_cli_set(void *ctx, int key, const char *arg, char *err, size_t errlen);
-
-/* Parses argv.  Returns CLIOPT_RUN or another of cliopt_parse's results
- * (a message in err for CLIOPT_USAGE). */
-int vsp_cli_parse(struct vsp_cli *cli, int argc, char **argv, char *err, size_t errlen);
-
-/* For a result other than VSP_CLI_RUN: prints help, the version or the
- * usage error; returns the exit status. */
-int vsp_cli_exit(int result, const char *prog, const char *err);
+/* Parses argv.  Returns -1 to run, else the exit status after help, the
+ * version or a usage error. */
+int vsp_cli_parse(struct vsp_cli *cli, int argc, char **argv);
 
 #endif

@@ -11,13 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void init(void *o) { memset(o, 0, sizeof(struct vsp_cli)); }
-
-const struct format_family vsp_family = {
-	"Visual Studio reports (as stackcollapse-vsp)", vsp_cli_format, vsp_cli_set,
-	sizeof(struct vsp_cli), init, NULL, NULL
-};
-
 /* A report's header: Function Name, with Level (tree) or Type (caller/callee). */
 static int header_has(const char *head, size_t len, const char *col)
 {

@@ -4,9 +4,6 @@
 
 #include "format.h"
 
-/* stackcollapse-vsp's options that flame takes too (a struct vsp_cli). */
-extern const struct format_family vsp_family;
-
 int vsp_tree_sniff(const char *head, size_t len);
 int vsp_caller_sniff(const char *head, size_t len);
 int vsp_collect(const struct format_job *j);
