@@ -9,6 +9,8 @@
 
 /* Column where the help text starts. */
 #define HELP_COL 28
+/* Where help text wraps. */
+#define WRAP 76
 
 static size_t count(const struct cliopt_group *g, size_t ng)
 {
@@ -182,6 +184,53 @@ static int set_output(void *ctx, int key, const char *arg, char *err, size_t err
 	return 0;
 }
 
+/* Writes paragraph p (n bytes) wrapped at WRAP columns. */
+static void wrap(const char *p, size_t n)
+{
+	size_t col = 0, w;
+
+	while (n) {
+		for (w = 0; w < n && p[w] != ' '; w++)
+			;
+		if (col && col + 1 + w > WRAP) {
+			putchar('\n');
+			col = 0;
+		} else if (col) {
+			putchar(' ');
+			col++;
+		}
+		fwrite(p, 1, w, stdout);
+		col += w;
+		for (; w < n && p[w] == ' '; w++)
+			;
+		p += w;
+		n -= w;
+	}
+	putchar('\n');
+}
+
+/* "Usage: PROG ..." lines, then what the tool does. */
+static void tool_about(const struct cliopt_tool *t)
+{
+	const char *s = t->usage, *nl;
+	int first = 1;
+
+	do {
+		nl = strchr(s, '\n');
+		printf("%s %s %.*s\n", first ? "Usage:" : "      ", t->prog,
+		       (int)(nl ? (size_t)(nl - s) : strlen(s)), s);
+		first = 0;
+		s = nl + 1;
+	} while (nl);
+	for (s = t->about; *s; s = nl + 1) {
+		nl = strchr(s, '\n');
+		if (!nl)
+			nl = s + strlen(s) - 1;
+		wrap(s, (size_t)(nl - s));
+	}
+	putchar('\n');
+}
+
 /* Help, version or a usage error: prints it and returns the exit status. */
 static int answer(const struct cliopt_tool *t, int result, const struct cliopt_group *g,
 		  size_t ng, const char *err)
@@ -190,9 +239,12 @@ static int answer(const struct cliopt_tool *t, int result, const struct cliopt_g
 	case CLIOPT_SHOW_VERSION:
 		return cliopt_version(t->prog);
 	case CLIOPT_SHOW_HELP:
-		fputs(t->about, stdout);
+		tool_about(t);
 		cliopt_help(stdout, g, ng, t->shorts);
-		fputs(t->after, stdout);
+		printf("\n%sExit status: 0 every input read (what could not be used in it is\n"
+		       "named, counted and skipped), 1 an input could not be read through\n"
+		       "or the output not written (what was read is still written), 2 usage\n"
+		       "error.\n", t->after ? t->after : "");
 		return cliopt_stdout_status();
 	default:
 		return cliopt_usage(t->prog, err);

@@ -60,8 +60,12 @@ struct cliopt_family {
  * object it fills, and options of its own set by the same setter. */
 struct cliopt_tool {
 	const char *prog;		/* the tool's name */
-	const char *about;		/* help before the options: usage, purpose */
-	const char *after;		/* help after them: notes, exit status */
+	const char *usage;		/* what follows it on a usage line; '\n'
+					   separates several */
+	const char *about;		/* what it does: paragraphs ending in
+					   '\n', wrapped to fit a terminal */
+	const char *after;		/* notes after them, before the exit
+					   status every tool shares, or NULL */
 	const char *shorts;		/* short options, as for cliopt_parse ("o:"
 					   for -o, which every tool has) */
 	const struct cliopt_family *family;	/* its options and object */

@@ -72,3 +72,10 @@ void xgrow(void *p, size_t *cap, size_t need, size_t elem)
 	*pp = xrealloc(*pp, n * elem);
 	*cap = n;
 }
+
+void xappend(char **buf, size_t *len, size_t *cap, const void *src, size_t n)
+{
+	xgrow(buf, cap, *len + n + 1, 1);
+	memcpy(*buf + *len, src, n);
+	*len += n;
+}

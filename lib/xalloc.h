@@ -23,6 +23,10 @@ char *xstrndup(const char *s, size_t len);
  * nothing when *cap >= need. */
 void xgrow(void *p, size_t *cap, size_t need, size_t elem);
 
+/* Appends n bytes of src to the buffer *buf of *len bytes and *cap room
+ * (grown with xgrow, one byte more kept for a NUL). */
+void xappend(char **buf, size_t *len, size_t *cap, const void *src, size_t n);
+
 /* Reports running out of memory (n bytes wanted) and exits 1, for
  * allocations made elsewhere (open_memstream, a full id space). */
 _Noreturn void xalloc_fail(size_t n);

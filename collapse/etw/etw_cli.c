@@ -97,19 +97,13 @@ static void ready(void *obj)
 	cli->opts.filter.tid = cli->tids;
 }
 
-static const struct cliopt_tool tool = { "stackcollapse-etw",
-"Usage: stackcollapse-etw [options] [EXPORT.csv...] > out.folded\n"
-"Turns Windows ETW CPU sampling exports into collapsed stacks, the format\n"
-"read from the content: wpaexporter CSV from a CPU Usage (Sampled) preset\n"
-"(e.g. UIforETW's ExportCPUUsageSampled.wpaProfile), one row per sample;\n"
-"or 'xperf -i trace.etl -symbols -a dumper [-stacktimeshifting]' text,\n"
-"where kernel and user stack fragments are joined to their samples.\n"
-"Stacks start with PROCESS (PID) and TID N.\n"
-"\n",
-"\n"
-"Names are kept as they are (only ';' becomes ':').  Exit status: 0 read,\n"
-"1 an input could not be read or is not such an export, 2 usage error.\n", "o:",
-	&etw_cli_family, tool_only };
+static const struct cliopt_tool tool = {
+	.prog = "stackcollapse-etw",
+	.usage = "[options] [EXPORT.csv...] > out.folded",
+	.about = "Turns Windows ETW CPU sampling exports into collapsed stacks, the format read from the content: wpaexporter CSV from a CPU Usage (Sampled) preset (e.g. UIforETW's ExportCPUUsageSampled.wpaProfile), one row per sample; or 'xperf -i trace.etl -symbols -a dumper [-stacktimeshifting]' text, where kernel and user stack fragments are joined to their samples. Stacks start with PROCESS (PID) and TID N.\n",
+	.after = "Names are kept as they are (only ';' becomes ':').\n",
+	.shorts = "o:", .family = &etw_cli_family, .own = tool_only
+};
 
 int etw_cli_parse(struct etw_cli *cli, int argc, char **argv)
 {

@@ -75,11 +75,12 @@ static const struct cliopt_family family = {
 	NULL, options, set, 2 * sizeof(int), NULL, NULL, NULL
 };
 
-static const struct cliopt_tool tool = { PROG,
-"Usage: " PROG " [-n] [-s] BEFORE.folded AFTER.folded | flamegraph > diff.svg\n"
-"Writes \"stack BEFORE_COUNT AFTER_COUNT\" for every stack of either file.\n\n",
-"\nExit status: 0 written, 1 an input could not be read, 2 usage error.\n", "nso:", &family,
-NULL };
+static const struct cliopt_tool tool = {
+	.prog = PROG,
+	.usage = "[-n] [-s] BEFORE.folded AFTER.folded | flamegraph > diff.svg",
+	.about = "Writes \"stack BEFORE_COUNT AFTER_COUNT\" for every stack of either file.\n",
+	.shorts = "nso:", .family = &family
+};
 
 /* Parses argv into flags (-n, -s) and io; returns -1 to run, or the exit
  * status. */

@@ -91,16 +91,12 @@ static void ready(void *obj)
 	cli->opts.nskip_after = cli->nskip;
 }
 
-static const struct cliopt_tool tool = { "stackcollapse-perf",
-"Usage: stackcollapse-perf [options] [FILE...] > out.folded\n"
-"Collapses 'perf script' output into stacks for flamegraph: one line per\n"
-"distinct stack, \"comm;root;...;leaf COUNT\", sorted.  Reads stdin when no\n"
-"FILE or -; .gz input is inflated.  A sample counts its period when perf\n"
-"printed one, else 1.\n"
-"\n",
-"\n"
-"Exit status: 0 input read (even with no stacks), 1 a file could not be\n"
-"read or written, 2 usage error.\n", "o:", &perf_cli_family, tool_only };
+static const struct cliopt_tool tool = {
+	.prog = "stackcollapse-perf",
+	.usage = "[options] [FILE...] > out.folded",
+	.about = "Collapses 'perf script' output into stacks for flamegraph: one line per distinct stack, \"comm;root;...;leaf COUNT\", sorted. Reads stdin when no FILE or -; .gz input is inflated. A sample counts its period when perf printed one, else 1.\n",
+	.shorts = "o:", .family = &perf_cli_family, .own = tool_only
+};
 
 int perf_cli_parse(struct perf_cli *cli, int argc, char **argv)
 {

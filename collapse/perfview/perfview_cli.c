@@ -49,19 +49,13 @@ static const struct cliopt_family family = {
 	NULL, options, set, sizeof(struct pv_cli), NULL, NULL, NULL
 };
 
-static const struct cliopt_tool tool = { "stackcollapse-perfview",
-"Usage: stackcollapse-perfview [options] [FILE.PerfView.xml|.json[.zip]...] > out.folded\n"
-"       stackcollapse-perfview --to-xml|--to-json [-o OUT[.zip]] [STACKS.folded...]\n"
-"Reads PerfView's stack files -- XML in the interned form PerfView writes\n"
-"(Frames, Stacks, Samples) or with frames listed in each Sample, JSON\n"
-"{\"StackSource\":{\"Samples\":[{\"Time\",\"Metric\",\"Stack\":[leaf..root]}]}},\n"
-"plain, gzipped or zipped -- into collapsed stacks weighted by Metric.\n"
-"Or writes collapsed stacks as a file PerfView opens.\n"
-"\n",
-"\n"
-"Exit status: 0 every input read (unusable samples are named, counted and\n"
-"skipped); 1 an input could not be read or was broken (what was read\n"
-"before the fault is still written); 2 usage error.\n", "o:", &family, NULL };
+static const struct cliopt_tool tool = {
+	.prog = "stackcollapse-perfview",
+	.usage = "[options] [FILE.PerfView.xml|.json[.zip]...] > out.folded\n"
+		"--to-xml|--to-json [-o OUT[.zip]] [STACKS.folded...]",
+	.about = "Reads PerfView's stack files -- XML in the interned form PerfView writes (Frames, Stacks, Samples) or with frames listed in each Sample, JSON {\"StackSource\":{\"Samples\":[{\"Time\",\"Metric\",\"Stack\":[leaf..root]}]}}, plain, gzipped or zipped -- into collapsed stacks weighted by Metric. Or writes collapsed stacks as a file PerfView opens.\n",
+	.shorts = "o:", .family = &family
+};
 
 int pv_cli_parse(struct pv_cli *cli, int argc, char **argv)
 {

@@ -61,9 +61,7 @@ static int ws(struct pvjson *j)
 
 static void sput(struct pvjson *j, const char *s, size_t n)
 {
-	xgrow(&j->s, &j->scap, j->slen + n + 1, 1);
-	memcpy(j->s + j->slen, s, n);
-	j->slen += n;
+	xappend(&j->s, &j->slen, &j->scap, s, n);
 }
 
 static void sput_utf8(struct pvjson *j, unsigned long cp)

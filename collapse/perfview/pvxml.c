@@ -59,9 +59,7 @@ static const struct pvin *where(struct pvxml *x, unsigned long line, unsigned lo
 
 static void tput(struct pvxml *x, const char *s, size_t n)
 {
-	xgrow(&x->text, &x->tcap, x->tlen + n + 1, 1);
-	memcpy(x->text + x->tlen, s, n);
-	x->tlen += n;
+	xappend(&x->text, &x->tlen, &x->tcap, s, n);
 }
 
 static void tput_utf8(struct pvxml *x, unsigned long cp)

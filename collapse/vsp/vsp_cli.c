@@ -46,22 +46,14 @@ const struct cliopt_family vsp_cli_family = {
 	NULL, NULL, NULL
 };
 
-static const struct cliopt_tool tool = { "stackcollapse-vsp",
-"Usage: stackcollapse-vsp [options] [REPORT.csv...] > out.folded\n"
-"Turns Visual Studio profiler reports (vsperfreport /summary:all CSV, also\n"
-"UTF-16 as /U writes them) into collapsed stacks for flamegraph.\n"
-"\n"
-"CallTreeSummary: each row is the stack from the process down to it,\n"
-"weighted by the function's exclusive value (self time is kept).\n"
-"CallerCalleeSummary: a call graph, not stacks.  Stacks are an\n"
-"APPROXIMATION: from each entry point, callees get the share of their\n"
-"caller's weight in proportion to the caller's inclusive value; recursion\n"
-"is cut.  Prefer CallTreeSummary when you have both.\n"
-"\n",
-"\n"
-"Exit status: 0 every input read (unreadable rows are named, counted and\n"
-"skipped); 1 an input could not be read or was not such a report; 2 usage\n"
-"error.\n", "o:", &vsp_cli_family, NULL };
+static const struct cliopt_tool tool = {
+	.prog = "stackcollapse-vsp",
+	.usage = "[options] [REPORT.csv...] > out.folded",
+	.about = "Turns Visual Studio profiler reports (vsperfreport /summary:all CSV, also UTF-16 as /U writes them) into collapsed stacks for flamegraph.\n"
+		"CallTreeSummary: each row is the stack from the process down to it, weighted by the function's exclusive value (self time is kept).\n"
+		"CallerCalleeSummary: a call graph, not stacks. Stacks are an APPROXIMATION: from each entry point, callees get the share of their caller's weight in proportion to the caller's inclusive value; recursion is cut. Prefer CallTreeSummary when you have both.\n",
+	.shorts = "o:", .family = &vsp_cli_family
+};
 
 int vsp_cli_parse(struct vsp_cli *cli, int argc, char **argv)
 {
