@@ -97,18 +97,13 @@ static void ready(void *obj)
 	cli->opts.filter.tid = cli->tids;
 }
 
-static const struct cliopt_tool tool = {
+const struct cliopt_tool etw_cli_tool = {
 	.prog = "stackcollapse-etw",
 	.usage = "[options] [EXPORT.csv...] > out.folded",
 	.about = "Turns Windows ETW CPU sampling exports into collapsed stacks, the format read from the content: wpaexporter CSV from a CPU Usage (Sampled) preset (e.g. UIforETW's ExportCPUUsageSampled.wpaProfile), one row per sample; or 'xperf -i trace.etl -symbols -a dumper [-stacktimeshifting]' text, where kernel and user stack fragments are joined to their samples. Stacks start with PROCESS (PID) and TID N.\n",
 	.after = "Names are kept as they are (only ';' becomes ':').\n",
 	.shorts = "o:", .family = &etw_cli_family, .own = tool_only
 };
-
-int etw_cli_parse(struct etw_cli *cli, int argc, char **argv)
-{
-	return cliopt_tool_parse(&tool, cli, argc, argv, &cli->io);
-}
 
 static void release(void *obj)
 {

@@ -22,9 +22,9 @@ struct etw_cli {
  * etw_cli (ready: the filter lists into opts). */
 extern const struct cliopt_family etw_cli_family;
 
-/* Parses argv.  Returns -1 to run (release cli with etw_cli_release),
- * else the exit status after help, the version or a usage error. */
-int etw_cli_parse(struct etw_cli *cli, int argc, char **argv);
+/* The tool's command line over a struct etw_cli: cliopt_tool_parse(&etw_cli_tool,
+ * &cli, argc, argv, &cli.io) returns -1 to run, else the exit status. */
+extern const struct cliopt_tool etw_cli_tool;
 
 void etw_cli_release(struct etw_cli *cli);
 

@@ -51,7 +51,7 @@ int main(int argc, char **argv)
 	char err[512];
 	int i, rc;
 
-	if ((rc = etw_cli_parse(&cli, argc, argv)) >= 0)
+	if ((rc = cliopt_tool_parse(&etw_cli_tool, &cli, argc, argv, &cli.io)) >= 0)
 		return rc;
 	t = strtab_new(sizeof(struct fcount));
 	e = etw_new(&cli.opts, t, cli.split != NULL, warn, NULL);

@@ -91,17 +91,12 @@ static void ready(void *obj)
 	cli->opts.nskip_after = cli->nskip;
 }
 
-static const struct cliopt_tool tool = {
+const struct cliopt_tool perf_cli_tool = {
 	.prog = "stackcollapse-perf",
 	.usage = "[options] [FILE...] > out.folded",
 	.about = "Collapses 'perf script' output into stacks for flamegraph: one line per distinct stack, \"comm;root;...;leaf COUNT\", sorted. Reads stdin when no FILE or -; .gz input is inflated. A sample counts its period when perf printed one, else 1.\n",
 	.shorts = "o:", .family = &perf_cli_family, .own = tool_only
 };
-
-int perf_cli_parse(struct perf_cli *cli, int argc, char **argv)
-{
-	return cliopt_tool_parse(&tool, cli, argc, argv, &cli->io);
-}
 
 void perf_cli_report(const struct perf_cli *cli, const struct perf_stats *st, const char *prog)
 {

@@ -25,10 +25,9 @@ struct perf_cli {
  * --inline, the --skip-after list). */
 extern const struct cliopt_family perf_cli_family;
 
-/* Parses argv into cli.  Returns -1 to run (release cli with
- * perf_cli_release), else the exit status after help, the version or a
- * usage error. */
-int perf_cli_parse(struct perf_cli *cli, int argc, char **argv);
+/* The tool's command line over a struct perf_cli: cliopt_tool_parse(&perf_cli_tool,
+ * &cli, argc, argv, &cli.io) returns -1 to run, else the exit status. */
+extern const struct cliopt_tool perf_cli_tool;
 
 /* Prints what the run skipped (other events, malformed lines) to stderr. */
 void perf_cli_report(const struct perf_cli *cli, const struct perf_stats *st, const char *prog);

@@ -28,7 +28,7 @@ int main(int argc, char **argv)
 	char err[512];
 	int rc;
 
-	if ((rc = perf_cli_parse(&cli, argc, argv)) >= 0)
+	if ((rc = cliopt_tool_parse(&perf_cli_tool, &cli, argc, argv, &cli.io)) >= 0)
 		return rc;
 	t = strtab_new(sizeof(struct fcount));
 	rc = perf_run(&cli.opts, cli.io.inputs, cli.io.ninputs, &cli.run, t, &st, warn, NULL,

@@ -54,7 +54,7 @@ int main(int argc, char **argv)
 	char err[512];
 	int i, rc;
 
-	if ((rc = vsp_cli_parse(&cli, argc, argv)) >= 0)
+	if ((rc = cliopt_tool_parse(&vsp_cli_tool, &cli, argc, argv, &cli.io)) >= 0)
 		return rc;
 	t = strtab_new(sizeof(struct fcount));
 	v = vsp_new(&cli.opts, t, warn, NULL);

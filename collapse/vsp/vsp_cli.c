@@ -46,7 +46,7 @@ const struct cliopt_family vsp_cli_family = {
 	NULL, NULL, NULL
 };
 
-static const struct cliopt_tool tool = {
+const struct cliopt_tool vsp_cli_tool = {
 	.prog = "stackcollapse-vsp",
 	.usage = "[options] [REPORT.csv...] > out.folded",
 	.about = "Turns Visual Studio profiler reports (vsperfreport /summary:all CSV, also UTF-16 as /U writes them) into collapsed stacks for flamegraph.\n"
@@ -54,8 +54,3 @@ static const struct cliopt_tool tool = {
 		"CallerCalleeSummary: a call graph, not stacks. Stacks are an APPROXIMATION: from each entry point, callees get the share of their caller's weight in proportion to the caller's inclusive value; recursion is cut. Prefer CallTreeSummary when you have both.\n",
 	.shorts = "o:", .family = &vsp_cli_family
 };
-
-int vsp_cli_parse(struct vsp_cli *cli, int argc, char **argv)
-{
-	return cliopt_tool_parse(&tool, cli, argc, argv, &cli->io);
-}

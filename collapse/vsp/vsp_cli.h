@@ -17,8 +17,8 @@ struct vsp_cli {
  * struct vsp_cli. */
 extern const struct cliopt_family vsp_cli_family;
 
-/* Parses argv.  Returns -1 to run, else the exit status after help, the
- * version or a usage error. */
-int vsp_cli_parse(struct vsp_cli *cli, int argc, char **argv);
+/* The tool's command line over a struct vsp_cli: cliopt_tool_parse(&vsp_cli_tool,
+ * &cli, argc, argv, &cli.io) returns -1 to run, else the exit status. */
+extern const struct cliopt_tool vsp_cli_tool;
 
 #endif
