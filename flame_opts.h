@@ -6,9 +6,10 @@
 
 #include "collect.h"
 #include "options.h"
+#include "split.h"
 
 enum { FL_RUN, FL_HELP, FL_VERSION, FL_USAGE };
-enum flame_split { SPLIT_NONE, SPLIT_THREAD, SPLIT_PROCESS };
+
 
 struct flame_opts {
 	struct fg_opts fg;		/* renderer options */
@@ -20,7 +21,7 @@ struct flame_opts {
 	const char *summary;		/* --summary FILE */
 	double fail_self;		/* --fail-if-self-grows PCT, -1: off */
 	double fail_total;		/* --fail-if-total-grows PCT, -1: off */
-	enum flame_split split_by;	/* --split-by */
+	enum split_by split_by;		/* --split-by */
 	size_t top;			/* --top N */
 	size_t top_functions;		/* --top-functions N, 0: no table */
 	void *fopts[8];			/* each format family's options, by its

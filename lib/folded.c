@@ -1,5 +1,6 @@
 /* folded: collapsed-stack lines, parsed and written. */
 #include "folded.h"
+#include "split.h"
 #include "bytes.h"
 #include "lread.h"
 #include "outfile.h"
@@ -57,7 +58,7 @@ int folded_count(const char *s, size_t len, struct fcount *c)
 }
 
 /* Splits "stack<ws>count" at the end of s; returns 0 or -1. */
-static int split_count(const char *s, size_t len, size_t *stacklen, struct fcount *c)
+static int take_count(const char *s, size_t len, size_t *stacklen, struct fcount *c)
 {
 	size_t i = len;
 
@@ -75,11 +76,11 @@ int folded_parse(const char *s, size_t len, struct folded *out)
 {
 	size_t n;
 
-	if (split_count(s, len, &n, &out->c1) < 0)
+	if (take_count(s, len, &n, &out->c1) < 0)
 		return -1;
 	out->stack = s;
 	out->two = 0;
-	if (split_count(s, n, &out->len, &out->c2) == 0) {
+	if (take_count(s, n, &out->len, &out->c2) == 0) {
 		struct fcount t = out->c1;
 
 		out->c1 = out->c2;
@@ -115,6 +116,29 @@ void fseq_add(struct fseq *q, uint32_t id, const struct fcount *c1, const struct
 	fcount_add(&r->c[0], c1);
 	if (c2)
 		fcount_add(&r->c[1], c2);
+}
+
+int folded_save_group(const struct strtab *t, const struct split *sp, size_t i, const char *path,
+		      char *err, size_t errlen)
+{
+	struct outfile *of = outfile_open(path);
+	uint32_t *ids = strtab_sorted(t);
+	size_t k, len;
+
+	for (k = 0; of && k < strtab_count(t); k++) {
+		const char *s = strtab_str(t, ids[k], &len);
+
+		if (split_rank(sp, ids[k]) == (int)i)
+			folded_write(outfile_stream(of), s, len, strtab_val(t, ids[k]));
+	}
+	free(ids);
+	if (!of)
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+	else if (outfile_commit(of) < 0)
+		snprintf(err, errlen, "write error on '%s': %s", path, strerror(errno));
+	else
+		return 0;
+	return -1;
 }
 
 void fseq_put(struct strtab *t, struct fseq *q, const char *stack, size_t len,

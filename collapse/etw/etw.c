@@ -34,14 +34,10 @@ struct pend {
 	size_t flen[2];		/* their lengths */
 };
 
-struct group {
-	double weight;	/* samples or weight of the group */
-};
-
 struct etw {
 	const struct etw_opts *o;	/* options */
 	struct strtab *out;		/* stacks */
-	struct strtab *groups;		/* split: group roots -> struct group */
+	int split;			/* roots always written, for splitting */
 	etw_warn_fn *warn;		/* messages */
 	void *ctx;			/* their context */
 	const char *name;		/* input name */
@@ -75,7 +71,7 @@ struct etw *etw_new(const struct etw_opts *o, struct strtab *out, int split,
 
 	e->o = o;
 	e->out = out;
-	e->groups = split ? strtab_new(sizeof(struct group)) : NULL;
+	e->split = split;
 	e->warn = warn;
 	e->ctx = ctx;
 	e->name = "<stdin>";
@@ -93,7 +89,6 @@ void etw_free(struct etw *e)
 	free(e->df);
 	free(e->run);
 	csv_release(&e->cs);
-	strtab_free(e->groups);
 	free(e->key);
 	free(e);
 }
@@ -271,7 +266,7 @@ static int field_number(const struct etw *e, int col, double *v)
 static void row(struct etw *e, unsigned long lineno)
 {
 	const struct csv_field *proc, *stack;
-	size_t namelen, o = 0, roots, proc_end;
+	size_t namelen, o = 0;
 	long pid, tid = -1;
 	double w = 1, t, v;
 	char num[64];
@@ -314,19 +309,17 @@ static void row(struct etw *e, unsigned long lineno)
 		return;
 	if (stack->len == 3 && memcmp(stack->s, "n/a", 3) == 0)
 		return;
-	if (!e->o->no_process || e->groups) {
+	if (!e->o->no_process || e->split) {
 		n = snprintf(num, sizeof(num), " (%ld)", pid);
 		put(e, &o, proc->s, namelen, 0);
 		if (memchr(proc->s, ';', namelen))
 			fix_semicolons(e, 0, o);
 		put(e, &o, num, (size_t)n, 0);
 	}
-	proc_end = o;
-	if ((!e->o->no_thread || e->groups) && tid >= 0) {
+	if ((!e->o->no_thread || e->split) && tid >= 0) {
 		n = snprintf(num, sizeof(num), e->o->collapse_threads ? "TID:%ld" : "TID %ld", tid);
 		put(e, &o, num, (size_t)n, 1);
 	}
-	roots = o;
 	if (!put_stack(e, &o, stack->s, stack->len, memchr(stack->s, ';', stack->len) != NULL, &hit) ||
 	    !hit || !(w > 0))
 		return;
@@ -342,13 +335,6 @@ static void row(struct etw *e, unsigned long lineno)
 		fcount_add(strtab_val(e->out, id), &c);
 		if (e->o->seq)
 			fseq_add(e->o->seq, id, &c, NULL);
-	}
-	if (e->groups) {
-		/* A group is a thread, or with collapse_threads a process. */
-		size_t glen = e->o->collapse_threads ? proc_end : roots;
-		struct group *g = strtab_val(e->groups, strtab_intern(e->groups, e->key, glen, NULL));
-
-		g->weight += w;
 	}
 	e->st.kept++;
 }
@@ -647,7 +633,7 @@ static void put_reversed(struct etw *e, size_t *o, const char *frag, size_t n, i
 
 static void dump_emit(struct etw *e, const struct pend *pd)
 {
-	size_t o = 0, len, roots, proc_end;
+	size_t o = 0, len;
 	const char *proc = strtab_str(e->procs, pd->proc, &len);
 	char num[32];
 	int hit = !e->o->grep, n;
@@ -656,15 +642,13 @@ static void dump_emit(struct etw *e, const struct pend *pd)
 
 	if (!pd->frag[0] && !pd->frag[1])
 		return;	/* no stack */
-	if (!e->o->no_process || e->groups)
+	if (!e->o->no_process || e->split)
 		put(e, &o, proc, len, 0);
-	proc_end = o;
-	if (!e->o->no_thread || e->groups) {
+	if (!e->o->no_thread || e->split) {
 		n = snprintf(num, sizeof(num), e->o->collapse_threads ? "TID:%lld" : "TID %lld",
 			     (long long)pd->tid);
 		put(e, &o, num, (size_t)n, 1);
 	}
-	roots = o;
 	/* Root first: the user part, then the kernel part (the leaf side). */
 	if (pd->frag[1])
 		put_reversed(e, &o, pd->frag[1], pd->flen[1], &hit);
@@ -680,12 +664,6 @@ static void dump_emit(struct etw *e, const struct pend *pd)
 	fcount_add(strtab_val(e->out, id), &c);
 	if (e->o->seq)
 		fseq_add(e->o->seq, id, &c, NULL);
-	if (e->groups) {
-		struct group *g = strtab_val(e->groups, strtab_intern(e->groups, e->key,
-				e->o->collapse_threads ? proc_end : roots, NULL));
-
-		g->weight += pd->weight;
-	}
 	e->st.kept++;
 }
 
@@ -725,111 +703,4 @@ int etw_line(struct etw *e, const char *line, size_t len, unsigned long lineno)
 	}
 	row(e, lineno);
 	return 0;
-}
-
-/* ---- --split ---- */
-
-struct pick {
-	uint32_t id;	/* group */
-	double weight;	/* its weight */
-};
-
-static int cmp_pick(const void *a, const void *b, void *ctx)
-{
-	const struct pick *x = a, *y = b;
-	const struct strtab *t = ctx;
-	size_t lx, ly;
-	const char *sx, *sy;
-	int r;
-
-	if (x->weight != y->weight)
-		return x->weight > y->weight ? -1 : 1;
-	sx = strtab_str(t, x->id, &lx);
-	sy = strtab_str(t, y->id, &ly);
-	r = memcmp(sx, sy, lx < ly ? lx : ly);
-	return r ? r : (lx > ly) - (lx < ly);
-}
-
-/* "name (pid)" or "name (pid);TID n" -> "name_pid[_n].folded", with
- * characters a path cannot hold made '_'. */
-static void file_name(const char *g, size_t n, char *out, size_t size)
-{
-	const char *semi = memchr(g, ';', n), *head_end = semi ? semi : g + n;
-	const char *open = memrchr(g, '(', (size_t)(head_end - g)), *tid = NULL;
-	size_t namelen = open ? (size_t)(open - g) : (size_t)(head_end - g), i, o = 0;
-
-	while (namelen && g[namelen - 1] == ' ')
-		namelen--;
-	for (i = 0; i < namelen && o + 48 < size; i++) {
-		char c = g[i];
-
-		out[o++] = c == '/' || c == '\\' || c == ' ' || (unsigned char)c < ' ' ? '_' : c;
-	}
-	out[o++] = '_';
-	for (i = open ? (size_t)(open - g) + 1 : namelen; g + i < head_end && g[i] != ')' && o + 40 < size; i++)
-		out[o++] = g[i];
-	if (semi && (size_t)(g + n - semi) > 5)
-		tid = semi + 5;	/* after ";TID " or ";TID:" */
-	if (tid) {
-		out[o++] = '_';
-		while (tid < g + n && o + 10 < size)
-			out[o++] = *tid++;
-	}
-	snprintf(out + o, size - o, ".folded");
-}
-
-static int write_group(struct etw *e, const char *path, const char *g, size_t glen,
-		       const uint32_t *ids, size_t n, char *err, size_t errlen)
-{
-	struct outfile *of = outfile_open(path);
-	size_t i;
-
-	if (!of) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	for (i = 0; i < n; i++) {
-		size_t len;
-		const char *s = strtab_str(e->out, ids[i], &len);
-
-		if (len > glen && memcmp(s, g, glen) == 0 && s[glen] == ';')
-			folded_write(outfile_stream(of), s, len, strtab_val(e->out, ids[i]));
-	}
-	if (outfile_commit(of) < 0) {
-		snprintf(err, errlen, "write error on '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-int etw_split(struct etw *e, const char *dir, size_t top, etw_file_fn *fn, void *ctx,
-	      char *err, size_t errlen)
-{
-	size_t i, n = e->groups ? strtab_count(e->groups) : 0, nstacks = strtab_count(e->out);
-	struct pick *p = xcalloc(n ? n : 1, sizeof(*p));
-	uint32_t *ids = strtab_sorted(e->out);
-	double total = 0;
-	int rc = 0;
-
-	for (i = 0; i < n; i++) {
-		p[i].id = (uint32_t)i;
-		p[i].weight = ((struct group *)strtab_val(e->groups, (uint32_t)i))->weight;
-		total += p[i].weight;
-	}
-	qsort_r(p, n, sizeof(*p), cmp_pick, e->groups);
-	for (i = 0; i < n && i < top && rc == 0; i++) {
-		size_t glen;
-		const char *g = strtab_str(e->groups, p[i].id, &glen);
-		char name[256], path[4096], label[512];
-
-		file_name(g, glen, name, sizeof(name));
-		snprintf(path, sizeof(path), "%s/%s", dir, name);
-		snprintf(label, sizeof(label), "%.*s", (int)glen, g);
-		rc = write_group(e, path, g, glen, ids, nstacks, err, errlen);
-		if (rc == 0)
-			fn(ctx, path, label, p[i].weight, total > 0 ? p[i].weight / total : 0);
-	}
-	free(ids);
-	free(p);
-	return rc;
 }

@@ -65,14 +65,5 @@ int etw_line(struct etw *e, const char *line, size_t len, unsigned long lineno);
 void etw_end(struct etw *e);
 const struct etw_stats *etw_stats(const struct etw *e);
 
-/* Called for each file etw_split writes. */
-typedef void etw_file_fn(void *ctx, const char *path, const char *group, double weight,
-			 double share);
-
-/* Writes the top groups by weight (ties by name) to DIR/PROCESS_PID_TID.folded
- * (PROCESS_PID.folded with collapse_threads), each with that group's
- * stacks, atomically.  Returns 0, or -1 with a message in err. */
-int etw_split(struct etw *e, const char *dir, size_t top, etw_file_fn *fn, void *ctx,
-	      char *err, size_t errlen);
 
 #endif

@@ -5,6 +5,7 @@
 #include "etw_cli.h"
 #include "folded.h"
 #include "lread.h"
+#include "split.h"
 #include "strtab.h"
 
 #include <stdio.h>
@@ -18,12 +19,26 @@ static void warn(void *ctx, const char *file, unsigned long line, const char *ms
 	fprintf(stderr, PROG ": %s:%lu: %s\n", file, line, msg);
 }
 
-static void listed(void *ctx, const char *path, const char *group, double weight, double share)
+/* --split: a file per busiest thread (process with --collapse-threads),
+ * each listed on stdout with its weight, share and group. */
+static int save_split(const struct etw_cli *cli, const struct strtab *t, char *err, size_t errlen)
 {
-	(void)ctx;
-	printf("%s\t%.15g\t%.1f%%\t%s\n", path, weight, 100 * share, group);
-}
+	struct split *sp = split_new(t, cli->opts.collapse_threads ? SPLIT_PROCESS : SPLIT_THREAD,
+				     cli->top);
+	size_t i;
+	int rc = 0;
 
+	for (i = 0; i < split_count(sp) && rc == 0; i++) {
+		const struct split_group *g = split_group(sp, i);
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s/%s.folded", cli->split, g->name);
+		if ((rc = folded_save_group(t, sp, i, path, err, errlen)) == 0)
+			printf("%s\t%.15g\t%.1f%%\t%s\n", path, g->weight, 100 * g->share, g->label);
+	}
+	split_free(sp);
+	return rc;
+}
 static int feed(void *e, const char *line, size_t len, unsigned long lineno)
 {
 	return etw_line(e, line, len, lineno);
@@ -61,7 +76,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, PROG ": skipped %llu rows that could not be read\n",
 			(unsigned long long)etw_stats(e)->malformed);
 	rc |= etw_stats(e)->bad_input;
-	if (cli.split ? etw_split(e, cli.split, cli.top, listed, NULL, err, sizeof(err)) < 0
+	if (cli.split ? save_split(&cli, t, err, sizeof(err)) < 0
 		      : folded_save(t, cli.io.output, err, sizeof(err)) < 0) {
 		fprintf(stderr, PROG ": %s\n", err);
 		rc = 1;
