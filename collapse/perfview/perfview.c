@@ -2,8 +2,6 @@
 #include "perfview.h"
 #include "bytes.h"
 #include "lread.h"
-#include "pvjson.h"
-#include "pvxml.h"
 #include "strtab.h"
 #include "xalloc.h"
 
@@ -14,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHUNK (1 << 20)		/* text read per refill */
 #define MAX_ID (1L << 24)	/* interned IDs beyond this are refused */
 #define REPORT_MAX 5		/* problems named per input */
 
@@ -371,7 +368,7 @@ static uint32_t resolve(struct pv *p, long sid)
 }
 
 /* End of an input: interned stacks become stacks in out. */
-static void file_end(struct pv *p)
+void pv_file_end(struct pv *p)
 {
 	size_t i, broken = 0;
 
@@ -427,74 +424,21 @@ int pvin_fill(struct pvin *in)
 	return 1;
 }
 
-/* Skips white space; returns the first other byte (not taken) or -1. */
-static int first_byte(struct pvin *in)
+void pv_file_begin(struct pv *p, const char *name)
 {
-	int c;
-
-	while ((c = pvin_peek(in)) == ' ' || c == '\t' || c == '\r' || c == '\n')
-		pvin_get(in);
-	return c;
-}
-
-int pv_read_lread(struct pv *p, struct lread *lr)
-{
-	struct pvin in = { 0 };
-	uint64_t seen = p->stats.samples + p->stats.skipped;
-	int c, rc = -1;
-
-	p->name = lread_name(lr);
+	p->name = name;
 	p->reported = 0;
 	p->file_first = p->ntimed;
-	if (p->o.max_inflate)
-		lread_set_max_inflate(lr, p->o.max_inflate);
-	in.lr = lr;
-	in.cap = p->o.chunk >= 16 ? p->o.chunk : CHUNK;
-	in.buf = xmalloc(in.cap);
-	in.line = 1;
-	c = first_byte(&in);
-	if (c >= 0 && (p->o.format == PV_XML || (p->o.format == PV_ANY && c == '<')))
-		rc = pvxml_parse(p, &in);
-	else if (c >= 0 && (p->o.format == PV_JSON || (p->o.format == PV_ANY && (c == '{' || c == '['))))
-		rc = pvjson_parse(p, &in, lread_bom(lr));
-	else if (in.eof >= 0 && c < 0)
-		pv_warn(p, NULL, "empty input");
-	else if (in.eof >= 0) {
-		in.col++;	/* at the byte that does not fit */
-		pv_warn(p, &in, "not PerfView JSON or XML (it should start with '{' or '<')");
-	}
-	if (in.eof < 0) {
-		pv_warn(p, NULL, "%s", lread_error(lr));
-		rc = -1;
-	}
-	file_end(p);
-	free(in.buf);
-	/* Well-formed but no sample at all: most likely some other JSON or
-	 * XML (a Chrome trace, a speedscope file), which deserves a word. */
-	if (rc == 0 && p->stats.samples + p->stats.skipped == seen)
-		pv_warn(p, NULL, "no samples: not a PerfView stack file (no Sample elements "
-			"or \"Samples\" array)?");
-	if (rc < 0)
-		p->stats.bad_input = 1;
-	return rc;
 }
 
-int pv_read(struct pv *p, const char *path)
+const struct pv_opts *pv_options(const struct pv *p)
 {
-	struct lread *lr = lread_open(path);
-	int rc;
+	return &p->o;
+}
 
-	if (!lr) {
-		char msg[256];
-
-		snprintf(msg, sizeof(msg), "cannot open '%s': %s", path, strerror(errno));
-		p->warn(p->ctx, NULL, 0, 0, msg);
-		p->stats.bad_input = 1;
-		return -1;
-	}
-	rc = pv_read_lread(p, lr);
-	lread_free(lr);
-	return rc;
+void pv_mark_bad(struct pv *p)
+{
+	p->stats.bad_input = 1;
 }
 
 static int by_time(const void *a, const void *b)

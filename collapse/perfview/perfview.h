@@ -1,6 +1,7 @@
 /* perfview: PerfView's stack files (.PerfView.json, .PerfView.xml, either
- * inside a .zip) to collapsed stacks.  The JSON and XML parsers (pvjson,
- * pvxml) stream their input and hand samples to this module, which turns
+ * inside a .zip) to collapsed stacks.  pvread runs the JSON or XML parser
+ * (pvjson, pvxml), which stream their input and hand samples to this
+ * module, which turns
  * them into stacks: summed into a table of struct fcount keyed by stack,
  * or kept in time order.  Memory grows with distinct frames and stacks,
  * not with samples (except in time order, which keeps every sample). */
@@ -45,14 +46,6 @@ struct pv;
  * outlive it.  Free with pv_free. */
 struct pv *pv_new(const struct pv_opts *o, struct strtab *out, pv_warn_fn *warn, void *ctx);
 void pv_free(struct pv *p);
-
-/* Reads one file (NULL or "-": stdin), JSON or XML by its first byte.
- * Returns 0, or -1 when it could not be opened or was broken (reported
- * through warn; the samples read before the fault are kept). */
-int pv_read(struct pv *p, const char *path);
-
-/* The same for an open reader; name is used in messages. */
-int pv_read_lread(struct pv *p, struct lread *lr);
 
 /* With time_order: calls fn for each stack in Time order, adjacent equal
  * stacks merged.  Returns 0, or the first non-zero fn returned. */
@@ -104,6 +97,17 @@ static inline int pvin_peek(struct pvin *in)
 		return -1;
 	return (unsigned char)in->buf[in->pos];
 }
+
+/* What the reader (pvread) calls around a file: its name (NULL: none)
+ * before, and at the end, interned stacks resolved into stacks. */
+void pv_file_begin(struct pv *p, const char *name);
+void pv_file_end(struct pv *p);
+
+/* The options p was made with. */
+const struct pv_opts *pv_options(const struct pv *p);
+
+/* Notes that an input was broken or unreadable (pv_stats' bad_input). */
+void pv_mark_bad(struct pv *p);
 
 /* What the parsers call. */
 

@@ -4,6 +4,7 @@
 #include "collect.h"
 #include "folded.h"
 #include "perfview.h"
+#include "pvread.h"
 
 #include <stdio.h>
 
@@ -71,7 +72,7 @@ int pv_collect(const struct format_job *j)
 	po.max_inflate = j->o->max_inflate;
 	po.time_order = j->o->seq != NULL;
 	p = pv_new(&po, j->t, warn_col, (void *)(size_t)j);
-	rc = pv_read_lread(p, j->lr);
+	rc = pvread_lread(p, j->lr);
 	rc = rc < 0 ? 1 : pv_stats(p)->bad_input != 0;
 	if (j->o->seq)
 		pv_each_in_order(p, chart_add, (void *)(size_t)j);

@@ -5,6 +5,7 @@
 #include "folded.h"
 #include "outfile.h"
 #include "perfview.h"
+#include "pvread.h"
 #include "perfview_cli.h"
 #include "pvwrite.h"
 #include "strtab.h"
@@ -41,7 +42,7 @@ static int collapse(const struct pv_cli *cli, struct strtab *t, char *err, size_
 	int i, rc = 0;
 
 	for (i = 0; i < cli->io.ninputs; i++)
-		pv_read(p, cli->io.inputs[i]);
+		pvread_file(p, cli->io.inputs[i]);
 	if (pv_stats(p)->skipped)
 		fprintf(stderr, PROG ": skipped %llu samples that could not be used\n",
 			(unsigned long long)pv_stats(p)->skipped);

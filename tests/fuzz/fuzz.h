@@ -64,7 +64,7 @@ static inline void fuzz_perfview(const uint8_t *data, size_t size, enum pv_forma
 	}
 	p = pv_new(&o, t, fuzz_pv_quiet, NULL);
 	lr = lread_from_mem(data, size, "fuzz");
-	pv_read_lread(p, lr);
+	pvread_lread(p, lr);
 	lread_free(lr);
 	pv_each_in_order(p, fuzz_pv_drop, NULL);
 	free(strtab_sorted(t));

@@ -6,6 +6,7 @@
 #include "folded.h"
 #include "lread.h"
 #include "perfview.h"
+#include "pvread.h"
 #include "strtab.h"
 #include "zip.h"
 
@@ -36,7 +37,7 @@ static char *collapse(const char *path, size_t chunk, int time_order)
 	o.chunk = chunk;
 	o.time_order = time_order;
 	p = pv_new(&o, t, quiet, NULL);
-	pv_read(p, path);
+	pvread_file(p, path);
 	if (time_order)
 		pv_each_in_order(p, append, f);
 	ids = strtab_sorted(t);
