@@ -763,9 +763,11 @@ static void set_pname(struct perf *p, const struct header *h)
 		n += h->tidlen;
 	}
 	p->pnamelen = n;
-	/* Java names lose their "L" only under a root of exactly "java", as
-	 * stackcollapse-perf.pl (so not with --pid or --tid). */
-	p->java = n == 4 && memcmp(p->pname, "java", 4) == 0;
+	/* Java names lose their "L" under any root starting with "java", as
+	 * stackcollapse-perf.pl has done since 2017 (FlameGraph e54f142):
+	 * "java", "java-PID" and "java-PID/TID" alike, so --pid and --tid
+	 * change only the root frame. */
+	p->java = h->commlen >= 4 && memcmp(h->comm, "java", 4) == 0;
 }
 
 static int looks_like_header(const char *s, size_t n)

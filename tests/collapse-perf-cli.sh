@@ -137,3 +137,28 @@ if command -v gcc > /dev/null 2>&1 && command -v addr2line > /dev/null 2>&1 && c
 else
 	skip "perf cli: --inline" "gcc, addr2line or nm is missing"
 fi
+
+# Java names lose their "L" under any root starting with "java" (as
+# stackcollapse-perf.pl since FlameGraph e54f142), with or without --pid
+# and --tid: those options change the root frame only.
+printf '%s\n' \
+	'java 100/101 [000] 1.0: 3 cycles:' \
+	'	7f01 Ljava/io/PrintStream;::print (/tmp/perf-100.map)' \
+	'	7f02 Interpreter (/tmp/perf-100.map)' \
+	'' \
+	'javac 200/201 [000] 2.0: 5 cycles:' \
+	'	7f01 Lcom/sun/Main;::run (/tmp/perf-200.map)' \
+	'' \
+	'myjava 300/301 [000] 3.0: 7 cycles:' \
+	'	7f01 Lorg/x/Y;::z (/tmp/perf-300.map)' \
+	'' > "$C/java.txt"
+printf '%s\n' 'java;Interpreter;java/io/PrintStream:::print 3' 'javac;com/sun/Main:::run 5' \
+	'myjava;Lorg/x/Y:::z 7' > "$C/java-want.folded"
+"$SCP" "$C/java.txt" > "$C/java.folded" 2>/dev/null
+same "Java names tidied under roots starting with java" "$C/java-want.folded" "$C/java.folded"
+sed 's/^java;/java-100;/; s/^javac;/javac-200;/; s/^myjava;/myjava-300;/' "$C/java-want.folded" > "$C/java-pid.folded"
+"$SCP" --pid "$C/java.txt" > "$C/java.folded" 2>/dev/null
+same "--pid tidies Java names as without it" "$C/java-pid.folded" "$C/java.folded"
+sed 's/^java;/java-100\/101;/; s/^javac;/javac-200\/201;/; s/^myjava;/myjava-300\/301;/' "$C/java-want.folded" > "$C/java-tid.folded"
+"$SCP" --tid --jit "$C/java.txt" | sed 's/_\[j\]//g' > "$C/java.folded"
+same "--tid tidies Java names as without it" "$C/java-tid.folded" "$C/java.folded"

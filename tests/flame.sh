@@ -387,3 +387,8 @@ frun 0 "--split-by, two names one file name" --split-by process --top 5 "$F/name
 printf '%s\n' "$F/sn/a_b.svg" "$F/sn/a_b-2.svg" | cmp -s - "$TMP/out" && grep -q '<title>a b ' "$F/sn/a_b-2.svg" \
 	&& pass "flame: --split-by never writes two groups to one file" || fail "flame: split name clash" "$(cat "$TMP/out")"
 frun 2 "--split-by needs -o" --split-by thread tests/data/etw/cpu.csv
+# --split-by roots carry the PID and TID; Java names are tidied all the same.
+printf 'java 100/101 [000] 1.0: 3 cycles:\n\t7f01 Ljava/io/PrintStream;::print (/tmp/perf-100.map)\n\n' > "$F/java.perf"
+frun 0 "--split-by thread on Java" --split-by thread --top 1 "$F/java.perf" -o "$F/sj"
+grep -q '<title>java/io/PrintStream:::print ' "$F/sj/java_100_101.svg" && ! grep -q 'Ljava/' "$F/sj/java_100_101.svg" \
+	&& pass "flame: --split-by tidies Java names" || fail "flame: --split-by tidies Java names" "$(cat "$TMP/out")"
