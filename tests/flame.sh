@@ -392,3 +392,15 @@ printf 'java 100/101 [000] 1.0: 3 cycles:\n\t7f01 Ljava/io/PrintStream;::print (
 frun 0 "--split-by thread on Java" --split-by thread --top 1 "$F/java.perf" -o "$F/sj"
 grep -q '<title>java/io/PrintStream:::print ' "$F/sj/java_100_101.svg" && ! grep -q 'Ljava/' "$F/sj/java_100_101.svg" \
 	&& pass "flame: --split-by tidies Java names" || fail "flame: --split-by tidies Java names" "$(cat "$TMP/out")"
+# perf headers of exited tasks (":-1") and names with spaces and digits
+# keep their samples, their event and their time stamp for --begin.
+printf '%s\n' ':-1    -1 [001]   546.707147:     200040 cpu-clock:ppp: ' '	ffff do_exit ([kernel.kallsyms])' '' \
+	'a:b 12   777/778 [000]   546.710000:     3 cpu-clock:ppp: ' '	7f01 main (/opt/ab)' '' \
+	'Web Content [003]   546.713000:     11 cpu-clock:ppp: ' '	7f00 run (/opt/w)' '' > "$F/comm.perf"
+frun 0 "perf :-1 headers" --collapsed "$F/comm.perf"
+printf '%s\n' ':-1;do_exit 200040' 'Web_Content;run 11' 'a:b_12;main 3' | cmp -s - "$TMP/out" \
+	&& pass "flame: perf headers of exited tasks and odd names keep their samples" \
+	|| fail "flame: perf headers of exited tasks and odd names" "$(cat "$TMP/out" "$TMP/err")"
+frun 0 "perf :-1 headers, --begin" --collapsed --begin 546.709 "$F/comm.perf"
+printf '%s\n' 'Web_Content;run 11' 'a:b_12;main 3' | cmp -s - "$TMP/out" \
+	&& pass "flame: --begin reads the time stamps of such headers" || fail "flame: --begin on odd headers" "$(cat "$TMP/out")"
