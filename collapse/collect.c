@@ -58,6 +58,20 @@ static struct lread *reopen(struct input *in)
 	return lr;
 }
 
+/* Only blanks and line ends: nothing to collapse, in any format. */
+static int blank(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
+			return 0;
+	return 1;
+}
+
+/* Tells in's format into *f.  Returns 0; 1 when in is empty (or blank),
+ * which is no samples rather than an unknown format; -1 with a message in
+ * err. */
 static int sniff(struct input *in, uint64_t max_inflate, enum detect_fmt *f,
 		 char *err, size_t errlen)
 {
@@ -66,6 +80,7 @@ static int sniff(struct input *in, uint64_t max_inflate, enum detect_fmt *f,
 	const char *hint;
 	size_t len = 0;
 	ssize_t n = 1;
+	int rc = -1;
 
 	if (!lr) {
 		free(head);
@@ -76,18 +91,23 @@ static int sniff(struct input *in, uint64_t max_inflate, enum detect_fmt *f,
 		lread_set_max_inflate(lr, max_inflate);
 	while (len < HEAD - 16 && (n = lread_read(lr, head + len, HEAD - len)) > 0)
 		len += (size_t)n;
+	*f = FMT_UNKNOWN;
 	if (n < 0)
 		snprintf(err, errlen, "%s: %s", in->name, lread_error(lr));
+	else if (n == 0 && blank(head, len))	/* read to its end */
+		rc = 1;
 	else if ((*f = detect_format(head, len)) == FMT_UNKNOWN && (hint = detect_hint(head, len)))
 		snprintf(err, errlen, "%s: %s", in->name, hint);
 	else if (*f == FMT_UNKNOWN)
-		snprintf(err, errlen, "%s: %s; name it with --format (one of: %s)", in->name,
-			 len ? "cannot tell its format" : "empty input", detect_names());
+		snprintf(err, errlen, "%s: cannot tell its format; name it with --format (one of: %s)",
+			 in->name, detect_names());
+	else
+		rc = 0;
 	if (in->pipe && !in->data)
 		in->prefix = lread_take_record(lr, &in->plen);
 	lread_free(lr);
 	free(head);
-	return n < 0 || *f == FMT_UNKNOWN ? -1 : 0;
+	return rc;
 }
 
 /* Whether any of --pid/--tid/--process/--begin/--end was given. */
@@ -331,8 +351,14 @@ static int collect_input(struct input *in, const struct collect_opts *o, struct 
 	struct lread *lr;
 	int rc;
 
-	if (f == FMT_UNKNOWN && sniff(in, o->max_inflate, &f, err, errlen) < 0)
-		return -1;
+	*fmt = f;
+	if (f == FMT_UNKNOWN && (rc = sniff(in, o->max_inflate, &f, err, errlen)) != 0) {
+		/* An empty input has no samples; whether that fails is the
+		 * caller's to say (flame: exit 2, as for any input without). */
+		if (rc > 0)
+			warn(ctx, in->name, 0, "empty input");
+		return rc < 0 ? -1 : 0;
+	}
 	*fmt = f;
 	unfiltered(in, f, o, warn, ctx);
 	if (!(lr = reopen(in))) {
