@@ -53,6 +53,20 @@ static struct lread *reopen(struct input *in)
 	return lr;
 }
 
+/* Only blanks and line ends: nothing to collapse, in any format. */
+static int blank(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
+			return 0;
+	return 1;
+}
+
+/* Tells in's format into *f.  Returns 0; 1 when in is empty (or blank),
+ * which is no samples rather than an unknown format; -1 with a message in
+ * err. */
 static int sniff(struct input *in, uint64_t max_inflate, const struct format **f,
 		 char *err, size_t errlen)
 {
@@ -62,6 +76,7 @@ static int sniff(struct input *in, uint64_t max_inflate, const struct format **f
 	const char *hint;
 	size_t len = 0;
 	ssize_t n = 1;
+	int rc = -1;
 
 	if (!lr) {
 		free(head);
@@ -72,20 +87,24 @@ static int sniff(struct input *in, uint64_t max_inflate, const struct format **f
 		lread_set_max_inflate(lr, max_inflate);
 	while (len < HEAD - 16 && (n = lread_read(lr, head + len, HEAD - len)) > 0)
 		len += (size_t)n;
+	*f = NULL;
 	if (n < 0)
 		snprintf(err, errlen, "%s: %s", in->name, lread_error(lr));
+	else if (n == 0 && blank(head, len))	/* read to its end */
+		rc = 1;
 	else if (!(*f = format_detect(head, len)) && (hint = format_hint(head, len)))
 		snprintf(err, errlen, "%s: %s", in->name, hint);
 	else if (!*f) {
 		format_names(names, sizeof(names));
-		snprintf(err, errlen, "%s: %s; name it with --format (one of: %s)", in->name,
-			 len ? "cannot tell its format" : "empty input", names);
-	}
+		snprintf(err, errlen, "%s: cannot tell its format; name it with --format (one of: %s)",
+			 in->name, names);
+	} else
+		rc = 0;
 	if (in->pipe && !in->data)
 		in->prefix = lread_take_record(lr, &in->plen);
 	lread_free(lr);
 	free(head);
-	return n < 0 || !*f ? -1 : 0;
+	return rc;
 }
 
 /* Names the filters format f has no field for; they are ignored. */
@@ -115,8 +134,14 @@ static int collect_input(struct input *in, const struct collect_opts *o, struct 
 	struct format_job j;
 	int rc;
 
-	if (!f && sniff(in, o->max_inflate, &f, err, errlen) < 0)
-		return -1;
+	*fmt = f;
+	if (!f && (rc = sniff(in, o->max_inflate, &f, err, errlen)) != 0) {
+		/* An empty input has no samples; whether that fails is the
+		 * caller's to say (flame: exit 2, as for any input without). */
+		if (rc > 0)
+			warn(ctx, in->name, 0, "empty input");
+		return rc < 0 ? -1 : 0;
+	}
 	*fmt = f;
 	unfiltered(in, f, o, warn, ctx);
 	j = (struct format_job){ f, in->name, reopen(in), o, NULL, t, warn, ctx, err, errlen };

@@ -28,7 +28,9 @@ struct collect_opts {
 					   time (or input) order too, or NULL */
 };
 
-/* Collapses path ("-": stdin) into t.  *fmt gets the format used.
+/* Collapses path ("-": stdin) into t.  *fmt gets the format used (NULL
+ * for an empty input, which adds nothing, is named through warn and is
+ * no error).
  * Returns 0 (skipped rows or samples are only reported through warn); 1
  * when the input broke off part way (what came before is kept); -1 with a
  * message in err when it could not be read or its format not told. */

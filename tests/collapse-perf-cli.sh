@@ -137,3 +137,88 @@ if command -v gcc > /dev/null 2>&1 && command -v addr2line > /dev/null 2>&1 && c
 else
 	skip "perf cli: --inline" "gcc, addr2line or nm is missing"
 fi
+
+# Java names lose their "L" under any root starting with "java" (as
+# stackcollapse-perf.pl since FlameGraph e54f142), with or without --pid
+# and --tid: those options change the root frame only.
+printf '%s\n' \
+	'java 100/101 [000] 1.0: 3 cycles:' \
+	'	7f01 Ljava/io/PrintStream;::print (/tmp/perf-100.map)' \
+	'	7f02 Interpreter (/tmp/perf-100.map)' \
+	'' \
+	'javac 200/201 [000] 2.0: 5 cycles:' \
+	'	7f01 Lcom/sun/Main;::run (/tmp/perf-200.map)' \
+	'' \
+	'myjava 300/301 [000] 3.0: 7 cycles:' \
+	'	7f01 Lorg/x/Y;::z (/tmp/perf-300.map)' \
+	'' > "$C/java.txt"
+printf '%s\n' 'java;Interpreter;java/io/PrintStream:::print 3' 'javac;com/sun/Main:::run 5' \
+	'myjava;Lorg/x/Y:::z 7' > "$C/java-want.folded"
+"$SCP" "$C/java.txt" > "$C/java.folded" 2>/dev/null
+same "Java names tidied under roots starting with java" "$C/java-want.folded" "$C/java.folded"
+sed 's/^java;/java-100;/; s/^javac;/javac-200;/; s/^myjava;/myjava-300;/' "$C/java-want.folded" > "$C/java-pid.folded"
+"$SCP" --pid "$C/java.txt" > "$C/java.folded" 2>/dev/null
+same "--pid tidies Java names as without it" "$C/java-pid.folded" "$C/java.folded"
+sed 's/^java;/java-100\/101;/; s/^javac;/javac-200\/201;/; s/^myjava;/myjava-300\/301;/' "$C/java-want.folded" > "$C/java-tid.folded"
+"$SCP" --tid --jit "$C/java.txt" | sed 's/_\[j\]//g' > "$C/java.folded"
+same "--tid tidies Java names as without it" "$C/java-tid.folded" "$C/java.folded"
+
+# Command names perf prints that look like other header fields: ":-1"
+# (a task that exited, TID -1), colons, spaces and digits; with and
+# without PID, TID, CPU, period and time; the one-line form without a
+# call chain.  Every sample keeps its command name and its event.
+printf '%s\n' \
+	':-1    -1 [001]   546.707147:     200040 cpu-clock:ppp: ' \
+	'	ffffffff81000001 do_exit+0x1f ([kernel.kallsyms])' \
+	'' \
+	'kworker/0:1H   123 [002]   546.708000:     200040 cpu-clock:ppp: ' \
+	'	ffffffff81000003 worker_thread ([kernel.kallsyms])' \
+	'' \
+	'Web Content  4242/4243 [003]   546.709000:     200040 cpu-clock:ppp: ' \
+	'	7f00 js::RunScript (/usr/lib/libxul.so)' \
+	'' \
+	'a:b 12   777/778 [000]   546.710000:     200040 cpu-clock:ppp: ' \
+	'	7f01 main (/opt/ab)' \
+	'' \
+	':-1    -1/-1    [001]   546.711000:     100 instructions:ppp: ' \
+	'	ffffffff81000001 do_exit+0x1f ([kernel.kallsyms])' \
+	'' \
+	'Web Content  4242/4244   546.712000:     5 cpu-clock:ppp: ' \
+	'	7f00 js::RunScript (/usr/lib/libxul.so)' \
+	'' \
+	'a:b 12   777/779 [000]     7 cpu-clock:ppp: ' \
+	'	7f01 main (/opt/ab)' \
+	'' \
+	'a:b 12   777/780     9 cpu-clock:ppp: ' \
+	'	7f01 main (/opt/ab)' \
+	'' \
+	'Web Content [003]   546.713000:     11 cpu-clock:ppp: ' \
+	'	7f00 js::RunScript (/usr/lib/libxul.so)' \
+	'' \
+	':-1   546.714000:     13 cpu-clock:ppp: ' \
+	'	ffffffff81000001 do_exit+0x1f ([kernel.kallsyms])' \
+	'' \
+	':-1    -1 [001]   546.715000: cpu-clock:ppp: ' \
+	'	ffffffff81000001 do_exit+0x1f ([kernel.kallsyms])' \
+	'' \
+	':-1    -1 [001]   546.716000:     17 cpu-clock:ppp:  ffffffff81000001 do_exit+0x1f ([kernel.kallsyms])' \
+	':-1    -1/-1 [001]   546.717000:     19 cpu-clock:ppp:  ffffffff81000001 do_exit+0x1f ([kernel.kallsyms])' \
+	'' > "$C/comm.txt"
+run 0 "command names like other fields" "$C/comm.txt"
+printf '%s\n' ':-1;do_exit 200090' 'Web_Content;js::RunScript 200056' 'a:b_12;main 200056' \
+	'kworker/0:1H;worker_thread 200040' > "$C/comm-want.folded"
+same "command names with ':-1', colons, spaces and digits keep their samples" "$C/comm-want.folded" "$TMP/out"
+has_err "the :-1 samples are read as cpu-clock" "kept only 'cpu-clock' events; skipped 1 samples of other events such as 'instructions'"
+printf '%s\n' ':-1--1/-1;do_exit 19' ':-1-?/-1;do_exit 200058' ':-1-?/?;do_exit 13' \
+	'Web_Content-4242/4243;js::RunScript 200040' 'Web_Content-4242/4244;js::RunScript 5' \
+	'Web_Content-?/?;js::RunScript 11' 'a:b_12-777/778;main 200040' 'a:b_12-777/779;main 7' \
+	'a:b_12-777/780;main 9' 'kworker/0:1H-?/123;worker_thread 200040' > "$C/comm-tid.folded"
+"$SCP" --tid "$C/comm.txt" > "$C/comm.folded" 2>/dev/null
+same "--tid: each header's PID and TID, '?' where perf printed none" "$C/comm-tid.folded" "$C/comm.folded"
+"$SCP" --event-filter instructions "$C/comm.txt" > "$C/comm.folded" 2> "$TMP/err"
+printf ':-1;do_exit 100\n' | cmp -s - "$C/comm.folded" && pass "perf cli: --event-filter keeps the :-1 instructions sample only" \
+	|| fail "perf cli: --event-filter keeps the :-1 instructions sample only" "$(cat "$C/comm.folded")"
+has_err "--event-filter counts the cpu-clock samples it skips" "skipped 12 samples of other events such as 'cpu-clock'"
+"$SCP" --event-filter cpu-clock "$C/comm.txt" > "$C/comm.folded" 2>/dev/null
+same "--event-filter cpu-clock keeps what the first event keeps" "$C/comm-want.folded" "$C/comm.folded"
+threads_same "command names like other fields" "$C/comm.txt"

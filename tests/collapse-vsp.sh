@@ -94,3 +94,64 @@ print(round(sum(int(x[c].replace(",",""))*float(x[a].replace(",","")) for x in r
 	done
 	vrun 0 "conformance/vsprof: an empty file is not an error" "$VC/empty-file.csv"
 fi
+
+# CallerCallee expansion: for every function, the stacks passing through it
+# (each stack counted once) never weigh more than its inclusive value.
+# vsp_within REPORT COLUMN FOLDED: the functions that break that, if any.
+vsp_within() {
+	awk -v col="$2" '
+		function csv(line, f,   n, i, c, q, cur) {
+			n = 0; cur = ""; q = 0
+			for (i = 1; i <= length(line); i++) {
+				c = substr(line, i, 1)
+				if (c == "\"") q = !q
+				else if (c == "," && !q) { f[++n] = cur; cur = "" }
+				else cur = cur c
+			}
+			f[++n] = cur
+			return n
+		}
+		FNR == NR && FNR == 1 {
+			sub(/\r$/, ""); n = csv($0, h)
+			for (i = 1; i <= n; i++) { if (h[i] == "Type") t = i; if (h[i] == "Function Name") fn = i; if (h[i] == col) ic = i }
+			next
+		}
+		FNR == NR {
+			sub(/\r$/, ""); csv($0, f)
+			if (f[t] == "Root" || f[t] == "0") { v = f[ic]; gsub(/,/, "", v); incl[f[fn]] = v + 0 }
+			next
+		}
+		{
+			w = $NF; k = split(substr($0, 1, length($0) - length(w) - 1), fr, ";")
+			split("", seen)
+			for (i = 1; i <= k; i++) if (!(fr[i] in seen)) { seen[fr[i]] = 1; sum[fr[i]] += w }
+		}
+		END { for (s in sum) if ((s in incl) && sum[s] > incl[s] * (1 + 1e-9)) printf "%s %s > %s\n", s, sum[s], incl[s] }
+	' "$1" "$3"
+}
+# A report that contradicts itself: F is 5 inclusive, but A and B each
+# say they call it for 10.  F takes 5 (through A, first by name); the rest
+# stays with its callers.
+printf '%s\n' 'Type,Function Name,Inclusive Samples,Exclusive Samples' 'Root,main,20,0' 'Callee,A,10,0' \
+	'Callee,B,10,0' 'Root,A,10,0' 'Caller,main,10,0' 'Callee,F,10,10' 'Root,B,10,0' 'Caller,main,10,0' \
+	'Callee,F,10,10' 'Root,F,5,5' 'Caller,A,10,10' 'Caller,B,10,10' > "$V/contradicts.csv"
+"$SVSP" "$V/contradicts.csv" > "$V/contradicts.folded" 2>/dev/null
+printf 'main;A 5\nmain;A;F 5\nmain;B 10\n' | cmp -s - "$V/contradicts.folded" \
+	&& pass "vsp: callees claiming more than a function's inclusive value get no more than it" \
+	|| fail "vsp: callees claiming more than a function's inclusive value" "$(cat "$V/contradicts.folded")"
+for c in "graph-recursion.csv Inclusive Samples" "graph-recursion.csv Inclusive Samples --root apply" \
+	"graph-recursion.csv Inclusive Samples --root eval" "graph-recursive.csv Inclusive Samples" \
+	"graph-vs2010.csv Elapsed Inclusive Time" "contradicts.csv Inclusive Samples"; do
+	f=${c%% *}
+	rest=${c#* }
+	col=${rest%% --*}
+	case "$rest" in *--root*) set -- --root "${rest##* }" ;; *) set -- ;; esac
+	[ -f "$VD/$f" ] && f=$VD/$f || f=$V/$f
+	"$SVSP" "$@" "$f" > "$V/within.folded" 2>/dev/null
+	bad=$(vsp_within "$f" "$col" "$V/within.folded")
+	if [ -z "$bad" ] && [ -s "$V/within.folded" ]; then
+		pass "vsp: $(basename "$f")${*:+ $*}: no function's stacks outweigh its inclusive value"
+	else
+		fail "vsp: $(basename "$f")${*:+ $*}: no function's stacks outweigh its inclusive value" "$bad"
+	fi
+done

@@ -387,3 +387,65 @@ frun 0 "--split-by, two names one file name" --split-by process --top 5 "$F/name
 printf '%s\n' "$F/sn/a_b.svg" "$F/sn/a_b-2.svg" | cmp -s - "$TMP/out" && grep -q '<title>a b ' "$F/sn/a_b-2.svg" \
 	&& pass "flame: --split-by never writes two groups to one file" || fail "flame: split name clash" "$(cat "$TMP/out")"
 frun 2 "--split-by needs -o" --split-by thread tests/data/etw/cpu.csv
+# --split-by roots carry the PID and TID; Java names are tidied all the same.
+printf 'java 100/101 [000] 1.0: 3 cycles:\n\t7f01 Ljava/io/PrintStream;::print (/tmp/perf-100.map)\n\n' > "$F/java.perf"
+frun 0 "--split-by thread on Java" --split-by thread --top 1 "$F/java.perf" -o "$F/sj"
+grep -q '<title>java/io/PrintStream:::print ' "$F/sj/java_100_101.svg" && ! grep -q 'Ljava/' "$F/sj/java_100_101.svg" \
+	&& pass "flame: --split-by tidies Java names" || fail "flame: --split-by tidies Java names" "$(cat "$TMP/out")"
+# perf headers of exited tasks (":-1") and names with spaces and digits
+# keep their samples, their event and their time stamp for --begin.
+printf '%s\n' ':-1    -1 [001]   546.707147:     200040 cpu-clock:ppp: ' '	ffff do_exit ([kernel.kallsyms])' '' \
+	'a:b 12   777/778 [000]   546.710000:     3 cpu-clock:ppp: ' '	7f01 main (/opt/ab)' '' \
+	'Web Content [003]   546.713000:     11 cpu-clock:ppp: ' '	7f00 run (/opt/w)' '' > "$F/comm.perf"
+frun 0 "perf :-1 headers" --collapsed "$F/comm.perf"
+printf '%s\n' ':-1;do_exit 200040' 'Web_Content;run 11' 'a:b_12;main 3' | cmp -s - "$TMP/out" \
+	&& pass "flame: perf headers of exited tasks and odd names keep their samples" \
+	|| fail "flame: perf headers of exited tasks and odd names" "$(cat "$TMP/out" "$TMP/err")"
+frun 0 "perf :-1 headers, --begin" --collapsed --begin 546.709 "$F/comm.perf"
+printf '%s\n' 'Web_Content;run 11' 'a:b_12;main 3' | cmp -s - "$TMP/out" \
+	&& pass "flame: --begin reads the time stamps of such headers" || fail "flame: --begin on odd headers" "$(cat "$TMP/out")"
+
+# Empty input (an empty file, /dev/null on stdin, an empty gzip, from a
+# file or stdin) is an input with no samples in every tool, with the exit
+# status the README gives: flamegraph and flame 2, the collapsers and
+# difffolded 0 with nothing written.
+: > "$F/empty.txt"
+gzip -c "$F/empty.txt" > "$F/empty.gz"
+empty_rc() {	# empty_rc RC TOOL ARGS...: each empty input, as a file and on stdin
+	_rc=$1 _t=$2
+	shift 2
+	for _e in "$F/empty.txt" "$F/empty.gz"; do
+		expect_exit "$_rc" "empty input: $_t $* $(basename "$_e") exits $_rc" "$B/$_t" "$@" "$_e"
+		[ "$_rc" = 0 ] && { [ -s "$TMP/out" ] && fail "empty input: $_t writes nothing" "$(head -c 200 "$TMP/out")" \
+			|| pass "empty input: $_t $* $(basename "$_e") writes nothing"; }
+		"$B/$_t" "$@" - < "$_e" > /dev/null 2>&1
+		_got=$?
+		[ "$_got" = "$_rc" ] && pass "empty input: $_t $* - < $(basename "$_e") exits $_rc" \
+			|| fail "empty input: $_t $* - < $(basename "$_e") exits $_rc" "exit $_got"
+	done
+	# No FILE at all reads stdin too (difffolded needs its two: "-").
+	case "$_t" in difffolded) set -- "$@" - ;; esac
+	"$B/$_t" "$@" < /dev/null > /dev/null 2>&1
+	_got=$?
+	[ "$_got" = "$_rc" ] && pass "empty input: $_t $* < /dev/null exits $_rc" \
+		|| fail "empty input: $_t $* < /dev/null exits $_rc" "exit $_got"
+}
+empty_rc 2 flamegraph
+empty_rc 2 flame
+empty_rc 2 flame --collapsed
+empty_rc 2 flame --flamechart
+empty_rc 2 flame --format perf
+empty_rc 0 stackcollapse-perf
+empty_rc 0 stackcollapse-vsp
+empty_rc 0 stackcollapse-etw
+empty_rc 0 stackcollapse-perfview
+empty_rc 0 difffolded "$F/empty.txt"
+"$FL" "$F/empty.txt" -o "$F/empty.svg" 2> "$TMP/err"
+grep -q "empty.txt: empty input" "$TMP/err" && grep -q "no samples" "$TMP/err" && ! grep -q -- "--format" "$TMP/err" \
+	&& pass "flame: an empty input is named and has no samples (not an unknown format)" \
+	|| fail "flame: an empty input is named and has no samples" "$(cat "$TMP/err")"
+grep -q "No valid input" "$F/empty.svg" && pass "flame: an empty input still writes an SVG saying so, as flamegraph" \
+	|| fail "flame: an empty input still writes an SVG saying so"
+printf '\n  \r\n\n' > "$F/blank.txt"
+frun 2 "input of blank lines only is empty too" "$F/blank.txt"
+frun 0 "--diff with an empty BEFORE draws AFTER" --diff "$F/empty.txt" tests/data/perf/threads.txt.gz -o "$F/ediff.svg"

@@ -41,8 +41,11 @@ int pvread_lread(struct pv *p, struct lread *lr)
 		rc = pvxml_parse(p, &in);
 	else if (c >= 0 && (o->format == PV_JSON || (o->format == PV_ANY && (c == '{' || c == '['))))
 		rc = pvjson_parse(p, &in, lread_bom(lr));
-	else if (in.eof >= 0 && c < 0)
+	else if (in.eof >= 0 && c < 0) {
+		/* No samples, as in every tool: not an unreadable input. */
 		pv_warn(p, NULL, "empty input");
+		rc = 0;
+	}
 	else if (in.eof >= 0) {
 		in.col++;	/* at the byte that does not fit */
 		pv_warn(p, &in, "not PerfView JSON or XML (it should start with '{' or '<')");
@@ -55,7 +58,7 @@ int pvread_lread(struct pv *p, struct lread *lr)
 	free(in.buf);
 	/* Well-formed but no sample at all: most likely some other JSON or
 	 * XML (a Chrome trace, a speedscope file), which deserves a word. */
-	if (rc == 0 && pv_stats(p)->samples + pv_stats(p)->skipped == seen)
+	if (rc == 0 && c >= 0 && pv_stats(p)->samples + pv_stats(p)->skipped == seen)
 		pv_warn(p, NULL, "no samples: not a PerfView stack file (no Sample elements "
 			"or \"Samples\" array)?");
 	if (rc < 0)

@@ -41,6 +41,7 @@ struct fnode {
 	int has_root;		/* a Root row was seen */
 	int has_caller;		/* a Caller row was seen */
 	int on_path;		/* on the path being expanded */
+	double used;		/* weight of the stacks through it so far */
 	size_t first;		/* first edge (after sorting) */
 	size_t nedges;		/* edges from here */
 };
@@ -518,35 +519,85 @@ static void emit_path(struct expand *x, size_t depth, double w)
 	emit(v, o, s, len, w, 0);
 }
 
+/* The part of share that g can still take, counted as taken: the stacks
+ * through a function never weigh more than its inclusive value, whatever
+ * the report says (float error within 1e-9 of it is let through). */
+static double take_share(struct fnode *g, double share)
+{
+	double room = g->incl - g->used;
+
+	if (g->has_root && share > room + g->incl * 1e-9)
+		share = room > 0 ? room : 0;
+	g->used += share;
+	return share;
+}
+
+/* How f's weight w is split: its own part (returned) and *k, the factor
+ * on each callee's share w x value / incl.  The parts never add up to
+ * more than w.  In a recursive function the exclusive value and the
+ * callees' inclusive values count some samples twice (a sample in
+ * sort;sort is exclusive to sort and inclusive to the sort it calls):
+ * the shares of calls back into the path go first, then all parts shrink
+ * alike.  A report whose parts add up to less than w keeps the
+ * recursive shares with the caller, up to w. */
+static double split(const struct vsp *v, const struct fnode *f, double w, double *k)
+{
+	double self = w * f->excl / f->incl, out = 0, rec = 0, room;
+	size_t e;
+
+	for (e = f->first; e < f->first + f->nedges; e++) {
+		const struct edge *ed = &v->edges[e];
+		const struct fnode *g = strtab_val(v->fn, ed->to);
+
+		if (g->on_path)
+			rec += w * ed->value / f->incl;
+		else
+			out += w * ed->value / f->incl;
+	}
+	*k = 1;
+	if (self + out > w) {
+		*k = w / (self + out);
+		return self * *k;
+	}
+	room = w - self - out;
+	return self + (rec < room ? rec : room);
+}
+
 /* Expands function path[depth-1] carrying weight w. */
 static void expand(struct expand *x, size_t depth, double w)
 {
 	struct vsp *v = x->v;
 	uint32_t id = x->path[depth - 1];
 	struct fnode *f = strtab_val(v->fn, id);
-	double self;
+	double self, k, take;
 	size_t e;
 
 	if (!(f->incl > 0)) {
 		emit_path(x, depth, w);
 		return;
 	}
-	self = w * f->excl / f->incl;
 	f->on_path = 1;
+	self = split(v, f, w, &k);
 	for (e = f->first; e < f->first + f->nedges; e++) {
 		const struct edge *ed = &v->edges[e];
-		double share = w * ed->value / f->incl;
+		double share = w * ed->value / f->incl * k;
 		struct fnode *g = strtab_val(v->fn, ed->to);
 
-		/* Recursion, depth, tiny shares and, past the limit, everything
-		 * else stay with the caller. */
-		if (g->on_path || depth >= MAX_DEPTH || share < x->min || x->paths >= MAX_PATHS) {
+		if (g->on_path)
+			continue;
+		/* Depth, tiny shares and, past the limit, everything else stay
+		 * with the caller. */
+		if (depth >= MAX_DEPTH || share < x->min || x->paths >= MAX_PATHS) {
 			self += share;
 			continue;
 		}
+		take = take_share(g, share);
+		self += share - take;
+		if (!(take > 0))
+			continue;
 		x->path[depth] = ed->to;
 		x->paths++;
-		expand(x, depth + 1, share);
+		expand(x, depth + 1, take);
 	}
 	f->on_path = 0;
 	emit_path(x, depth, self);
@@ -612,7 +663,7 @@ static void graph_end(struct vsp *v)
 		if (root == UINT32_MAX ? !(f->has_root && !f->has_caller) : order[i] != root)
 			continue;
 		x.path[0] = order[i];
-		expand(&x, 1, f->incl);
+		expand(&x, 1, take_share(strtab_val(v->fn, order[i]), f->incl));
 	}
 	free(x.path);
 	free(order);

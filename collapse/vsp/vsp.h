@@ -11,7 +11,10 @@
  *   no row names a caller of) callees are expanded, each taking the share
  *   of its caller's weight that the caller's inclusive value gives it, and
  *   each function keeps the exclusive share.  Recursion is cut where a
- *   function is already on the path.  The result is an approximation. */
+ *   function is already on the path; as a recursive function's exclusive
+ *   and callee values count some samples twice, a frame's parts are
+ *   scaled down to its weight, and the stacks through a function never
+ *   weigh more than its inclusive value.  The result is an approximation. */
 #ifndef FLAME_VSP_H
 #define FLAME_VSP_H
 
