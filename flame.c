@@ -7,6 +7,7 @@
  * samples, 3 a --fail-if-*-grows threshold was passed. */
 #include "collect.h"
 #include "flame_opts.h"
+#include "flame_report.h"
 #include "folded.h"
 #include "outfile.h"
 #include "render.h"
@@ -32,12 +33,6 @@ static void warn_line(void *ctx, const char *file, unsigned long line, const cha
 		fprintf(stderr, PROG ": %s\n", msg);
 }
 
-static void warn_render(void *ctx, const char *msg)
-{
-	(void)ctx;
-	fprintf(stderr, PROG ": %s\n", msg);
-}
-
 /* Collapses inputs into t; returns 0, 1 (problems, reported) or -1. */
 static int collect_all(const struct flame_opts *f, const char *const *in, int n, struct strtab *t)
 {
@@ -55,42 +50,6 @@ static int collect_all(const struct flame_opts *f, const char *const *in, int n,
 		rc |= r;
 	}
 	return rc;
-}
-
-struct render *flame_renderer(const struct fg_opts *o)
-{
-	struct render *r = render_new(o, warn_render, NULL);
-	char err[512];
-
-	if (render_load(r, err, sizeof(err)) < 0) {
-		fprintf(stderr, PROG ": %s\n", err);
-		render_free(r);
-		return NULL;
-	}
-	return r;
-}
-
-int flame_finish(struct render *r, const char *path)
-{
-	struct outfile *out = outfile_open(path);
-	int drawn;
-
-	if (!out) {
-		fprintf(stderr, PROG ": cannot write '%s': %s\n", path, strerror(errno));
-		render_free(r);
-		return 1;
-	}
-	drawn = render_write(r, outfile_stream(out));
-	render_free(r);
-	if (outfile_commit(out) < 0) {
-		fprintf(stderr, PROG ": write error on '%s': %s\n", path ? path : "<stdout>", strerror(errno));
-		return 1;
-	}
-	if (drawn != 0) {
-		fprintf(stderr, PROG ": no samples to draw\n");
-		return 2;
-	}
-	return 0;
 }
 
 /* Draws the stacks of t (or of the union u, two counts each) to path. */

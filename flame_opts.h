@@ -1,6 +1,6 @@
-/* flame_opts: flame's command line (its own options; the rest are the
- * renderer's, flamegraph.pl's), and the reports it writes besides graphs:
- * --split-by files and the --diff summary. */
+/* flame_opts: flame's command line: its own options, each format
+ * family's (as their stackcollapse tools take them), and the renderer's
+ * (flamegraph.pl's). */
 #ifndef FLAME_FLAME_OPTS_H
 #define FLAME_FLAME_OPTS_H
 
@@ -44,29 +44,5 @@ int flame_opts_parse(struct flame_opts *f, int argc, char **argv, char *err, siz
 int flame_opts_exit(struct flame_opts *f, int result, const char *prog, const char *err);
 
 void flame_opts_release(struct flame_opts *f);
-
-struct render;
-
-/* A renderer for o with its files loaded (--nameattr, --cp), or NULL
- * (said on stderr). */
-struct render *flame_renderer(const struct fg_opts *o);
-
-/* Writes r's graph to path (NULL: stdout) atomically and frees r; returns
- * the exit status: 0, 1 on a write error, 2 when there was nothing to
- * draw (each said on stderr). */
-int flame_finish(struct render *r, const char *path);
-
-/* --split-by: one SVG per thread or process group of t for the top N, in
- * the output directory, a line per file on stdout.  Returns an exit status. */
-int flame_split(const struct flame_opts *f, const struct strtab *t);
-
-/* --summary, --top-functions and --fail-if-*: u is the union of BEFORE and AFTER (two
- * counts per stack) with totals ta and tb.  Returns 0, 1 when a threshold
- * was passed (named on stderr), -1 on a write error. */
-int flame_summary(const struct flame_opts *f, const struct strtab *u, double ta, double tb);
-
-/* --summary and --top-functions for one profile t (one count per
- * stack).  Returns 0, or -1 on a write error (said on stderr). */
-int flame_profile_summary(const struct flame_opts *f, const struct strtab *t);
 
 #endif

@@ -1,5 +1,6 @@
 /* flame_report: --split-by graphs and the --diff summary. */
 #include "flame_opts.h"
+#include "flame_report.h"
 #include "bytes.h"
 #include "folded.h"
 #include "outfile.h"
@@ -17,6 +18,35 @@
 #include <sys/stat.h>
 
 #define SUMMARY_TOP 20		/* functions listed per table */
+
+static void warn_render(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "flame: %s\n", msg);
+}
+
+struct render *flame_renderer(const struct fg_opts *o)
+{
+	char err[512];
+	struct render *r = render_open(o, warn_render, NULL, err, sizeof(err));
+
+	if (!r)
+		fprintf(stderr, "flame: %s\n", err);
+	return r;
+}
+
+int flame_finish(struct render *r, const char *path)
+{
+	char err[512];
+	int rc = render_save(r, path, err, sizeof(err));
+
+	render_free(r);
+	if (rc < 0)
+		fprintf(stderr, "flame: %s\n", err);
+	else if (rc > 0)
+		fprintf(stderr, "flame: no samples to draw\n");
+	return rc < 0 ? 1 : rc > 0 ? 2 : 0;
+}
 
 /* One graph being drawn: its options point at its own title. */
 struct graph {

@@ -3,7 +3,6 @@
  * valid input. */
 #include "cliopt.h"
 #include "lread.h"
-#include "outfile.h"
 #include "render.h"
 
 #include <errno.h>
@@ -16,33 +15,6 @@ static void warn(void *ctx, const char *msg)
 {
 	(void)ctx;
 	fprintf(stderr, PROG ": %s\n", msg);
-}
-
-static int render_to(struct render *r, const struct fg_opts *o)
-{
-	struct outfile *out = outfile_open(o->output);
-	char err[512];
-	int drawn;
-
-	if (!out) {
-		fprintf(stderr, PROG ": cannot write '%s': %s\n", o->output, strerror(errno));
-		return 1;
-	}
-	drawn = render_write(r, outfile_stream(out));
-	if (outfile_commit(out) < 0) {
-		fprintf(stderr, PROG ": write error on '%s': %s\n",
-			o->output ? o->output : "<stdout>", strerror(errno));
-		return 1;
-	}
-	if (drawn != 0) {
-		fprintf(stderr, PROG ": ERROR: no stack counts found\n");
-		return 2;
-	}
-	if (render_finish(r, err, sizeof(err)) < 0) {
-		fprintf(stderr, PROG ": %s\n", err);
-		return 1;
-	}
-	return 0;
 }
 
 int main(int argc, char **argv)
@@ -63,10 +35,8 @@ int main(int argc, char **argv)
 		fgopt_usage(stdout, PROG);
 		return cliopt_stdout_status();
 	}
-	r = render_new(&o, warn, NULL);
-	if (render_load(r, err, sizeof(err)) < 0) {
+	if (!(r = render_open(&o, warn, NULL, err, sizeof(err)))) {
 		fprintf(stderr, PROG ": %s\n", err);
-		render_free(r);
 		return 1;
 	}
 	in = first < argc ? (const char *const *)argv + first : dash;
@@ -78,7 +48,13 @@ int main(int argc, char **argv)
 	}
 	if (render_ignored(r))
 		fprintf(stderr, PROG ": ignored %lu lines with invalid format\n", render_ignored(r));
-	rc = rc ? 1 : render_to(r, &o);
+	if (rc == 0 && (rc = render_save(r, o.output, err, sizeof(err))) != 0) {
+		if (rc > 0)
+			fprintf(stderr, PROG ": ERROR: no stack counts found\n");
+		else
+			fprintf(stderr, PROG ": %s\n", err);
+		rc = rc > 0 ? 2 : 1;
+	}
 	render_free(r);
 	return rc;
 }

@@ -1,6 +1,7 @@
 /* render: merges stacks, orders them as flamegraph.pl does, lays them out
  * and writes the SVG. */
 #include "render.h"
+#include "outfile.h"
 #include "layout.h"
 #include "nameattr.h"
 #include "palette.h"
@@ -96,6 +97,37 @@ int render_finish(struct render *r, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+struct render *render_open(const struct fg_opts *o, render_warn_fn *warn, void *ctx, char *err,
+			   size_t errlen)
+{
+	struct render *r = render_new(o, warn, ctx);
+
+	if (render_load(r, err, errlen) == 0)
+		return r;
+	render_free(r);
+	return NULL;
+}
+
+int render_save(struct render *r, const char *path, char *err, size_t errlen)
+{
+	struct outfile *out = outfile_open(path);
+	int drawn;
+
+	if (!out) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	drawn = render_write(r, outfile_stream(out));
+	if (outfile_commit(out) < 0) {
+		snprintf(err, errlen, "write error on '%s': %s", path ? path : "<stdout>",
+			 strerror(errno));
+		return -1;
+	}
+	if (drawn != 0)
+		return 1;
+	return render_finish(r, err, errlen);
 }
 
 static char *scratch(struct render *r, int i, size_t need)

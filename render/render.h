@@ -56,4 +56,15 @@ int render_write(struct render *r, FILE *f);
 /* Saves palette.map when --cp is on.  Returns 0, or -1 with a message. */
 int render_finish(struct render *r, char *err, size_t errlen);
 
+/* A renderer for o with its files loaded: render_new, then render_load.
+ * Returns NULL with a message in err when a file could not be loaded. */
+struct render *render_open(const struct fg_opts *o, render_warn_fn *warn, void *ctx, char *err,
+			   size_t errlen);
+
+/* Writes r's graph to path (NULL: stdout) atomically, then what the
+ * options keep (render_finish).  Returns 0; 1 when there was nothing to
+ * draw (the SVG that says so is still written); -1 with a message in err
+ * when a file could not be written. */
+int render_save(struct render *r, const char *path, char *err, size_t errlen);
+
 #endif
