@@ -263,14 +263,82 @@ static int field_number(const struct etw *e, int col, double *v)
 	return csv_number(e->cs.f[col].s, e->cs.f[col].len, 0, v);
 }
 
+/* Whether a row's DPC/ISR column says it is one. */
+static int dpc_row(const struct etw *e)
+{
+	const struct csv_field *f;
+
+	if (e->c_dpc < 0 || (size_t)e->c_dpc >= e->cs.n)
+		return 0;
+	f = &e->cs.f[e->c_dpc];
+	return f->len == 3 && (memcmp(f->s, "DPC", 3) == 0 || memcmp(f->s, "ISR", 3) == 0);
+}
+
+/* The row's thread ID (-1: no column) and weight; returns -1 after
+ * naming what is malformed. */
+static int row_numbers(struct etw *e, unsigned long lineno, long *tid, double *w)
+{
+	double v;
+
+	/* Windows thread IDs are 32-bit whole numbers. */
+	if (e->c_tid >= 0 && ((size_t)e->c_tid >= e->cs.n ||
+			      csv_number(e->cs.f[e->c_tid].s, e->cs.f[e->c_tid].len, 1, &v) < 0 ||
+			      v < 0 || v > 4294967295.0)) {
+		malformed(e, lineno, "the thread ID is not a number");
+		return -1;
+	}
+	*tid = e->c_tid >= 0 ? (long)v : -1;
+	*w = 1;
+	if (e->c_weight >= 0 && ((size_t)e->c_weight >= e->cs.n || field_number(e, e->c_weight, w) < 0)) {
+		malformed(e, lineno, "the weight is not a number");
+		return -1;
+	}
+	return 0;
+}
+
+/* Adds the stack built in e->key (o bytes) weighing w. */
+static void add_stack(struct etw *e, size_t o, double w)
+{
+	struct fcount c = { 0, 0 };
+	uint32_t id;
+
+	if (w == floor(w) && w < 9007199254740992.0)
+		c.n = (uint64_t)w;
+	else
+		c.frac = w;
+	id = strtab_intern(e->out, e->key, o, NULL);
+	fcount_add(strtab_val(e->out, id), &c);
+	if (e->o->seq)
+		fseq_add(e->o->seq, id, &c, NULL);
+	e->st.kept++;
+}
+
+/* The root frames: "name (pid)" and "TID n" (or "TID:n"). */
+static void put_roots(struct etw *e, size_t *o, const char *name, size_t namelen, long pid, long tid)
+{
+	char num[64];
+	int n;
+
+	if (!e->o->no_process || e->split) {
+		n = snprintf(num, sizeof(num), " (%ld)", pid);
+		put(e, o, name, namelen, 0);
+		if (memchr(name, ';', namelen))
+			fix_semicolons(e, 0, *o);
+		put(e, o, num, (size_t)n, 0);
+	}
+	if ((!e->o->no_thread || e->split) && tid >= 0) {
+		n = snprintf(num, sizeof(num), e->o->collapse_threads ? "TID:%ld" : "TID %ld", tid);
+		put(e, o, num, (size_t)n, 1);
+	}
+}
+
 static void row(struct etw *e, unsigned long lineno)
 {
 	const struct csv_field *proc, *stack;
 	size_t namelen, o = 0;
-	long pid, tid = -1;
-	double w = 1, t, v;
-	char num[64];
-	int hit = !e->o->grep, n;
+	long pid, tid;
+	double w, t;
+	int hit = !e->o->grep;
 
 	if ((size_t)e->c_proc >= e->cs.n || (size_t)e->c_stack >= e->cs.n) {
 		malformed(e, lineno, "missing columns");
@@ -283,60 +351,21 @@ static void row(struct etw *e, unsigned long lineno)
 		malformed(e, lineno, "the process is not \"name (pid)\"");
 		return;
 	}
-	/* Windows thread IDs are 32-bit whole numbers. */
-	if (e->c_tid >= 0 && ((size_t)e->c_tid >= e->cs.n ||
-			      csv_number(e->cs.f[e->c_tid].s, e->cs.f[e->c_tid].len, 1, &v) < 0 ||
-			      v < 0 || v > 4294967295.0)) {
-		malformed(e, lineno, "the thread ID is not a number");
+	if (row_numbers(e, lineno, &tid, &w) < 0)
 		return;
-	}
-	if (e->c_tid >= 0)
-		tid = (long)v;
-	if (e->c_weight >= 0 && ((size_t)e->c_weight >= e->cs.n || field_number(e, e->c_weight, &w) < 0)) {
-		malformed(e, lineno, "the weight is not a number");
-		return;
-	}
 	if (e->c_time >= 0 && (size_t)e->c_time < e->cs.n && field_number(e, e->c_time, &t) == 0 &&
 	    !filter_time(&e->o->filter, t))
 		return;
-	if (!e->o->include_idle && ((namelen == 4 && memcmp(proc->s, "Idle", 4) == 0 && pid == 0) ||
-				    (e->c_dpc >= 0 && (size_t)e->c_dpc < e->cs.n &&
-				     e->cs.f[e->c_dpc].len == 3 &&
-				     (memcmp(e->cs.f[e->c_dpc].s, "DPC", 3) == 0 ||
-				      memcmp(e->cs.f[e->c_dpc].s, "ISR", 3) == 0))))
+	if (!e->o->include_idle &&
+	    ((namelen == 4 && memcmp(proc->s, "Idle", 4) == 0 && pid == 0) || dpc_row(e)))
 		return;
-	if (!wanted(&e->o->filter, proc->s, namelen, pid, tid))
+	if (!wanted(&e->o->filter, proc->s, namelen, pid, tid) ||
+	    (stack->len == 3 && memcmp(stack->s, "n/a", 3) == 0))
 		return;
-	if (stack->len == 3 && memcmp(stack->s, "n/a", 3) == 0)
-		return;
-	if (!e->o->no_process || e->split) {
-		n = snprintf(num, sizeof(num), " (%ld)", pid);
-		put(e, &o, proc->s, namelen, 0);
-		if (memchr(proc->s, ';', namelen))
-			fix_semicolons(e, 0, o);
-		put(e, &o, num, (size_t)n, 0);
-	}
-	if ((!e->o->no_thread || e->split) && tid >= 0) {
-		n = snprintf(num, sizeof(num), e->o->collapse_threads ? "TID:%ld" : "TID %ld", tid);
-		put(e, &o, num, (size_t)n, 1);
-	}
-	if (!put_stack(e, &o, stack->s, stack->len, memchr(stack->s, ';', stack->len) != NULL, &hit) ||
-	    !hit || !(w > 0))
-		return;
-	{
-		struct fcount c = { 0, 0 };
-
-		if (w == floor(w) && w < 9007199254740992.0)
-			c.n = (uint64_t)w;
-		else
-			c.frac = w;
-		uint32_t id = strtab_intern(e->out, e->key, o, NULL);
-
-		fcount_add(strtab_val(e->out, id), &c);
-		if (e->o->seq)
-			fseq_add(e->o->seq, id, &c, NULL);
-	}
-	e->st.kept++;
+	put_roots(e, &o, proc->s, namelen, pid, tid);
+	if (put_stack(e, &o, stack->s, stack->len, memchr(stack->s, ';', stack->len) != NULL, &hit) &&
+	    hit && w > 0)
+		add_stack(e, o, w);
 }
 
 /* ---- xperf -a dumper ---- */
@@ -637,8 +666,6 @@ static void dump_emit(struct etw *e, const struct pend *pd)
 	const char *proc = strtab_str(e->procs, pd->proc, &len);
 	char num[32];
 	int hit = !e->o->grep, n;
-	struct fcount c = { 0, 0 };
-	uint32_t id;
 
 	if (!pd->frag[0] && !pd->frag[1])
 		return;	/* no stack */
@@ -654,17 +681,8 @@ static void dump_emit(struct etw *e, const struct pend *pd)
 		put_reversed(e, &o, pd->frag[1], pd->flen[1], &hit);
 	if (pd->frag[0])
 		put_reversed(e, &o, pd->frag[0], pd->flen[0], &hit);
-	if (!hit)
-		return;
-	if (pd->weight == floor(pd->weight))
-		c.n = (uint64_t)pd->weight;
-	else
-		c.frac = pd->weight;
-	id = strtab_intern(e->out, e->key, o, NULL);
-	fcount_add(strtab_val(e->out, id), &c);
-	if (e->o->seq)
-		fseq_add(e->o->seq, id, &c, NULL);
-	e->st.kept++;
+	if (hit)
+		add_stack(e, o, pd->weight);
 }
 
 static void dump_end(struct etw *e)
