@@ -10,10 +10,10 @@
 #include "folded.h"
 #include "lread.h"
 #include "strtab.h"
+#include "tpool.h"
 #include "xalloc.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,20 +35,7 @@ struct job {
 	int nnotes;		/* how many */
 };
 
-struct pool {
-	pthread_mutex_t mu;	/* guards the fields below */
-	pthread_cond_t ready;	/* a job was queued, or the queue closed */
-	pthread_cond_t room;	/* a job was taken */
-	struct job **q;		/* ring of queued jobs */
-	size_t cap;		/* ring size */
-	size_t head;		/* next job to take */
-	size_t count;		/* jobs queued */
-	int closed;		/* no more jobs will come */
-};
-
 struct worker {
-	pthread_t th;		/* the thread (not for the caller's worker) */
-	struct pool *pool;	/* where jobs come from */
 	struct strtab *tab;	/* this worker's stacks */
 	struct perf *p;		/* this worker's collapser */
 	struct job *cur;	/* the job being worked on */
@@ -58,10 +45,10 @@ struct run {
 	struct perf_opts opts;	/* options, with the event fixed once known */
 	char event[64];		/* storage for opts.event_filter */
 	struct worker self;	/* the calling thread's collapser */
-	struct worker *w;	/* workers */
-	int nw;			/* how many started */
+	struct worker *w;	/* workers' states */
+	int nw;			/* how many threads started */
 	int threads;		/* how many wanted */
-	struct pool pool;	/* the queue */
+	struct tpool *pool;	/* the threads */
 	struct job **jobs;	/* every job, in input order */
 	size_t njobs;		/* how many */
 	size_t jobcap;		/* capacity */
@@ -82,9 +69,8 @@ static void collect(void *ctx, const char *file, unsigned long line, const char 
 	}
 }
 
-static void worker_init(struct worker *w, const struct perf_opts *o, struct pool *pool)
+static void worker_init(struct worker *w, const struct perf_opts *o)
 {
-	w->pool = pool;
 	w->tab = strtab_new(sizeof(struct fcount));
 	w->p = perf_new(o, w->tab, collect, w);
 }
@@ -106,38 +92,17 @@ static size_t feed(struct worker *w, const char *text, size_t len, int final)
 	return (size_t)(s - text);
 }
 
-static void work(struct worker *w, struct job *j)
+static void work(void *worker, void *job)
 {
+	struct worker *w = worker;
+	struct job *j = job;
+
 	w->cur = j;
 	perf_begin(w->p, j->name);
 	feed(w, j->buf, j->len, 1);
 	perf_end(w->p);
 	free(j->buf);
 	j->buf = NULL;
-}
-
-static void *worker_main(void *arg)
-{
-	struct worker *w = arg;
-	struct pool *pl = w->pool;
-
-	for (;;) {
-		struct job *j;
-
-		pthread_mutex_lock(&pl->mu);
-		while (!pl->count && !pl->closed)
-			pthread_cond_wait(&pl->ready, &pl->mu);
-		if (!pl->count) {
-			pthread_mutex_unlock(&pl->mu);
-			return NULL;
-		}
-		j = pl->q[pl->head];
-		pl->head = (pl->head + 1) % pl->cap;
-		pl->count--;
-		pthread_cond_signal(&pl->room);
-		pthread_mutex_unlock(&pl->mu);
-		work(w, j);
-	}
 }
 
 static struct job *new_job(struct run *r, int input, const char *name)
@@ -153,38 +118,23 @@ static struct job *new_job(struct run *r, int input, const char *name)
 
 static void start_workers(struct run *r)
 {
+	void **states = xcalloc((size_t)r->threads, sizeof(*states));
 	int i;
 
-	r->pool.cap = (size_t)r->threads * 2;
-	r->pool.q = xcalloc(r->pool.cap, sizeof(*r->pool.q));
-	pthread_mutex_init(&r->pool.mu, NULL);
-	pthread_cond_init(&r->pool.ready, NULL);
-	pthread_cond_init(&r->pool.room, NULL);
 	r->w = xcalloc((size_t)r->threads, sizeof(*r->w));
 	for (i = 0; i < r->threads; i++) {
-		worker_init(&r->w[i], &r->opts, &r->pool);
-		if (pthread_create(&r->w[i].th, NULL, worker_main, &r->w[i]) != 0) {
-			perf_free(r->w[i].p);
-			strtab_free(r->w[i].tab);
-			break;
-		}
-		r->nw++;
+		worker_init(&r->w[i], &r->opts);
+		states[i] = &r->w[i];
+	}
+	r->pool = tpool_new(r->threads, (size_t)r->threads * 2, work, states);
+	r->nw = tpool_count(r->pool);
+	for (i = r->nw; i < r->threads; i++) {	/* threads that did not start */
+		perf_free(r->w[i].p);
+		strtab_free(r->w[i].tab);
 	}
 	if (r->nw == 0)
 		r->sequential = 1;
-}
-
-static void submit(struct run *r, struct job *j)
-{
-	struct pool *pl = &r->pool;
-
-	pthread_mutex_lock(&pl->mu);
-	while (pl->count == pl->cap)
-		pthread_cond_wait(&pl->room, &pl->mu);
-	pl->q[(pl->head + pl->count) % pl->cap] = j;
-	pl->count++;
-	pthread_cond_signal(&pl->ready);
-	pthread_mutex_unlock(&pl->mu);
+	free(states);
 }
 
 /* Where the last blank line in buf ends, or 0 when there is none. */
@@ -288,7 +238,7 @@ static int chunk_input(struct run *r, struct lread *lr, int input, const char *n
 			memcpy(next, buf + cut, len - cut);
 			j->buf = buf;
 			j->len = cut;
-			submit(r, j);
+			tpool_submit(r->pool, j);
 			buf = next;
 			len -= cut;
 			if (eof)
@@ -351,22 +301,11 @@ static void finish(struct run *r, struct strtab *out, struct perf_stats *st)
 {
 	int i;
 
-	if (r->nw) {
-		pthread_mutex_lock(&r->pool.mu);
-		r->pool.closed = 1;
-		pthread_cond_broadcast(&r->pool.ready);
-		pthread_mutex_unlock(&r->pool.mu);
-		for (i = 0; i < r->nw; i++)
-			pthread_join(r->w[i].th, NULL);
-		for (i = 0; i < r->nw; i++)
-			merge(out, &r->w[i], st);
-		pthread_mutex_destroy(&r->pool.mu);
-		pthread_cond_destroy(&r->pool.ready);
-		pthread_cond_destroy(&r->pool.room);
-	}
+	tpool_free(r->pool);
+	for (i = 0; i < r->nw; i++)
+		merge(out, &r->w[i], st);
 	merge(out, &r->self, st);
 	free(r->w);
-	free(r->pool.q);
 }
 
 static void run_init(struct run *r, const struct perf_opts *o, const struct perf_run_opts *ro,
@@ -383,7 +322,7 @@ static void run_init(struct run *r, const struct perf_opts *o, const struct perf
 		r->chunk = (size_t)strtoul(getenv("FLAME_CHUNK"), NULL, 10);
 	if (r->chunk < 4096)
 		r->chunk = (size_t)8 << 20;
-	worker_init(&r->self, &r->opts, NULL);
+	worker_init(&r->self, &r->opts);
 }
 
 int perf_run(const struct perf_opts *o, const char *const *inputs, int ninputs,
