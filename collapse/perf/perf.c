@@ -784,38 +784,22 @@ static long id_of(const char *s, size_t n)
 	return v;
 }
 
-static int in_list(long v, const long *list, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (list[i] == v)
-			return 1;
-	return 0;
-}
-
 /* Whether the filter keeps the event; counts what it drops. */
 static int filter_keeps(struct perf *p, const struct header *h)
 {
-	const struct perf_filter *f = p->o->filter;
+	const struct filter *f = p->o->filter;
 	long pid = id_of(h->pid, h->pidlen);
-	size_t i;
-	int keep = 1;
+	int keep;
 
 	if (!f)
 		return 1;
-	if ((f->npid && pid < 0) || ((f->has_begin || f->has_end) && !h->has_time)) {
+	if ((f->npid && pid < 0) || (filter_has_time(f) && !h->has_time)) {
 		p->st.unknown++;
 		keep = 0;
-	} else if ((f->npid && !in_list(pid, f->pid, f->npid)) ||
-		   (f->ntid && !in_list(id_of(h->tid, h->tidlen), f->tid, f->ntid)) ||
-		   (f->has_begin && h->time < f->begin) || (f->has_end && h->time >= f->end)) {
-		keep = 0;
-	} else if (f->ncomm) {
-		for (i = 0; i < f->ncomm && !(strlen(f->comm[i]) == h->commlen &&
-					      memcmp(f->comm[i], h->comm, h->commlen) == 0); i++)
-			;
-		keep = i < f->ncomm;
+	} else {
+		keep = filter_pid(f, pid) && filter_tid(f, id_of(h->tid, h->tidlen)) &&
+		       (!h->has_time || filter_time(f, h->time)) &&
+		       filter_process(f, h->comm, h->commlen, 0);
 	}
 	p->st.outside += !keep;
 	return keep;

@@ -11,22 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "filter.h"
+
 struct strtab;
 struct perf;
 struct a2l;
-
-/* Which events to keep (flame's --pid/--tid/--process/--begin/--end);
- * an empty list or an unset bound keeps all. */
-struct perf_filter {
-	const long *pid;		/* keep these PIDs */
-	size_t npid;			/* entries in pid */
-	const long *tid;		/* keep these TIDs */
-	size_t ntid;			/* entries in tid */
-	const char *const *comm;	/* keep these command names */
-	size_t ncomm;			/* entries in comm */
-	int has_begin, has_end;		/* bounds set... */
-	double begin, end;		/* ...keep begin <= time < end (seconds) */
-};
 
 struct fseq;
 
@@ -41,7 +30,8 @@ struct perf_opts {
 	const char *const *skip_after;	/* drop frames above these functions */
 	size_t nskip_after;		/* entries in skip_after */
 	struct a2l *inline_frames;	/* --inline: un-inline with addr2line, or NULL */
-	const struct perf_filter *filter;	/* NULL: every event */
+	const struct filter *filter;	/* events to keep (names: exact;
+					   times: seconds), NULL: all */
 	struct fseq *seq;		/* events in order too (ids of out), or
 					   NULL; not with perf_run's workers */
 };

@@ -103,8 +103,6 @@ static void report(const struct format_job *j, const struct perf_stats *st)
 int perf_collect(const struct format_job *j)
 {
 	const struct filter *fl = &j->o->filter;
-	struct perf_filter pf = { fl->pid, fl->npid, fl->tid, fl->ntid, fl->process, fl->nprocess,
-				  fl->has_begin, fl->has_end, fl->begin, fl->end };
 	struct perf_cli dflt;
 	const struct perf_cli *cli = j->fopts;
 	struct perf_opts po;
@@ -119,7 +117,7 @@ int perf_collect(const struct format_job *j)
 	}
 	po = cli->opts;
 	if (filter_has_ids(fl) || filter_has_time(fl))
-		po.filter = &pf;
+		po.filter = fl;
 	if (j->o->split_roots)
 		po.pid = po.tid = 1;
 	po.seq = j->o->seq;
