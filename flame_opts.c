@@ -14,11 +14,12 @@
 
 enum { O_FORMAT = 256, O_COLLAPSED, O_DIFF, O_SUMMARY, O_FAIL_SELF, O_FAIL_TOTAL, O_SPLIT, O_TOP,
        O_PID, O_TID, O_PROCESS, O_BEGIN, O_END, O_MAX_INFLATE, O_CLASSIC, O_NORMALIZE,
-       O_TOP_FUNCTIONS };
+       O_TOP_FUNCTIONS, O_LIST_FORMATS };
 
 static const struct cliopt own[] = {
 	{ "format", O_FORMAT, "NAME", "do not detect: read every input as NAME" },
 	{ "collapsed", O_COLLAPSED, NULL, "write collapsed stacks instead of SVG" },
+	{ "list-formats", O_LIST_FORMATS, NULL, "list the formats flame reads, and exit" },
 	{ "pid", O_PID, "N,..", "ETW and perf inputs: keep these processes" },
 	{ "tid", O_TID, "N,..", "ETW and perf inputs: keep these threads" },
 	{ "process", O_PROCESS, "NAME,..", "ETW and perf inputs: keep these process names\n"
@@ -92,6 +93,7 @@ static int set_own(void *ctx, int key, const char *a, char *err, size_t errlen)
 	case O_BEGIN: case O_END: return set_range(f, key, a);
 	case O_MAX_INFLATE: return cliopt_size(a, &size) < 0 ? -1 : (f->c.max_inflate = size, 0);
 	case O_COLLAPSED: f->collapsed = 1; return 0;
+	case O_LIST_FORMATS: f->list_formats = 1; return 0;
 	case O_DIFF: f->diff = 1; return 0;
 	case O_CLASSIC: f->classic = 1; return 0;
 	case O_NORMALIZE: f->normalize = 1; return 0;
@@ -233,6 +235,8 @@ int flame_opts_parse(struct flame_opts *f, int argc, char **argv, char *err, siz
 		return FL_USAGE;
 	if (f->fg.help || f->fg.version)
 		return f->fg.help ? FL_HELP : FL_VERSION;
+	if (f->list_formats)
+		return FL_LIST;
 	f->inputs = first < n ? (const char *const *)f->argv + first : dash;
 	f->ninputs = first < n ? n - first : 1;
 	ready(f);
@@ -291,6 +295,12 @@ int flame_opts_exit(struct flame_opts *f, int result, const char *prog, const ch
 
 	if (result == FL_VERSION) {
 		rc = cliopt_version(prog);
+	} else if (result == FL_LIST) {
+		const struct format *fmt;
+
+		for (fmt = formats; fmt->name; fmt++)
+			printf("%s\t%s\n", fmt->name, fmt->what);
+		rc = cliopt_stdout_status();
 	} else if (result == FL_HELP) {
 		help(f, prog);
 		rc = cliopt_stdout_status();

@@ -8,13 +8,14 @@
 #include "options.h"
 #include "split.h"
 
-enum { FL_RUN, FL_HELP, FL_VERSION, FL_USAGE };
+enum { FL_RUN, FL_HELP, FL_VERSION, FL_LIST, FL_USAGE };
 
 
 struct flame_opts {
 	struct fg_opts fg;		/* renderer options */
 	struct collect_opts c;		/* collapser options */
 	int collapsed;			/* write collapsed stacks, not SVG */
+	int list_formats;		/* --list-formats */
 	int diff;			/* BEFORE AFTER */
 	int classic;			/* --classic-diff: as difffolded | flamegraph */
 	int normalize;			/* --normalize: BEFORE scaled to AFTER's total */

@@ -122,3 +122,13 @@ if grep -q "$(printf '\033')" "$O/ctl.out"; then
 else
 	pass "options: --top-functions writes no control bytes from names"
 fi
+
+# The README's format table is flame's (collapse/format.c's) row for row.
+sed -n '/<!-- formats: flame --list-formats -->/,/<!-- \/formats -->/p' README.md \
+	| sed -n 's/^| `\([^`]*\)` | \(.*\) |$/\1\t\2/p' > "$O/readme.formats"
+"$B/flame" --list-formats > "$O/flame.formats"
+[ -s "$O/flame.formats" ] && cmp -s "$O/readme.formats" "$O/flame.formats" \
+	&& pass "options: the README lists the formats of the format table" \
+	|| fail "options: README's format table" "$(diff "$O/flame.formats" "$O/readme.formats")"
+"$B/flame" --help | grep -q "content: $(cut -f1 "$O/flame.formats" | paste -sd, - | sed 's/,/, /g')$" \
+	&& pass "options: flame --help names every format" || fail "options: flame --help formats"
