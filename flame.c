@@ -90,22 +90,6 @@ static void default_title(struct flame_opts *f, const char *const *in, int n)
 	f->fg.title = f->title;
 }
 
-/* --normalize: BEFORE's counts (the first of each pair in u) scaled
- * from total ta to AFTER's tb, exactly (difffolded -n truncates). */
-static void normalize(struct strtab *u, double ta, double tb)
-{
-	size_t i;
-
-	if (!(ta > 0) || ta == tb)
-		return;
-	for (i = 0; i < strtab_count(u); i++) {
-		struct fcount *v = strtab_val(u, (uint32_t)i);
-
-		v[0].frac = fcount_value(&v[0]) * tb / ta;
-		v[0].n = 0;
-	}
-}
-
 /* Beyond --classic-diff: BEFORE-only stacks drawn, per-frame tooltips,
  * and a legend as the subtitle unless one was given. */
 static void diff_look(struct flame_opts *f)
@@ -137,7 +121,7 @@ static int run_diff(struct flame_opts *f, const char *const *in)
 	if (f->summary || f->top_functions || f->fail_self >= 0 || f->fail_total >= 0)
 		gate = flame_summary(f, u, stackdiff_total(a), stackdiff_total(b));
 	if (f->normalize)
-		normalize(u, stackdiff_total(a), stackdiff_total(b));
+		stackdiff_normalize(u, stackdiff_total(a), stackdiff_total(b), 0);
 	diff_look(f);
 	r2 = draw(&f->fg, u, 1, f->fg.output);
 	rc = r2 ? r2 : gate < 0 ? 1 : gate ? 3 : rc;

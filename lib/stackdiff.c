@@ -4,6 +4,7 @@
 #include "strtab.h"
 #include "xalloc.h"
 
+#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,4 +94,53 @@ struct stackdiff_fn *stackdiff_functions(const struct strtab *u, struct strtab *
 	for (i = 0; i < *n; i++)
 		fns[i].name = strtab_str(names, (uint32_t)i, NULL);
 	return fns;
+}
+
+/* s (len bytes) with its hex numbers as "0x..." into d (room: 3 len + 8). */
+static size_t strip_hex(const char *s, size_t len, char *d)
+{
+	size_t o = 0, k = 0;
+
+	while (k < len) {
+		if (s[k] == '0' && k + 2 < len && s[k + 1] == 'x' && isxdigit((unsigned char)s[k + 2])) {
+			for (k += 2; k < len && isxdigit((unsigned char)s[k]); k++)
+				;
+			memcpy(d + o, "0x...", 5);
+			o += 5;
+			continue;
+		}
+		d[o++] = s[k++];
+	}
+	return o;
+}
+
+struct strtab *stackdiff_strip_hex(const struct strtab *t)
+{
+	struct strtab *out = strtab_new(sizeof(struct fcount));
+	size_t i, len, n;
+
+	for (i = 0; i < strtab_count(t); i++) {
+		const char *s = strtab_str(t, (uint32_t)i, &len);
+		char *d = xmalloc(len * 3 + 8);
+
+		n = strip_hex(s, len, d);
+		fcount_add(strtab_val(out, strtab_intern(out, d, n, NULL)), strtab_val(t, (uint32_t)i));
+		free(d);
+	}
+	return out;
+}
+
+void stackdiff_normalize(struct strtab *u, double ta, double tb, int whole)
+{
+	size_t i;
+
+	if (!(ta > 0) || ta == tb)
+		return;
+	for (i = 0; i < strtab_count(u); i++) {
+		struct fcount *v = strtab_val(u, (uint32_t)i);
+		double scaled = fcount_value(&v[0]) * tb / ta;
+
+		v[0].n = whole ? (uint64_t)scaled : 0;
+		v[0].frac = whole ? 0 : scaled;
+	}
 }

@@ -27,4 +27,13 @@ double stackdiff_total(const struct strtab *t);
  * a table the function fills and the caller frees). */
 struct stackdiff_fn *stackdiff_functions(const struct strtab *u, struct strtab *names, size_t *n);
 
+/* A copy of the stacks of t with every hex number ("0x1f") made "0x...",
+ * as difffolded -s does (equal stacks then merge).  Free with strtab_free. */
+struct strtab *stackdiff_strip_hex(const struct strtab *t);
+
+/* Scales BEFORE (the first count of each pair of u) from total ta to
+ * tb; whole: cut to whole numbers as difffolded.pl's int() does, else
+ * exactly. */
+void stackdiff_normalize(struct strtab *u, double ta, double tb, int whole);
+
 #endif

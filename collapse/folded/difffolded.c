@@ -7,51 +7,33 @@
 #include "folded.h"
 #include "stackdiff.h"
 #include "strtab.h"
-#include "xalloc.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define PROG "difffolded"
 
-/* Loads path into t, hex numbers stripped when strip; returns 0 or -1. */
-static int load(const char *path, struct strtab *t, int strip)
+/* Loads path, hex numbers stripped when strip: the stacks read (all of
+ * them, or those before a fault, when *failed is set after saying why). */
+static struct strtab *load(const char *path, int strip, int *failed)
 {
-	struct strtab *raw = strip ? strtab_new(sizeof(struct fcount)) : t;
+	struct strtab *t = strtab_new(sizeof(struct fcount)), *bare;
 	unsigned long bad = 0, first = 0;
 	char err[512];
-	size_t i;
-	int rc = folded_load(path, raw, &bad, &first, err, sizeof(err));
 
-	if (rc < 0)
+	if (folded_load(path, t, &bad, &first, err, sizeof(err)) < 0) {
 		fprintf(stderr, PROG ": %s\n", err);
-	else if (bad)
+		*failed = 1;
+	} else if (bad) {
 		fprintf(stderr, PROG ": %s:%lu: ignored %lu lines that are not collapsed stacks\n",
 			path, first, bad);
-	for (i = 0; strip && i < strtab_count(raw); i++) {
-		size_t len, o = 0, k = 0;
-		const char *s = strtab_str(raw, (uint32_t)i, &len);
-		char *d = xmalloc(len * 3 + 8);
-
-		while (k < len) {
-			if (s[k] == '0' && k + 2 < len && s[k + 1] == 'x' && isxdigit((unsigned char)s[k + 2])) {
-				for (k += 2; k < len && isxdigit((unsigned char)s[k]); k++)
-					;
-				memcpy(d + o, "0x...", 5);
-				o += 5;
-				continue;
-			}
-			d[o++] = s[k++];
-		}
-		fcount_add(strtab_val(t, strtab_intern(t, d, o, NULL)), strtab_val(raw, (uint32_t)i));
-		free(d);
 	}
-	if (strip)
-		strtab_free(raw);
-	return rc;
+	if (!strip)
+		return t;
+	bare = stackdiff_strip_hex(t);
+	strtab_free(t);
+	return bare;
 }
 
 static const struct cliopt options[] = {
@@ -100,25 +82,16 @@ int main(int argc, char **argv)
 	struct strtab *a, *b, *u;
 	int flags[2] = { 0, 0 }, rc;
 	struct cliopt_files io;
-	double ta, tb;
-	size_t i;
 	char err[512];
 
 	if ((rc = parse(argc, argv, flags, &io)) >= 0)
 		return rc;
-	a = strtab_new(sizeof(struct fcount));
-	b = strtab_new(sizeof(struct fcount));
-	rc = load(io.inputs[0], a, flags[1]) < 0;
-	rc = (load(io.inputs[1], b, flags[1]) < 0) || rc;
+	rc = 0;
+	a = load(io.inputs[0], flags[1], &rc);
+	b = load(io.inputs[1], flags[1], &rc);
 	u = stackdiff_union(a, b);
-	ta = stackdiff_total(a);
-	tb = stackdiff_total(b);
-	for (i = 0; flags[0] && ta != tb && ta > 0 && i < strtab_count(u); i++) {
-		struct fcount *v = strtab_val(u, (uint32_t)i);
-
-		v[0].n = (uint64_t)(fcount_value(&v[0]) * tb / ta);	/* int(), as Perl */
-		v[0].frac = 0;
-	}
+	if (flags[0])	/* int(), as Perl */
+		stackdiff_normalize(u, stackdiff_total(a), stackdiff_total(b), 1);
 	if (folded_save_pairs(u, io.output, err, sizeof(err)) < 0) {
 		fprintf(stderr, PROG ": %s\n", err);
 		rc = 1;
