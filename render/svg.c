@@ -1,6 +1,7 @@
 /* svg: the SVG document.  Geometry (padding, frame boxes, label room)
  * follows flamegraph.pl so graphs line up with the ones people know. */
 #include "svg.h"
+#include "numfmt.h"
 #include "nameattr.h"
 #include "palette.h"
 #include "xmlesc.h"
@@ -18,17 +19,17 @@
 
 const char *svg_num(char *buf, double v)
 {
-	snprintf(buf, 32, "%.15g", v);
+	numfmt_g15(buf, v);
 	return buf;
 }
 
 void svg_commify(char *buf, size_t size, double n)
 {
-	char digits[64];
+	char digits[NUMFMT_MAX];
 	size_t len, i, o = 0, lead;
 	int neg;
 
-	snprintf(digits, sizeof(digits), "%.0f", n);
+	numfmt_fixed(digits, n, 0);
 	neg = digits[0] == '-';
 	len = strlen(digits + neg);
 	lead = len % 3 ? len % 3 : 3;
@@ -45,9 +46,10 @@ void svg_commify(char *buf, size_t size, double n)
 static void text_el(FILE *f, const char *id, double x, double y, const char *cls,
 		    const char *s)
 {
-	char ybuf[32];
+	char ybuf[32], xbuf[NUMFMT_MAX];
 
-	fprintf(f, "<text id=\"%s\" x=\"%.2f\" y=\"%s\"%s>", id, x, svg_num(ybuf, y), cls);
+	numfmt_fixed(xbuf, x, 2);
+	fprintf(f, "<text id=\"%s\" x=\"%s\" y=\"%s\"%s>", id, xbuf, svg_num(ybuf, y), cls);
 	xmlesc_write(f, s, strlen(s), (size_t)-1);
 	fputs("</text>\n", f);
 }
@@ -226,7 +228,7 @@ static void title(FILE *f, const struct svg_in *in, const struct frame *fr, doub
 {
 	const struct fg_opts *o = in->o;
 	double samples = (end - fr->start) * o->factor, all = in->timemax * o->factor;
-	char num[64], rounded[64];
+	char num[NUMFMT_MAX], share[NUMFMT_MAX];
 	double pct;
 
 	svg_commify(num, sizeof(num), samples);
@@ -242,9 +244,9 @@ static void title(FILE *f, const struct svg_in *in, const struct frame *fr, doub
 	xmlesc_write(f, o->countname, strlen(o->countname), (size_t)-1);
 	/* flamegraph.pl divides the rounded count; with fractional counts
 	 * that can pass 100%, so then the exact count is used. */
-	snprintf(rounded, sizeof(rounded), "%.0f", samples);
-	pct = 100 * (in->fractional ? samples : strtod(rounded, NULL)) / all;
-	fprintf(f, ", %.2f%%", pct > 100 ? 100.0 : pct);
+	pct = 100 * (in->fractional ? samples : rint(samples)) / all;
+	numfmt_fixed(share, pct > 100 ? 100.0 : pct, 2);
+	fprintf(f, ", %s%%", share);
 	if (fr->has_delta) {
 		/* + 0.0 turns -0 into 0: Perl negates an integer zero to 0. */
 		double d = (o->negate ? -fr->delta : fr->delta) + 0.0;
@@ -275,12 +277,13 @@ static void label(FILE *f, const struct svg_in *in, const struct frame *fr, doub
 	double room = (x2 - x1) / (o->fontsize * o->fontwidth);
 	size_t chars = room >= 1e9 ? (size_t)1e9 : (size_t)room;
 	size_t n = strip_annotation(fr->name, fr->len), have;
-	char yb[32];
+	char yb[32], xb[NUMFMT_MAX];
 
 	if (chars < 3 || n == 0)
 		return;
 	have = xmlesc_count(fr->name, n);
-	fprintf(f, "<text x=\"%.2f\" y=\"%s\">", x1 + 3, svg_num(yb, ty));
+	numfmt_fixed(xb, x1 + 3, 2);
+	fprintf(f, "<text x=\"%s\" y=\"%s\">", xb, svg_num(yb, ty));
 	if (have <= chars) {
 		xmlesc_write(f, fr->name, n, (size_t)-1);
 	} else {
@@ -298,7 +301,7 @@ static void frame(FILE *f, const struct svg_in *in, const struct frame *fr, doub
 	double x1 = XPAD + fr->start * wpt, x2 = XPAD + end * wpt, y1, y2;
 	double ypad1 = o->fontsize * 3, ypad2 = o->fontsize * 2 + 10;
 	const struct nattr *na = fr->depth ? nameattr_find(in->na, fr->name, fr->len) : NULL;
-	char xs1[32], xs2[32], yb[32], color[48];
+	char xs1[NUMFMT_MAX], xs2[NUMFMT_MAX], w[NUMFMT_MAX], h[NUMFMT_MAX], yb[32], color[48];
 
 	if (!o->inverted) {
 		y1 = height - ypad2 - (fr->depth + 1) * fh + FRAMEPAD;
@@ -321,11 +324,13 @@ static void frame(FILE *f, const struct svg_in *in, const struct frame *fr, doub
 		title(f, in, fr, end);
 	}
 	/* Width from the rounded ends, as flamegraph.pl prints it. */
-	snprintf(xs1, sizeof(xs1), "%.1f", x1);
-	snprintf(xs2, sizeof(xs2), "%.1f", x2);
+	numfmt_fixed(xs1, x1, 1);
+	numfmt_fixed(xs2, x2, 1);
+	numfmt_fixed(w, strtod(xs2, NULL) - strtod(xs1, NULL), 1);
+	numfmt_fixed(h, y2 - y1, 1);
 	fill(in, fr, color);
-	fprintf(f, "<rect x=\"%s\" y=\"%s\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>", xs1,
-		svg_num(yb, y1), strtod(xs2, NULL) - strtod(xs1, NULL), y2 - y1, color);
+	fprintf(f, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"%s\"/>", xs1,
+		svg_num(yb, y1), w, h, color);
 	label(f, in, fr, x1, x2, 3 + (y1 + y2) / 2);
 	fputs(na && na->a_attrs ? "</a>\n" : "</g>\n", f);
 }
