@@ -5,7 +5,8 @@
 #   perf.data     the recording (perf record -F 4999 -a -g)
 #   perf.txt      its `perf script` text
 #   real.folded   perf.txt collapsed by our stackcollapse-perf ($B, build/)
-#   info.txt      what was recorded, sizes and distinct stacks
+#   recorded.txt  when and how it was recorded
+#   info.txt      that, the sizes and the distinct stacks (printed each run)
 # Idempotent: a file that exists is not made again (delete it to redo), so
 # a second run only prints what is there.
 #
@@ -17,15 +18,16 @@
 # grep, perl and python add other processes and deep kernel paths.
 #
 # Needs: perf (linux-perf), golang-go, gcc, g++, xz-utils, git, root (or
-# perf_event_paranoid <= -1 for -a).  Knobs: RECORD_SECONDS (150),
-# RECORD_FREQ (4999), B (build dir, build).  About 150 s of recording gave
-# here ~1 GB of text and >200k distinct stacks; if info.txt shows fewer,
-# remove DIR and run again with a larger RECORD_SECONDS.
+# perf_event_paranoid <= 0 for -a).  Knobs: RECORD_SECONDS (180),
+# RECORD_FREQ (4999), B (build dir, build).  180 s on the 2-core VM gave
+# 1.8 GB of text (1.79M samples) and 322k distinct stacks, 24 frames deep
+# on average (10 s gave 67 MB and 27k); if info.txt shows fewer than
+# 100 MB or 200k, remove DIR and run again with a larger RECORD_SECONDS.
 set -eu
 PROG=record-real
 B=${B:-build}
 DIR=${1:-bench/out/real}
-SECS=${RECORD_SECONDS:-150}
+SECS=${RECORD_SECONDS:-180}
 FREQ=${RECORD_FREQ:-4999}
 MIN_TEXT=100000000
 MIN_DISTINCT=200000
@@ -175,6 +177,9 @@ record() {
 		[ -s "$DATA.tmp" ] || die "perf record failed"
 	mv "$DATA.tmp" "$DATA"
 	rm -rf "$WORK/gocache" "$WORK/gobin"
+	echo "recorded: $(date '+%Y-%m-%d %H:%M'), $SECS s, perf record -F $FREQ -a -g," \
+		"$(nproc) CPUs, kernel $(uname -r), $(perf --version)" > "$DIR/recorded.txt"
+	rm -f "$DIR/info.txt"
 }
 
 if [ -s "$TEXT" ]; then
@@ -185,6 +190,7 @@ else
 	perf script -i "$DATA" > "$TEXT.tmp" 2> "$DIR/perf-script.err" ||
 		die "perf script failed (see $DIR/perf-script.err)"
 	mv "$TEXT.tmp" "$TEXT"
+	rm -f "$DIR/info.txt"
 fi
 if [ -s "$FOLDED" ]; then
 	note "$FOLDED exists: not collapsing"
@@ -192,6 +198,11 @@ else
 	note "collapsing with $SCP..."
 	"$SCP" "$TEXT" > "$FOLDED.tmp" || die "'$SCP' failed on '$TEXT'"
 	mv "$FOLDED.tmp" "$FOLDED"
+	rm -f "$DIR/info.txt"
+fi
+if [ -s "$DIR/info.txt" ]; then
+	cat "$DIR/info.txt"
+	exit 0
 fi
 
 size=$(wc -c < "$TEXT")
@@ -200,8 +211,7 @@ distinct=$(wc -l < "$FOLDED")
 fsize=$(wc -c < "$FOLDED")
 frames=$(awk '{ sub(/ [0-9]+$/, ""); n += split($0, f, ";") } END { if (NR) printf "%.1f", n / NR }' "$FOLDED")
 {
-	echo "recorded: $(date -r "$DATA" '+%Y-%m-%d %H:%M' 2>/dev/null || echo unknown)," \
-		"$SECS s, perf record -F $FREQ -a -g, $(nproc) CPUs, kernel $(uname -r)"
+	cat "$DIR/recorded.txt" 2> /dev/null || echo "recorded: unknown (no recorded.txt)"
 	echo "perf script text: $size bytes, $samples samples"
 	echo "folded: $fsize bytes, $distinct distinct stacks, $frames frames deep on average"
 	echo "processes with the most distinct stacks:"
