@@ -29,7 +29,7 @@ measure() {
 }
 
 # BENCH_ONLY="perf flame" runs only those sections (flamegraph, perf, etw,
-# perfview, flame); the perf input is still made when flame needs it.
+# perfview, flame, real); the perf input is still made when flame needs it.
 section() { [ -z "${BENCH_ONLY:-}" ] || case " $BENCH_ONLY " in *" $1 "*) true ;; *) false ;; esac; }
 if section flamegraph; then
 big=$OUT/big.folded
@@ -87,7 +87,7 @@ fi
 # (real perf script text from several programs, call graphs, a JIT map).
 SCP=$B/stackcollapse-perf
 pin=$OUT/perf.txt
-if [ ! -s "$pin" ]; then
+if { section perf || section flame; } && [ ! -s "$pin" ]; then
 	echo "building a perf script input of >= 1 GB from tests/data/perf..."
 	for f in threads cpp node dwarf pidtid system events; do zcat "tests/data/perf/$f.txt.gz"; done > "$OUT/one.txt"
 	n=$((1100000000 / $(wc -c < "$OUT/one.txt") + 1))
@@ -230,4 +230,14 @@ rm -f "$OUT/fsample.txt" "$OUT/flame.svg" "$OUT/pipe.svg" "$OUT/stdin.svg"
 echo "perf script input with 100k distinct stacks: $(awk -v s="$(wc -c < "$OUT/fsample.txt")" 'BEGIN { printf "%.1f MB", s / 1e6 }')"
 versus deep "$OUT/fsample.txt"
 rm -f "$OUT/fsample.txt" "$OUT/flame.svg" "$OUT/pipe.svg"
+fi
+
+if section real; then
+# ---- real recording against inferno and the Perl scripts (issue 15) ----
+# A system-wide recording made by bench/record-real.sh (kept out of the
+# repo), ours against the peers bench/peers.sh finds, in turns, medians.
+# Skipped with a message when there is no recording; absent peers are left
+# out.  BENCH_ONLY=real runs it alone.
+echo "---- real recording (bench/real.sh) ----"
+B=$B sh bench/real.sh
 fi
