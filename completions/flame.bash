@@ -45,11 +45,11 @@ _flame_argument() {
 
 _flame_complete() {
 	local cmd=${COMP_WORDS[0]} cur=${COMP_WORDS[COMP_CWORD]}
-	local prev= choices= arg
+	local prev='' choices='' arg
 	((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
 	# --opt=value: bash splits at '=' (COMP_WORDBREAKS).
 	if [[ $cur == = ]]; then
-		cur= prev=${COMP_WORDS[COMP_CWORD - 1]}
+		cur='' prev=${COMP_WORDS[COMP_CWORD - 1]}
 	elif [[ $prev == = ]] && ((COMP_CWORD > 1)); then
 		prev=${COMP_WORDS[COMP_CWORD - 2]}
 	fi
@@ -65,17 +65,17 @@ _flame_complete() {
 		case $arg in
 		'') ;;
 		FILE* | DIR* | OUT* | BEFORE | AFTER)
-			COMPREPLY=($(compgen -f -- "$cur"))
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 			return ;;
 		*) return ;;
 		esac ;;
 	esac
 	if [[ -n $choices ]]; then
-		COMPREPLY=($(compgen -W "$choices" -- "$cur"))
+		mapfile -t COMPREPLY < <(compgen -W "$choices" -- "$cur")
 	elif [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "$(_flame_options "$cmd")" -- "$cur"))
+		mapfile -t COMPREPLY < <(compgen -W "$(_flame_options "$cmd")" -- "$cur")
 	else
-		COMPREPLY=($(compgen -f -- "$cur"))
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 	fi
 }
 
