@@ -35,6 +35,7 @@ done
 . tests/collapse-etw.sh
 . tests/collapse-perfview.sh
 . tests/flame.sh
+. tests/install.sh
 . tests/fuzz/replay.sh
 . tests/browser/run.sh
 
