@@ -115,7 +115,7 @@ F=$IN/fake
 mkdir -p "$F/bin" "$F/tree/scripts" "$F/tree/tests/browser"
 cp scripts/setup-deps "$F/tree/scripts/"
 echo '{}' > "$F/tree/tests/browser/package-lock.json"
-for _t in dirname grep sed env cat; do ln -sf "$(command -v $_t)" "$F/bin/$_t"; done
+for _t in dirname grep sed env cat find rm mkdir; do ln -sf "$(command -v $_t)" "$F/bin/$_t"; done
 cat > "$F/bin/dpkg-query" <<'STUB'
 #!/bin/sh
 for p; do :; done
@@ -142,7 +142,7 @@ cat > "$F/sudo" <<'STUB'
 echo "sudo $*" >> "$FAKE_LOG"
 exec "$@"
 STUB
-printf '#!/bin/sh\necho "npm $*" >> "$FAKE_LOG"\n' > "$F/npm"
+printf '#!/bin/sh\necho "npm $*" >> "$FAKE_LOG"\nmkdir -p node_modules\n[ -z "$FAKE_NPM_FAIL" ]\n' > "$F/npm"
 printf '#!/bin/sh\nexit 0\n' > "$F/node"
 chmod +x "$F/bin/"* "$F/sudo" "$F/npm" "$F/node"
 
@@ -152,10 +152,10 @@ _deb_all="build-essential zlib1g-dev libxxhash-dev libelf-dev libdw-dev libzstd-
 fake_run() {
 	_fn=$1 FAKE_UID=$2 FAKE_PKGS=$3 FAKE_CONFLICTS=$4 _cmds=$5
 	shift 5
-	rm -f "$F/bin/node" "$F/bin/npm" "$F/bin/sudo" "$F/log"
+	rm -rf "$F/bin/node" "$F/bin/npm" "$F/bin/sudo" "$F/log" "$F/tree/tests/browser/node_modules"
 	: > "$F/log"
 	for _c in $_cmds; do ln -s "../$_c" "$F/bin/$_c"; done
-	FAKE_LOG=$F/log FAKE_UID=$FAKE_UID FAKE_PKGS=$FAKE_PKGS FAKE_CONFLICTS=$FAKE_CONFLICTS \
+	FAKE_LOG=$F/log FAKE_NPM_FAIL=${FAKE_NPM_FAIL:-} FAKE_UID=$FAKE_UID FAKE_PKGS=$FAKE_PKGS FAKE_CONFLICTS=$FAKE_CONFLICTS \
 		CHROMIUM=$F/no-chromium PATH=$F/bin /bin/sh "$F/tree/scripts/setup-deps" "$@" > "$F/out" 2>&1
 	_frc=$?
 }
@@ -201,6 +201,13 @@ fake_expect "a user without sudo: says to run as root, installs nothing" 1 "-ins
 grep -q "needs root" "$F/out" && pass "setup-deps: says root is needed" || fail "setup-deps: says root is needed" "$(cat "$F/out")"
 fake_run "user, all present" 1000 "$_deb_all" "" "node npm" --test
 fake_expect "a user with everything present needs neither root nor apt" 0 "-apt-get" "-sudo" "+npm ci"
+FAKE_NPM_FAIL=1
+fake_run "npm ci fails" 1000 "$_deb_all" "" "node npm" --test
+FAKE_NPM_FAIL=""
+fake_expect "npm ci failing (no registry) skips the browser tests, not the rest" 0 "+npm ci"
+grep -q "browser tests will be skipped" "$F/out" && [ ! -d "$F/tree/tests/browser/node_modules" ] \
+	&& pass "setup-deps: says so, and leaves no half node_modules" \
+	|| fail "setup-deps: says so, and leaves no half node_modules" "$(cat "$F/out")"
 fake_run "build conflict" 0 "" "zlib1g-dev" "node npm"
 fake_expect "a build package apt cannot install: exit 1, nothing installed" 1 "-install -y"
 fake_run "dry run" 0 "" "" "" --test --dry-run
