@@ -5,7 +5,11 @@
 #   make asan       rebuild with ASan+UBSan in build-asan/ and run the suite
 #   make bench      throughput and peak RSS on generated inputs
 #   make fuzz       build and run the libFuzzer targets (clang)
-#   make demo       render examples/*.folded to examples/*.svg
+#   make demo       draw the examples: flame on a real perf recording, flamegraph
+#                   on examples/*.folded (DEMO_OUT=DIR writes there, not examples/)
+#   make install    tools, man pages, bash and zsh completions under PREFIX
+#                   (/usr/local); DESTDIR=DIR stages them; make uninstall
+#   make dist       flame-VERSION.tar.gz of HEAD (git archive)
 
 CC      ?= cc
 # Functions start on 64-byte lines: the same object code (perf.o in
@@ -44,7 +48,7 @@ TESTTOOLS  := $(B)/tests/svgframes $(B)/tests/genfolded $(B)/tests/runstat $(B)/
 FUZZ_SRC   := $(wildcard tests/fuzz/fuzz_*.c)
 REPLAY_BIN := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=$(B)/tests/replay_%)
 
-.PHONY: all check asan bench fuzz demo clean update-golden deps-check
+.PHONY: all check asan bench fuzz demo clean update-golden deps-check install uninstall dist
 # Only the default build is copied to the top level: make asan must not
 # leave sanitizer binaries where ./flamegraph and make bench would use them.
 TOP_COPIES := $(if $(filter build,$(B)),$(TOOLS))
@@ -133,8 +137,43 @@ build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c
 fuzz: $(FUZZ_TARGETS)
 	FUZZ_SECONDS=$${FUZZ_SECONDS:-60} sh tests/fuzz/run.sh $(FUZZ_TARGETS)
 
+DEMO_OUT ?= examples
 demo: all
-	sh examples/render.sh $(B)/flamegraph
+	@sh examples/render.sh $(B) $(DEMO_OUT)
+
+# GNU-style directories; DESTDIR stages an install for a package.
+PREFIX      ?= /usr/local
+BINDIR      ?= $(PREFIX)/bin
+MANDIR      ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+INSTALL     ?= install
+# bash-completion loads a completion file named after the command being
+# completed, so every tool gets a link to the one file that covers them all.
+install: all
+	$(INSTALL) -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" \
+	  "$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(ZSHCOMPDIR)"
+	$(INSTALL) -m 755 $(TOOLS:%=$(B)/%) "$(DESTDIR)$(BINDIR)"
+	$(INSTALL) -m 644 $(TOOLS:%=man/%.1) "$(DESTDIR)$(MANDIR)/man1"
+	$(INSTALL) -m 644 completions/flame.bash "$(DESTDIR)$(BASHCOMPDIR)/flame"
+	for t in $(filter-out flame,$(TOOLS)); do ln -sf flame "$(DESTDIR)$(BASHCOMPDIR)/$$t"; done
+	$(INSTALL) -m 644 completions/_flame "$(DESTDIR)$(ZSHCOMPDIR)/_flame"
+
+uninstall:
+	for t in $(TOOLS); do rm -f "$(DESTDIR)$(BINDIR)/$$t" \
+	  "$(DESTDIR)$(MANDIR)/man1/$$t.1" "$(DESTDIR)$(BASHCOMPDIR)/$$t"; done
+	rm -f "$(DESTDIR)$(ZSHCOMPDIR)/_flame"
+
+# The release tarball is HEAD as git has it: no build output, nothing
+# untracked, and it builds on its own (tests/install.sh checks).
+DISTDIR ?= .
+dist:
+	@git rev-parse --git-dir > /dev/null 2>&1 || { \
+	  echo "flame: make dist packs HEAD with git archive and needs a git checkout" >&2; exit 1; }
+	@git diff --quiet HEAD 2>/dev/null || \
+	  echo "flame: uncommitted changes are not in the tarball (it packs HEAD)" >&2
+	git archive --format=tar.gz --prefix=flame-$(VERSION)/ -o "$(DISTDIR)/flame-$(VERSION).tar.gz" HEAD
+	@echo "wrote $(DISTDIR)/flame-$(VERSION).tar.gz"
 
 update-golden: all
 	B=$(B) sh tests/golden.sh update
@@ -142,6 +181,6 @@ update-golden: all
 
 
 clean:
-	rm -rf build build-asan build-fuzz $(TOOLS)
+	rm -rf build build-asan build-fuzz $(TOOLS) flame-$(VERSION).tar.gz
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -50,6 +50,7 @@ suite collapse-etw tests/collapse-etw.sh
 suite collapse-perfview tests/collapse-perfview.sh
 suite flame tests/flame.sh
 suite options tests/options.sh
+suite install tests/install.sh
 suite shape tests/shape.sh
 suite fuzz tests/fuzz/replay.sh
 suite browser tests/browser/run.sh
