@@ -215,18 +215,24 @@ static void tool_about(const struct cliopt_tool *t)
 	const char *s = t->usage, *nl;
 	int first = 1;
 
-	do {
+	for (;;) {
+		size_t len;
+
 		nl = strchr(s, '\n');
-		printf("%s %s %.*s\n", first ? "Usage:" : "      ", t->prog,
-		       (int)(nl ? (size_t)(nl - s) : strlen(s)), s);
+		len = nl ? (size_t)(nl - s) : strlen(s);
+		printf("%s %s %.*s\n", first ? "Usage:" : "      ", t->prog, (int)len, s);
 		first = 0;
-		s = nl + 1;
-	} while (nl);
-	for (s = t->about; *s; s = nl + 1) {
-		nl = strchr(s, '\n');
 		if (!nl)
-			nl = s + strlen(s) - 1;
-		wrap(s, (size_t)(nl - s));
+			break;
+		s = nl + 1;
+	}
+	for (s = t->about; *s;) {
+		size_t len;
+
+		nl = strchr(s, '\n');
+		len = nl ? (size_t)(nl - s) : strlen(s);
+		wrap(s, len);
+		s += len + (nl != NULL);
 	}
 	putchar('\n');
 }
