@@ -7,16 +7,19 @@
  * ends at child c sorts by "c " and the stacks through c by "c;..."; the
  * two can be apart ("b", "b!;x", "b;y").  Each node therefore lists its
  * children twice over, once as ends and once as subtrees, ranked by those
- * keys, and a depth-first walk yields the ends in line order. */
+ * keys, and a depth-first walk yields the ends in line order.  When the
+ * stacks came in line order already, the order they first came in is the
+ * answer and no sorting is done. */
 #include "stree.h"
 #include "strtab.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #define NONE UINT32_MAX
-#define EMPTY UINT64_MAX	/* an unused hash slot */
+#define EMPTY 0		/* an unused hash slot (keys hold parent + 1) */
 
 struct snode {
 	uint32_t parent;	/* the root is its own parent */
@@ -26,11 +29,16 @@ struct snode {
 };
 
 struct stree {
-	struct strtab *frames;	/* frame names -> ids; "" is id 0 */
+	struct strtab *frames;	/* frame names and their ids; "" is id 0 */
+	const char **fname;	/* frame id -> name (the strtab's copy) */
+	size_t *flen;		/* frame id -> name length */
+	size_t fcap;		/* capacity of fname and flen */
+	uint64_t *fslot;	/* name index: hash tag << 32 | (id + 1) */
+	size_t fmask;		/* its slots - 1 (a power of two) */
 	struct snode *node;	/* nodes, [0] the root */
 	size_t n;		/* nodes in use */
 	size_t cap;		/* capacity of node */
-	uint64_t *key;		/* hash slots: parent << 32 | frame */
+	uint64_t *key;		/* hash slots: (parent + 1) << 32 | frame */
 	uint32_t *id;		/* node of each slot */
 	size_t mask;		/* slots - 1 (a power of two) */
 	char *vals;		/* values of stack ends */
@@ -44,18 +52,65 @@ struct stree {
 	size_t *pend;		/* offset where each field ends */
 	size_t pn;		/* its fields */
 	size_t pcap;		/* capacity of pnode and pend */
+	int sorted;		/* every stack came in line order */
+	uint32_t *byval;	/* value index -> node, while sorted */
+	size_t bvcap;		/* capacity of byval */
 };
+
+static void frame_rehash(struct stree *t)
+{
+	size_t mask = t->fmask * 2 + 1, i, n = strtab_count(t->frames);
+	uint64_t *slot = xcalloc(mask + 1, sizeof(*slot));
+
+	for (i = 0; i < n; i++) {
+		uint64_t h = XXH3_64bits(t->fname[i], t->flen[i]);
+		size_t j = (size_t)h & mask;
+
+		while (slot[j])
+			j = (j + 1) & mask;
+		slot[j] = (h >> 32) << 32 | (i + 1);
+	}
+	free(t->fslot);
+	t->fslot = slot;
+	t->fmask = mask;
+}
+
+/* The id of the frame name, added when new. */
+static uint32_t frame_of(struct stree *t, const char *name, size_t len)
+{
+	uint64_t h = XXH3_64bits(name, len), v;
+	size_t j = (size_t)h & t->fmask;
+	uint32_t id;
+
+	for (; (v = t->fslot[j]) != 0; j = (j + 1) & t->fmask) {
+		id = (uint32_t)v - 1;
+		if (v >> 32 == h >> 32 && t->flen[id] == len && memcmp(t->fname[id], name, len) == 0)
+			return id;
+	}
+	id = strtab_intern(t->frames, name, len, NULL);
+	if (id == t->fcap) {
+		xgrow(&t->fname, &t->fcap, (size_t)id + 1, sizeof(*t->fname));
+		t->flen = xrealloc(t->flen, t->fcap * sizeof(*t->flen));
+	}
+	t->fname[id] = strtab_str(t->frames, id, &t->flen[id]);
+	t->fslot[j] = (h >> 32) << 32 | ((uint64_t)id + 1);
+	if ((size_t)id * 2 + 2 > t->fmask + 1)
+		frame_rehash(t);
+	return id;
+}
 
 struct stree *stree_new(size_t valsize)
 {
 	struct stree *t = xcalloc(1, sizeof(*t));
 
 	t->frames = strtab_new(0);
-	strtab_intern(t->frames, "", 0, NULL);
+	t->fmask = 255;
+	t->fslot = xcalloc(t->fmask + 1, sizeof(*t->fslot));
+	frame_of(t, "", 0);
+	t->sorted = 1;
 	t->valsize = valsize;
 	t->mask = 1023;
-	t->key = xmalloc((t->mask + 1) * sizeof(*t->key));
-	memset(t->key, 0xff, (t->mask + 1) * sizeof(*t->key));
+	t->key = xcalloc(t->mask + 1, sizeof(*t->key));
 	t->id = xmalloc((t->mask + 1) * sizeof(*t->id));
 	xgrow(&t->node, &t->cap, 1, sizeof(*t->node));
 	t->node[0].parent = STREE_ROOT;
@@ -71,6 +126,10 @@ void stree_free(struct stree *t)
 	if (!t)
 		return;
 	strtab_free(t->frames);
+	free(t->fname);
+	free(t->flen);
+	free(t->fslot);
+	free(t->byval);
 	free(t->node);
 	free(t->key);
 	free(t->id);
@@ -92,10 +151,9 @@ static size_t slot_of(uint64_t k, size_t mask)
 static void rehash(struct stree *t)
 {
 	size_t i, mask = t->mask * 2 + 1;
-	uint64_t *key = xmalloc((mask + 1) * sizeof(*key));
+	uint64_t *key = xcalloc(mask + 1, sizeof(*key));
 	uint32_t *id = xmalloc((mask + 1) * sizeof(*id));
 
-	memset(key, 0xff, (mask + 1) * sizeof(*key));
 	for (i = 0; i <= t->mask; i++) {
 		size_t s;
 
@@ -116,8 +174,8 @@ static void rehash(struct stree *t)
 /* The child of parent named name, added when absent. */
 static uint32_t child(struct stree *t, uint32_t parent, const char *name, size_t len)
 {
-	uint32_t frame = strtab_intern(t->frames, name, len, NULL);
-	uint64_t k = (uint64_t)parent << 32 | frame;
+	uint32_t frame = frame_of(t, name, len);
+	uint64_t k = ((uint64_t)parent + 1) << 32 | frame;
 	size_t s = slot_of(k, t->mask);
 	struct snode *c;
 
@@ -126,7 +184,8 @@ static uint32_t child(struct stree *t, uint32_t parent, const char *name, size_t
 			return t->id[s];
 	if (t->n >= NONE - 1)
 		xalloc_fail(t->n * sizeof(*t->node));
-	xgrow(&t->node, &t->cap, t->n + 1, sizeof(*t->node));
+	if (t->n == t->cap)
+		xgrow(&t->node, &t->cap, t->n + 1, sizeof(*t->node));
 	c = &t->node[t->n];
 	c->parent = parent;
 	c->frame = frame;
@@ -204,27 +263,46 @@ static uint32_t walk(struct stree *t, const char *s, size_t len, size_t p)
 	return node;
 }
 
+/* Whether s (first differing from the previous stack at p) sorts after it
+ * or is the same: each compared as if followed by a space. */
+static int in_order(const struct stree *t, const char *s, size_t len, size_t p)
+{
+	if (p < len && p < t->prevlen)
+		return (unsigned char)t->prev[p] < (unsigned char)s[p];
+	if (p < len)
+		return (unsigned char)s[p] >= ' ';
+	if (p < t->prevlen)
+		return (unsigned char)t->prev[p] < ' ';
+	return 1;
+}
+
 uint32_t stree_add(struct stree *t, const char *s, size_t len)
 {
+	size_t p = mismatch(t->prev, t->prevlen, s, len);
 	uint32_t node = STREE_ROOT;
 	struct snode *nd;
 
-	if (len > 0) {
-		size_t p = mismatch(t->prev, t->prevlen, s, len);
-
+	if (t->sorted && t->nvals)
+		t->sorted = in_order(t, s, len, p);
+	if (len > 0)
 		node = walk(t, s, len, p);
-		xgrow(&t->prev, &t->prevcap, len, 1);
-		memcpy(t->prev + p, s + p, len - p);
-	} else {
+	else
 		t->pn = 0;
-	}
+	if (len > t->prevcap)
+		xgrow(&t->prev, &t->prevcap, len, 1);
+	memcpy(t->prev + p, s + p, len - p);
 	t->prevlen = len;
 	nd = &t->node[node];
 	if (nd->val == NONE) {
 		nd->val = (uint32_t)t->nvals++;
-		if (t->valsize) {
+		if (t->valsize && t->nvals > t->valcap)
 			xgrow(&t->vals, &t->valcap, t->nvals, t->valsize);
+		if (t->valsize)
 			memset(t->vals + (size_t)nd->val * t->valsize, 0, t->valsize);
+		if (t->sorted) {
+			if (nd->val == t->bvcap)
+				xgrow(&t->byval, &t->bvcap, (size_t)nd->val + 1, sizeof(*t->byval));
+			t->byval[nd->val] = node;
 		}
 	}
 	return node;
@@ -249,7 +327,11 @@ uint32_t stree_depth(const struct stree *t, uint32_t node)
 
 const char *stree_name(const struct stree *t, uint32_t node, size_t *len)
 {
-	return strtab_str(t->frames, t->node[node].frame, len);
+	uint32_t f = t->node[node].frame;
+
+	if (len)
+		*len = t->flen[f];
+	return t->fname[f];
 }
 
 size_t stree_count(const struct stree *t)
@@ -263,13 +345,13 @@ size_t stree_str(const struct stree *t, uint32_t node, char **buf, size_t *cap)
 	uint32_t u;
 
 	for (u = node; u != STREE_ROOT; u = t->node[u].parent) {
-		strtab_str(t->frames, t->node[u].frame, &n);
+		stree_name(t, u, &n);
 		len += n + (len > 0 || u != node);
 	}
 	xgrow(buf, cap, len + 1, 1);
 	o = len;
 	for (u = node; u != STREE_ROOT; u = t->node[u].parent) {
-		const char *name = strtab_str(t->frames, t->node[u].frame, &n);
+		const char *name = stree_name(t, u, &n);
 
 		if (u != node)
 			(*buf)[--o] = ';';
@@ -282,9 +364,11 @@ size_t stree_str(const struct stree *t, uint32_t node, char **buf, size_t *cap)
 
 size_t stree_bytes(const struct stree *t)
 {
-	return sizeof(*t) + strtab_bytes(t->frames) + t->cap * sizeof(*t->node) +
+	return sizeof(*t) + strtab_bytes(t->frames) + t->fcap * (sizeof(*t->fname) + sizeof(*t->flen)) +
+	       (t->fmask + 1) * sizeof(*t->fslot) + t->cap * sizeof(*t->node) +
 	       (t->mask + 1) * (sizeof(*t->key) + sizeof(*t->id)) + t->valcap * t->valsize +
-	       t->prevcap + t->pcap * (sizeof(*t->pnode) + sizeof(*t->pend));
+	       t->prevcap + t->pcap * (sizeof(*t->pnode) + sizeof(*t->pend)) +
+	       t->bvcap * sizeof(*t->byval);
 }
 
 /* A sort key: a frame name followed by ' ' (a stack ends there) or ';'
@@ -292,7 +376,7 @@ size_t stree_bytes(const struct stree *t)
 struct fkey {
 	const char *s;		/* the name */
 	size_t len;		/* its length */
-	uint32_t frame;		/* its id */
+	uint32_t node;		/* the child it stands for */
 	unsigned char term;	/* ' ' or ';' */
 };
 
@@ -316,31 +400,10 @@ static int cmp_fkey(const void *a, const void *b)
 	return x->len < y->len ? -1 : 1;
 }
 
-/* rank[2 * frame + (term == ';')]: twice the place of each key among all,
- * plus 1 for a ';' key, so an entry's rank also says which kind it is. */
-static uint32_t *frame_ranks(const struct stree *t)
-{
-	size_t nf = strtab_count(t->frames), i;
-	struct fkey *k = xcalloc(nf * 2, sizeof(*k));
-	uint32_t *rank = xmalloc(nf * 2 * sizeof(*rank));
-
-	for (i = 0; i < nf * 2; i++) {
-		k[i].frame = (uint32_t)(i / 2);
-		k[i].s = strtab_str(t->frames, k[i].frame, &k[i].len);
-		k[i].term = i & 1 ? ';' : ' ';
-	}
-	qsort(k, nf * 2, sizeof(*k), cmp_fkey);
-	for (i = 0; i < nf * 2; i++)
-		rank[2 * (size_t)k[i].frame + (k[i].term == ';')] =
-			(uint32_t)(2 * i + (k[i].term == ';'));
-	free(k);
-	return rank;
-}
-
-/* The list of each node, as (rank << 32 | child): a child ending a stack
- * (the root's own end goes in its own list) and a child with children.
- * Entries of node u are ent[off[u]] to ent[off[u + 1]]. */
-static uint64_t *entries(const struct stree *t, const uint32_t *rank, size_t **offp)
+/* The list of each node, as (through << 32 | child): a child ending a
+ * stack (the root's own end goes in its own list) and a child with
+ * children.  Entries of node u are ent[off[u]] to ent[off[u + 1]]. */
+static uint64_t *entries(const struct stree *t, size_t **offp)
 {
 	size_t *off = xcalloc(t->n + 2, sizeof(*off)), i, at;
 	unsigned char *kids = xcalloc(t->n, 1);
@@ -354,16 +417,13 @@ static uint64_t *entries(const struct stree *t, const uint32_t *rank, size_t **o
 		off[i] += off[i - 1];
 	ent = xmalloc((off[t->n + 1] ? off[t->n + 1] : 1) * sizeof(*ent));
 	for (i = 0; i < t->n; i++) {
-		const struct snode *c = &t->node[i];
-		size_t r = 2 * (size_t)c->frame;
-
-		if (c->val != NONE) {
-			at = off[c->parent + 1]++;
-			ent[at] = (uint64_t)rank[r] << 32 | i;
+		if (t->node[i].val != NONE) {
+			at = off[t->node[i].parent + 1]++;
+			ent[at] = i;
 		}
 		if (i > 0 && kids[i]) {
-			at = off[c->parent + 1]++;
-			ent[at] = (uint64_t)rank[r + 1] << 32 | i;
+			at = off[t->node[i].parent + 1]++;
+			ent[at] = (uint64_t)1 << 32 | i;
 		}
 	}
 	free(kids);
@@ -371,31 +431,22 @@ static uint64_t *entries(const struct stree *t, const uint32_t *rank, size_t **o
 	return ent;
 }
 
-static int cmp_u64(const void *a, const void *b)
+/* Orders the n > 1 entries at e by their keys; k has room for n. */
+static void sort_range(const struct stree *t, uint64_t *e, size_t n, struct fkey *k)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	size_t i;
 
-	return x < y ? -1 : x > y;
+	for (i = 0; i < n; i++) {
+		k[i].node = (uint32_t)e[i];
+		k[i].term = e[i] >> 32 ? ';' : ' ';
+		k[i].s = stree_name(t, k[i].node, &k[i].len);
+	}
+	qsort(k, n, sizeof(*k), cmp_fkey);
+	for (i = 0; i < n; i++)
+		e[i] = (uint64_t)(k[i].term == ';') << 32 | k[i].node;
 }
 
-static void sort_range(uint64_t *e, size_t n)
-{
-	size_t i, j;
-
-	if (n > 16) {
-		qsort(e, n, sizeof(*e), cmp_u64);
-		return;
-	}
-	for (i = 1; i < n; i++) {
-		uint64_t x = e[i];
-
-		for (j = i; j > 0 && e[j - 1] > x; j--)
-			e[j] = e[j - 1];
-		e[j] = x;
-	}
-}
-
-/* Depth-first over the ranked lists: the ends come out in line order. */
+/* Depth-first over the ordered lists: the ends come out in line order. */
 static size_t walk_sorted(const uint64_t *ent, const size_t *off, uint32_t *out)
 {
 	size_t *pos = NULL, *end = NULL, cap = 0, cap2 = 0, sp = 1, n = 0;
@@ -414,12 +465,14 @@ static size_t walk_sorted(const uint64_t *ent, const size_t *off, uint32_t *out)
 		}
 		e = ent[pos[sp - 1]++];
 		c = (uint32_t)e;
-		if (!((e >> 32) & 1)) {
+		if (!(e >> 32)) {
 			out[n++] = c;
 			continue;
 		}
-		xgrow(&pos, &cap, sp + 1, sizeof(*pos));
-		xgrow(&end, &cap2, sp + 1, sizeof(*end));
+		if (sp == cap) {
+			xgrow(&pos, &cap, sp + 1, sizeof(*pos));
+			xgrow(&end, &cap2, sp + 1, sizeof(*end));
+		}
 		pos[sp] = off[c];
 		end[sp++] = off[c + 1];
 	}
@@ -430,13 +483,27 @@ static size_t walk_sorted(const uint64_t *ent, const size_t *off, uint32_t *out)
 
 uint32_t *stree_sorted(const struct stree *t, size_t *n)
 {
-	uint32_t *rank = frame_ranks(t), *out = xmalloc((t->nvals ? t->nvals : 1) * sizeof(*out));
-	size_t *off, i;
-	uint64_t *ent = entries(t, rank, &off);
+	uint32_t *out = xmalloc((t->nvals ? t->nvals : 1) * sizeof(*out));
+	size_t *off, i, kcap = 0;
+	uint64_t *ent;
+	struct fkey *k = NULL;
 
-	free(rank);
-	for (i = 0; i < t->n; i++)
-		sort_range(ent + off[i], off[i + 1] - off[i]);
+	if (t->sorted) {
+		if (t->nvals)
+			memcpy(out, t->byval, t->nvals * sizeof(*out));
+		*n = t->nvals;
+		return out;
+	}
+	ent = entries(t, &off);
+	for (i = 0; i < t->n; i++) {
+		size_t m = off[i + 1] - off[i];
+
+		if (m < 2)
+			continue;
+		xgrow(&k, &kcap, m, sizeof(*k));
+		sort_range(t, ent + off[i], m, k);
+	}
+	free(k);
 	*n = walk_sorted(ent, off, out);
 	free(ent);
 	free(off);

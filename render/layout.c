@@ -85,7 +85,8 @@ static void flow_stack(struct flow *fw, const struct lentry *e)
 
 		if (d < fw->nopen && fw->open[d].node == u)
 			break;
-		xgrow(&fw->path, &fw->pcap, np + 1, sizeof(*fw->path));
+		if (np == fw->pcap)
+			xgrow(&fw->path, &fw->pcap, np + 1, sizeof(*fw->path));
 		fw->path[np++] = u;
 		u = stree_parent(fw->t, u);
 	}
