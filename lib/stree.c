@@ -1,15 +1,8 @@
 /* stree: nodes in an array, found by an open-addressing table keyed on
  * (parent, frame id).  The previous stack's fields are remembered so a
  * sorted input only looks up the fields after the bytes it shares with
- * the stack before it.
- *
- * Sorting: flamegraph.pl sorts whole lines, so below a node a stack that
- * ends at child c sorts by "c " and the stacks through c by "c;..."; the
- * two can be apart ("b", "b!;x", "b;y").  Each node therefore lists its
- * children twice over, once as ends and once as subtrees, ranked by those
- * keys, and a depth-first walk yields the ends in line order.  When the
- * stacks came in line order already, the order they first came in is the
- * answer and no sorting is done. */
+ * the stack before it, and while stacks come in line order the table
+ * holds only stack ends (see child). */
 #include "stree.h"
 #include "strtab.h"
 #include "xalloc.h"
@@ -40,6 +33,7 @@ struct stree {
 	size_t cap;		/* capacity of node */
 	uint64_t *key;		/* hash slots: (parent + 1) << 32 | frame */
 	uint32_t *id;		/* node of each slot */
+	size_t nkeys;		/* nodes in the table */
 	size_t mask;		/* slots - 1 (a power of two) */
 	char *vals;		/* values of stack ends */
 	size_t valsize;		/* bytes per value */
@@ -53,7 +47,7 @@ struct stree {
 	size_t pn;		/* its fields */
 	size_t pcap;		/* capacity of pnode and pend */
 	int sorted;		/* every stack came in line order */
-	uint32_t *byval;	/* value index -> node, while sorted */
+	uint32_t *byval;	/* value index -> node: ends in order added */
 	size_t bvcap;		/* capacity of byval */
 };
 
@@ -75,7 +69,8 @@ static void frame_rehash(struct stree *t)
 	t->fmask = mask;
 }
 
-/* The id of the frame name, added when new. */
+/* The id of the frame name, added when new.  The index here, unlike
+ * strtab_intern, costs no call and no second look at the string. */
 static uint32_t frame_of(struct stree *t, const char *name, size_t len)
 {
 	uint64_t h = XXH3_64bits(name, len), v;
@@ -148,34 +143,70 @@ static size_t slot_of(uint64_t k, size_t mask)
 	return (size_t)k & mask;
 }
 
+static uint64_t key_of(uint32_t parent, uint32_t frame)
+{
+	return ((uint64_t)parent + 1) << 32 | frame;
+}
+
+/* Whether node is in the hash: all are once the input was out of order;
+ * until then only stack ends (see hash_put). */
+static int hashed(const struct stree *t, size_t i)
+{
+	return i > 0 && (!t->sorted || t->node[i].val != NONE);
+}
+
+/* Rebuilds the table with room for the nodes it must hold. */
 static void rehash(struct stree *t)
 {
-	size_t i, mask = t->mask * 2 + 1;
-	uint64_t *key = xcalloc(mask + 1, sizeof(*key));
-	uint32_t *id = xmalloc((mask + 1) * sizeof(*id));
+	size_t i, mask = t->mask;
+	uint64_t *key;
 
-	for (i = 0; i <= t->mask; i++) {
+	while ((t->nkeys + 1) * 2 > mask + 1)
+		mask = mask * 2 + 1;
+	key = xcalloc(mask + 1, sizeof(*key));
+	free(t->id);
+	t->id = xmalloc((mask + 1) * sizeof(*t->id));
+	for (i = 1; i < t->n; i++) {
+		uint64_t k = key_of(t->node[i].parent, t->node[i].frame);
 		size_t s;
 
-		if (t->key[i] == EMPTY)
+		if (!hashed(t, i))
 			continue;
-		for (s = slot_of(t->key[i], mask); key[s] != EMPTY; s = (s + 1) & mask)
+		for (s = slot_of(k, mask); key[s] != EMPTY; s = (s + 1) & mask)
 			;
-		key[s] = t->key[i];
-		id[s] = t->id[i];
+		key[s] = k;
+		t->id[s] = (uint32_t)i;
 	}
 	free(t->key);
-	free(t->id);
 	t->key = key;
-	t->id = id;
 	t->mask = mask;
 }
 
-/* The child of parent named name, added when absent. */
+/* Adds node (absent from the table) to it. */
+static void hash_put(struct stree *t, uint32_t node)
+{
+	uint64_t k = key_of(t->node[node].parent, t->node[node].frame);
+	size_t s;
+
+	if (++t->nkeys * 2 > t->mask + 1) {
+		rehash(t);	/* node is in already when it ends a stack */
+		if (hashed(t, node))
+			return;
+	}
+	for (s = slot_of(k, t->mask); t->key[s] != EMPTY; s = (s + 1) & t->mask)
+		;
+	t->key[s] = k;
+	t->id[s] = node;
+}
+
+/* The child of parent named name, added when absent.  While the stacks
+ * come in line order a node left behind is never walked through again,
+ * so the table need only hold stack ends: "b" may be seen again after
+ * "b!;x", as the way to "b;y". */
 static uint32_t child(struct stree *t, uint32_t parent, const char *name, size_t len)
 {
 	uint32_t frame = frame_of(t, name, len);
-	uint64_t k = ((uint64_t)parent + 1) << 32 | frame;
+	uint64_t k = key_of(parent, frame);
 	size_t s = slot_of(k, t->mask);
 	struct snode *c;
 
@@ -191,10 +222,9 @@ static uint32_t child(struct stree *t, uint32_t parent, const char *name, size_t
 	c->frame = frame;
 	c->depth = t->node[parent].depth + 1;
 	c->val = NONE;
-	t->key[s] = k;
-	t->id[s] = (uint32_t)t->n;
-	if (++t->n * 2 > t->mask + 1)
-		rehash(t);
+	t->n++;
+	if (!t->sorted)
+		hash_put(t, (uint32_t)(t->n - 1));
 	return (uint32_t)(t->n - 1);
 }
 
@@ -255,7 +285,7 @@ static uint32_t walk(struct stree *t, const char *s, size_t len, size_t p)
 
 		node = child(t, node, s + start, end - start);
 		remember(t, k, node, end);
-		if (!semi)
+		if (end == len)
 			break;
 		start = end + 1;
 	}
@@ -282,8 +312,11 @@ uint32_t stree_add(struct stree *t, const char *s, size_t len)
 	uint32_t node = STREE_ROOT;
 	struct snode *nd;
 
-	if (t->sorted && t->nvals)
-		t->sorted = in_order(t, s, len, p);
+	if (t->sorted && t->nvals && !in_order(t, s, len, p)) {
+		t->sorted = 0;
+		t->nkeys = t->n - 1;
+		rehash(t);
+	}
 	if (len > 0)
 		node = walk(t, s, len, p);
 	else
@@ -299,11 +332,11 @@ uint32_t stree_add(struct stree *t, const char *s, size_t len)
 			xgrow(&t->vals, &t->valcap, t->nvals, t->valsize);
 		if (t->valsize)
 			memset(t->vals + (size_t)nd->val * t->valsize, 0, t->valsize);
-		if (t->sorted) {
-			if (nd->val == t->bvcap)
-				xgrow(&t->byval, &t->bvcap, (size_t)nd->val + 1, sizeof(*t->byval));
-			t->byval[nd->val] = node;
-		}
+		if (nd->val == t->bvcap)
+			xgrow(&t->byval, &t->bvcap, (size_t)nd->val + 1, sizeof(*t->byval));
+		t->byval[nd->val] = node;
+		if (t->sorted && node != STREE_ROOT)
+			hash_put(t, node);
 	}
 	return node;
 }
@@ -371,141 +404,22 @@ size_t stree_bytes(const struct stree *t)
 	       t->bvcap * sizeof(*t->byval);
 }
 
-/* A sort key: a frame name followed by ' ' (a stack ends there) or ';'
- * (stacks go on below). */
-struct fkey {
-	const char *s;		/* the name */
-	size_t len;		/* its length */
-	uint32_t node;		/* the child it stands for */
-	unsigned char term;	/* ' ' or ';' */
-};
-
-/* Bytewise order of name + term, a key that is a prefix of another first. */
-static int cmp_fkey(const void *a, const void *b)
+int stree_in_order(const struct stree *t)
 {
-	const struct fkey *x = a, *y = b;
-	size_t n = x->len < y->len ? x->len : y->len;
-	int r = memcmp(x->s, y->s, n);
-	unsigned char cx, cy;
-
-	if (r)
-		return r;
-	cx = x->len == n ? x->term : (unsigned char)x->s[n];
-	cy = y->len == n ? y->term : (unsigned char)y->s[n];
-	if (cx != cy)
-		return cx < cy ? -1 : 1;
-	/* Equal so far: the one whose key ends here is a prefix. */
-	if (x->len == y->len)
-		return 0;
-	return x->len < y->len ? -1 : 1;
+	return t->sorted;
 }
 
-/* The list of each node, as (through << 32 | child): a child ending a
- * stack (the root's own end goes in its own list) and a child with
- * children.  Entries of node u are ent[off[u]] to ent[off[u + 1]]. */
-static uint64_t *entries(const struct stree *t, size_t **offp)
+int stree_is_end(const struct stree *t, uint32_t node)
 {
-	size_t *off = xcalloc(t->n + 2, sizeof(*off)), i, at;
-	unsigned char *kids = xcalloc(t->n, 1);
-	uint64_t *ent;
-
-	for (i = 1; i < t->n; i++)
-		kids[t->node[i].parent] = 1;
-	for (i = 0; i < t->n; i++)
-		off[t->node[i].parent + 2] += (t->node[i].val != NONE) + (i > 0 && kids[i]);
-	for (i = 2; i < t->n + 2; i++)
-		off[i] += off[i - 1];
-	ent = xmalloc((off[t->n + 1] ? off[t->n + 1] : 1) * sizeof(*ent));
-	for (i = 0; i < t->n; i++) {
-		if (t->node[i].val != NONE) {
-			at = off[t->node[i].parent + 1]++;
-			ent[at] = i;
-		}
-		if (i > 0 && kids[i]) {
-			at = off[t->node[i].parent + 1]++;
-			ent[at] = (uint64_t)1 << 32 | i;
-		}
-	}
-	free(kids);
-	*offp = off;
-	return ent;
+	return t->node[node].val != NONE;
 }
 
-/* Orders the n > 1 entries at e by their keys; k has room for n. */
-static void sort_range(const struct stree *t, uint64_t *e, size_t n, struct fkey *k)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		k[i].node = (uint32_t)e[i];
-		k[i].term = e[i] >> 32 ? ';' : ' ';
-		k[i].s = stree_name(t, k[i].node, &k[i].len);
-	}
-	qsort(k, n, sizeof(*k), cmp_fkey);
-	for (i = 0; i < n; i++)
-		e[i] = (uint64_t)(k[i].term == ';') << 32 | k[i].node;
-}
-
-/* Depth-first over the ordered lists: the ends come out in line order. */
-static size_t walk_sorted(const uint64_t *ent, const size_t *off, uint32_t *out)
-{
-	size_t *pos = NULL, *end = NULL, cap = 0, cap2 = 0, sp = 1, n = 0;
-
-	xgrow(&pos, &cap, 16, sizeof(*pos));
-	xgrow(&end, &cap2, 16, sizeof(*end));
-	pos[0] = off[0];
-	end[0] = off[1];
-	while (sp > 0) {
-		uint64_t e;
-		uint32_t c;
-
-		if (pos[sp - 1] == end[sp - 1]) {
-			sp--;
-			continue;
-		}
-		e = ent[pos[sp - 1]++];
-		c = (uint32_t)e;
-		if (!(e >> 32)) {
-			out[n++] = c;
-			continue;
-		}
-		if (sp == cap) {
-			xgrow(&pos, &cap, sp + 1, sizeof(*pos));
-			xgrow(&end, &cap2, sp + 1, sizeof(*end));
-		}
-		pos[sp] = off[c];
-		end[sp++] = off[c + 1];
-	}
-	free(pos);
-	free(end);
-	return n;
-}
-
-uint32_t *stree_sorted(const struct stree *t, size_t *n)
+uint32_t *stree_ends(const struct stree *t, size_t *n)
 {
 	uint32_t *out = xmalloc((t->nvals ? t->nvals : 1) * sizeof(*out));
-	size_t *off, i, kcap = 0;
-	uint64_t *ent;
-	struct fkey *k = NULL;
 
-	if (t->sorted) {
-		if (t->nvals)
-			memcpy(out, t->byval, t->nvals * sizeof(*out));
-		*n = t->nvals;
-		return out;
-	}
-	ent = entries(t, &off);
-	for (i = 0; i < t->n; i++) {
-		size_t m = off[i + 1] - off[i];
-
-		if (m < 2)
-			continue;
-		xgrow(&k, &kcap, m, sizeof(*k));
-		sort_range(t, ent + off[i], m, k);
-	}
-	free(k);
-	*n = walk_sorted(ent, off, out);
-	free(ent);
-	free(off);
+	if (t->nvals)
+		memcpy(out, t->byval, t->nvals * sizeof(*out));
+	*n = t->nvals;
 	return out;
 }

@@ -48,10 +48,17 @@ size_t stree_count(const struct stree *t);
  * size; the caller frees it); returns its length. */
 size_t stree_str(const struct stree *t, uint32_t node, char **buf, size_t *cap);
 
-/* Returns the stack ends in the order flamegraph.pl sorts its lines: by
- * the stack string followed by a space, bytewise.  Their number goes to
- * *n; the caller frees the array. */
-uint32_t *stree_sorted(const struct stree *t, size_t *n);
+/* 1 when node ends an added stack. */
+int stree_is_end(const struct stree *t, uint32_t node);
+
+/* Returns the stack ends in the order they were first added; their number
+ * goes to *n.  The caller frees the array. */
+uint32_t *stree_ends(const struct stree *t, size_t *n);
+
+/* 1 when every stack was added in flamegraph.pl's line order: sorting,
+ * as if followed by a space, bytewise after (or the same as) the one
+ * before.  stree_ends is then in line order. */
+int stree_in_order(const struct stree *t);
 
 /* Bytes of memory held, for benchmarks. */
 size_t stree_bytes(const struct stree *t);

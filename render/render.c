@@ -4,6 +4,7 @@
 #include "outfile.h"
 #include "layout.h"
 #include "nameattr.h"
+#include "order.h"
 #include "palette.h"
 #include "stree.h"
 #include "strtab.h"
@@ -312,7 +313,7 @@ static struct lentry *entries(struct render *r, struct stree *chain, size_t *cou
 	struct lentry *e;
 
 	if (!r->o->flamechart)
-		ids = stree_sorted(r->stacks, &n);
+		ids = order_lines(r->stacks, &n);
 	e = xcalloc(n ? n : 1, sizeof(*e));
 	for (i = 0; i < n; i++) {
 		entry(r, ids, i, &e[i]);

@@ -1,7 +1,9 @@
-/* Unit tests for lib/stree: nodes, values, and the line order of
- * stree_sorted against a plain sort of the stack strings. */
+/* Unit tests for lib/stree (nodes, values) and render/order: the line
+ * order of order_lines against a plain sort of the stack strings. */
 #include "check.h"
+#include "order.h"
 #include "stree.h"
+#include "strtab.h"
 
 #include <stdlib.h>
 
@@ -24,6 +26,28 @@ static int cmp_line(const void *a, const void *b)
 	if (x->len < y->len)
 		return (unsigned char)y->s[n] < ' ' ? 1 : -1;
 	return (unsigned char)x->s[n] < ' ' ? -1 : 1;
+}
+
+/* No two nodes are the same (parent, name): a path is found again, not
+ * built twice, however the stacks came. */
+static int unique_nodes(const struct stree *t)
+{
+	struct strtab *seen = strtab_new(0);
+	size_t i, len, n = stree_count(t);
+	char key[64];
+	int ok;
+
+	for (i = 1; i < n; i++) {
+		uint32_t parent = stree_parent(t, (uint32_t)i);
+		const char *name = stree_name(t, (uint32_t)i, &len);
+
+		memcpy(key, &parent, sizeof(parent));
+		memcpy(key + sizeof(parent), name, len);
+		strtab_intern(seen, key, sizeof(parent) + len, NULL);
+	}
+	ok = strtab_count(seen) == n - 1;
+	strtab_free(seen);
+	return ok;
 }
 
 static void test_basic(void)
@@ -49,6 +73,15 @@ static void test_basic(void)
 	CHECK(stree_add(t, ";;x\0y", 5) != stree_add(t, ";;x", 3));
 	CHECK(stree_count(t) == 8 && stree_bytes(t) > 0);
 	free(buf);
+	stree_free(t);
+	/* In line order "a;b" is left for "a;b!;x" and met again in "a;b;y". */
+	t = stree_new(0);
+	ab = stree_add(t, "a;b", 3);
+	a = stree_parent(t, ab);
+	stree_add(t, "a;b!;x", 6);
+	CHECK(stree_parent(t, stree_add(t, "a;b;y", 5)) == ab);
+	CHECK(stree_parent(t, stree_add(t, "a;b!", 4)) == a);	/* out of order now */
+	CHECK(stree_add(t, "a;b;y", 5) == stree_add(t, "a;b;y", 5) && unique_nodes(t));
 	stree_free(t);
 	stree_free(NULL);
 }
@@ -89,7 +122,8 @@ static void check_order(struct str *s, size_t n, int presort)
 	}
 	for (i = 0; i < n; i++)
 		distinct += i == 0 || cmp_line(&ref[i - 1], &ref[i]) != 0;
-	ids = stree_sorted(t, &got);
+	ids = order_lines(t, &got);
+	CHECK(!presort || stree_in_order(t));
 	CHECK(got == distinct);
 	for (i = 0; i < got && ok; i++) {
 		size_t reps = *(size_t *)stree_val(t, ids[i]);
@@ -99,6 +133,7 @@ static void check_order(struct str *s, size_t n, int presort)
 		k += reps;
 	}
 	CHECK(ok && k == n);
+	CHECK(unique_nodes(t));
 	free(ids);
 	free(buf);
 	free(ref);
