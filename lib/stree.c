@@ -323,7 +323,8 @@ uint32_t stree_add(struct stree *t, const char *s, size_t len)
 		t->pn = 0;
 	if (len > t->prevcap)
 		xgrow(&t->prev, &t->prevcap, len, 1);
-	memcpy(t->prev + p, s + p, len - p);
+	if (len > p)
+		memcpy(t->prev + p, s + p, len - p);
 	t->prevlen = len;
 	nd = &t->node[node];
 	if (nd->val == NONE) {
