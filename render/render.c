@@ -253,11 +253,13 @@ void render_add(struct render *r, const char *stack, size_t len,
 void render_use(struct render *r, const struct strtab *t, int two)
 {
 	size_t i, n = strtab_count(t);
-	/* A chart keeps input order, which a table has lost: bytewise then. */
-	uint32_t *ids = r->o->flamechart ? strtab_sorted(t) : NULL;
+	/* Bytewise order: a chart's, the input order being lost; for a graph
+	 * it is nearly always line order too, which the tree builds fastest
+	 * (the stacks share prefixes) and need not sort again. */
+	uint32_t *ids = strtab_sorted(t);
 
 	for (i = 0; i < n; i++) {
-		uint32_t id = ids ? ids[i] : (uint32_t)i;
+		uint32_t id = ids[i];
 		size_t len;
 		const char *s = strtab_str(t, id, &len);
 		const struct fcount *v = strtab_val(t, id);
