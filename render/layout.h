@@ -1,26 +1,29 @@
 /* layout: stacks in drawing order -> frames with start/end in samples.
  * As flamegraph.pl does, a frame is merged with the frame at the same
  * depth of the previous stack when it and all its ancestors have the same
- * names; so sorted input gives a flame graph and input order a flame
- * chart.  Frames narrower than the minimum are dropped while building,
- * so memory follows the drawn graph, not the input. */
+ * names -- in the stack tree, when it is the same node; so stacks in line
+ * order give a flame graph and input order a flame chart.  Frames
+ * narrower than the minimum are dropped while building, so memory follows
+ * the drawn graph, not the input. */
 #ifndef FLAME_LAYOUT_H
 #define FLAME_LAYOUT_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+struct stree;
 
 struct lentry {
-	const char *stack;	/* frames root first, ';'-separated */
-	size_t len;		/* bytes of stack */
+	uint32_t node;		/* the stack: a node of the tree */
+	int two;		/* differential */
 	double weight;		/* samples (the second count when two) */
 	double delta;		/* count2 - count1 when two */
 	double before;		/* count1 when two (for inclusive sums) */
 	double after;		/* count2 when two */
-	int two;		/* differential */
 };
 
 struct frame {
-	const char *name;	/* points into the stack it came from */
+	const char *name;	/* the tree's copy of the name */
 	size_t len;		/* bytes of name */
 	unsigned depth;		/* 0 for the root "all" */
 	double start;		/* in samples */
@@ -39,16 +42,14 @@ struct layout {
 	double total;		/* samples of all stacks */
 };
 
-/* Lays out the n stacks of e in order; frames narrower than minwidth
- * samples are dropped.  lo is overwritten (call layout_release after). */
-void layout_build(struct layout *lo, const struct lentry *e, size_t n, double minwidth);
+/* Lays out the n stacks of e, nodes of t, in order; a stack's trailing
+ * empty frames are not drawn (Perl's split drops them).  Frames narrower
+ * than minwidth samples are dropped.  lo is overwritten (call
+ * layout_release after); its names point into t. */
+void layout_build(struct layout *lo, const struct stree *t, const struct lentry *e, size_t n,
+		  double minwidth);
 
 /* Frees the frames. */
 void layout_release(struct layout *lo);
-
-/* Splits s as Perl's split(";", s) does: fields separated by ';', empty
- * trailing fields dropped.  Stores up to max (ptr, len) pairs; returns the
- * number of fields (which may exceed max). */
-size_t layout_split(const char *s, size_t len, const char **ptr, size_t *plen, size_t max);
 
 #endif

@@ -4,7 +4,9 @@
 #include "outfile.h"
 #include "layout.h"
 #include "nameattr.h"
+#include "order.h"
 #include "palette.h"
+#include "stree.h"
 #include "strtab.h"
 #include "svg.h"
 #include "xalloc.h"
@@ -24,7 +26,7 @@ struct stackval {
 };
 
 struct seq {
-	uint32_t id;		/* stack */
+	uint32_t id;		/* stack: its node */
 	double weight;		/* samples of this run */
 	double delta;		/* its delta */
 	double before;		/* its count1 */
@@ -35,7 +37,7 @@ struct render {
 	const struct fg_opts *o;	/* options */
 	render_warn_fn *warn;		/* warning sink */
 	void *ctx;			/* its context */
-	struct strtab *stacks;		/* stack -> struct stackval */
+	struct stree *stacks;		/* stack ends carry struct stackval */
 	struct seq *seq;		/* --flamechart: stacks in input order */
 	size_t nseq;			/* entries in seq */
 	size_t seqcap;			/* capacity of seq */
@@ -45,8 +47,6 @@ struct render {
 	size_t bufcap[2];		/* their capacities */
 	struct palette *pal;		/* colours */
 	struct nameattr *na;		/* --nameattr, or NULL */
-	const struct strtab *ext;	/* render_use: drawn in place of stacks */
-	int ext_two;			/* its values are two counts */
 };
 
 struct render *render_new(const struct fg_opts *o, render_warn_fn *warn, void *ctx)
@@ -56,7 +56,7 @@ struct render *render_new(const struct fg_opts *o, render_warn_fn *warn, void *c
 	r->o = o;
 	r->warn = warn;
 	r->ctx = ctx;
-	r->stacks = strtab_new(sizeof(struct stackval));
+	r->stacks = stree_new(sizeof(struct stackval));
 	r->pal = palette_new(o->colors, o->hash, o->random);
 	return r;
 }
@@ -65,7 +65,7 @@ void render_free(struct render *r)
 {
 	if (!r)
 		return;
-	strtab_free(r->stacks);
+	stree_free(r->stacks);
 	free(r->seq);
 	free(r->buf[0]);
 	free(r->buf[1]);
@@ -202,20 +202,17 @@ static size_t chain_stack(char *out, const char *s, size_t len)
 	return o;
 }
 
-/* Rewrites every entry for --colors=chain; the texts live in r->buf[1]. */
-static void chain_entries(struct render *r, struct lentry *e, size_t n)
+/* Rewrites every entry for --colors=chain: the rewritten stacks are
+ * nodes of chain, a tree of their own. */
+static void chain_entries(struct render *r, struct stree *chain, struct lentry *e, size_t n)
 {
-	size_t i, need = 0, o = 0;
+	size_t i;
 
-	for (i = 0; i < n; i++)
-		need += e[i].len * 5 + 8;
-	scratch(r, 1, need);
 	for (i = 0; i < n; i++) {
-		size_t len = chain_stack(r->buf[1] + o, e[i].stack, e[i].len);
+		size_t len = stree_str(r->stacks, e[i].node, &r->buf[0], &r->bufcap[0]);
+		char *out = scratch(r, 1, len * 5 + 8);
 
-		e[i].stack = r->buf[1] + o;
-		e[i].len = len;
-		o += len;
+		e[i].node = stree_add(chain, out, chain_stack(out, r->buf[0], len));
 	}
 }
 
@@ -231,8 +228,8 @@ void render_add(struct render *r, const char *stack, size_t len,
 	if (r->o->reverse)
 		len = reverse_stack(r, &stack, len);
 	r->fractional |= c1->frac != 0 || (c2 && c2->frac != 0);
-	id = strtab_intern(r->stacks, stack, len, NULL);
-	v = strtab_val(r->stacks, id);
+	id = stree_add(r->stacks, stack, len);
+	v = stree_val(r->stacks, id);
 	fcount_add(&v->w, w);
 	v->delta += delta;
 	v->before += before;
@@ -256,30 +253,20 @@ void render_add(struct render *r, const char *stack, size_t len,
 void render_use(struct render *r, const struct strtab *t, int two)
 {
 	size_t i, n = strtab_count(t);
+	/* Bytewise order: a chart's, the input order being lost; for a graph
+	 * it is nearly always line order too, which the tree builds fastest
+	 * (the stacks share prefixes) and need not sort again. */
+	uint32_t *ids = strtab_sorted(t);
 
-	/* Reversed stacks must be rewritten and a chart keeps input order:
-	 * both need the renderer's own table. */
-	if (r->o->reverse || r->o->flamechart || strtab_count(r->stacks) || r->ext) {
-		uint32_t *ids = r->o->flamechart ? strtab_sorted(t) : NULL;
-
-		for (i = 0; i < n; i++) {
-			uint32_t id = ids ? ids[i] : (uint32_t)i;
-			size_t len;
-			const char *s = strtab_str(t, id, &len);
-			const struct fcount *v = strtab_val(t, id);
-
-			render_add(r, s, len, &v[0], two ? &v[1] : NULL);
-		}
-		free(ids);
-		return;
-	}
-	r->ext = t;
-	r->ext_two = two;
 	for (i = 0; i < n; i++) {
-		const struct fcount *v = strtab_val(t, (uint32_t)i);
+		uint32_t id = ids[i];
+		size_t len;
+		const char *s = strtab_str(t, id, &len);
+		const struct fcount *v = strtab_val(t, id);
 
-		r->fractional |= v[0].frac != 0 || (two && v[1].frac != 0);
+		render_add(r, s, len, &v[0], two ? &v[1] : NULL);
 	}
+	free(ids);
 }
 
 int render_add_line(struct render *r, const char *line, size_t len)
@@ -306,65 +293,40 @@ unsigned long render_ignored(const struct render *r)
 	return r->ignored;
 }
 
-/* flamegraph.pl sorts whole lines, "stack count": a stack that is a prefix
- * of another sorts as if followed by a space. */
-static int cmp_line(const void *a, const void *b)
+/* Entry i of the graph (ids: the stacks in line order) or of the chart. */
+static void entry(const struct render *r, const uint32_t *ids, size_t i, struct lentry *e)
 {
-	const struct lentry *x = a, *y = b;
-	size_t n = x->len < y->len ? x->len : y->len;
-	int r = memcmp(x->stack, y->stack, n);
+	uint32_t id = ids ? ids[i] : r->seq[i].id;
+	const struct stackval *v = stree_val(r->stacks, id);
 
-	if (r || x->len == y->len)
-		return r;
-	if (x->len < y->len)
-		return (unsigned char)y->stack[n] < ' ' ? 1 : -1;
-	return (unsigned char)x->stack[n] < ' ' ? -1 : 1;
+	e->node = id;
+	e->weight = ids ? fcount_value(&v->w) : r->seq[i].weight;
+	e->delta = ids ? v->delta : r->seq[i].delta;
+	e->two = ids ? v->two : r->seq[i].two;
+	e->before = ids ? v->before : r->seq[i].before;
 }
 
-/* Entry i from a table given to render_use: its stack and counts. */
-static void ext_entry(const struct render *r, size_t i, struct lentry *e)
+/* The stacks to draw, in order; with --colors=chain their nodes are
+ * chain's. */
+static struct lentry *entries(struct render *r, struct stree *chain, size_t *count)
 {
-	const struct fcount *v = strtab_val(r->ext, (uint32_t)i);
+	uint32_t *ids = NULL;
+	size_t i, n = r->nseq;
+	struct lentry *e;
 
-	e->stack = strtab_str(r->ext, (uint32_t)i, &e->len);
-	e->weight = fcount_value(&v[r->ext_two]);
-	e->two = r->ext_two;
-	e->before = r->ext_two ? fcount_value(&v[0]) : 0;
-	e->delta = r->ext_two ? e->weight - e->before : 0;
-}
-
-/* Entry i from the renderer's own table, or its chart's runs. */
-static void own_entry(const struct render *r, size_t i, struct lentry *e)
-{
-	uint32_t id = r->o->flamechart ? r->seq[i].id : (uint32_t)i;
-	const struct stackval *v = strtab_val(r->stacks, id);
-
-	e->stack = strtab_str(r->stacks, id, &e->len);
-	e->weight = r->o->flamechart ? r->seq[i].weight : fcount_value(&v->w);
-	e->delta = r->o->flamechart ? r->seq[i].delta : v->delta;
-	e->two = r->o->flamechart ? r->seq[i].two : v->two;
-	e->before = r->o->flamechart ? r->seq[i].before : v->before;
-}
-
-static struct lentry *entries(struct render *r, size_t *count)
-{
-	size_t i, n = r->ext ? strtab_count(r->ext) : r->o->flamechart ? r->nseq : strtab_count(r->stacks);
-	struct lentry *e = xcalloc(n ? n : 1, sizeof(*e));
-
+	if (!r->o->flamechart)
+		ids = order_lines(r->stacks, &n);
+	e = xcalloc(n ? n : 1, sizeof(*e));
 	for (i = 0; i < n; i++) {
-		if (r->ext)
-			ext_entry(r, i, &e[i]);
-		else
-			own_entry(r, i, &e[i]);
+		entry(r, ids, i, &e[i]);
 		e[i].after = e[i].two ? e[i].weight : 0;
 		/* A stack gone from AFTER keeps its BEFORE width. */
 		if (r->o->diff_detail && e[i].two && e[i].after == 0)
 			e[i].weight = e[i].before;
 	}
-	if (!r->o->flamechart)
-		qsort(e, n, sizeof(*e), cmp_line);
-	if (r->o->colors == PAL_CHAIN)
-		chain_entries(r, e, n);
+	free(ids);
+	if (chain)
+		chain_entries(r, chain, e, n);
 	*count = n;
 	return e;
 }
@@ -389,7 +351,8 @@ int render_write(struct render *r, FILE *f)
 	struct svg_in in;
 	struct layout lo;
 	size_t n, i;
-	struct lentry *e = entries(r, &n);
+	struct stree *chain = o->colors == PAL_CHAIN ? stree_new(0) : NULL;
+	struct lentry *e = entries(r, chain, &n);
 	double total = 0, minwidth, maxdelta = 1;
 
 	memset(&in, 0, sizeof(in));
@@ -402,13 +365,14 @@ int render_write(struct render *r, FILE *f)
 	}
 	if (!(total > 0)) {
 		free(e);
+		stree_free(chain);
 		svg_write_empty(f, o);
 		return 1;
 	}
 	in.timemax = timemax_for(r, total);
 	minwidth = o->minwidth_pct ? in.timemax * o->minwidth / 100
 		   : o->minwidth / (((double)o->width - 2 * SVG_XPAD) / in.timemax);
-	layout_build(&lo, e, n, minwidth);
+	layout_build(&lo, chain ? chain : r->stacks, e, n, minwidth);
 	in.o = o;
 	in.lo = &lo;
 	in.pal = r->pal;
@@ -418,5 +382,6 @@ int render_write(struct render *r, FILE *f)
 	svg_write(f, &in);
 	layout_release(&lo);
 	free(e);
+	stree_free(chain);
 	return 0;
 }

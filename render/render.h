@@ -39,10 +39,10 @@ int render_line_cb(void *r, const char *line, size_t len, unsigned long lineno);
 void render_add(struct render *r, const char *stack, size_t len,
 		const struct fcount *c1, const struct fcount *c2);
 
-/* Draws the stacks of t (values: struct fcount, or two of them for a
- * differential table) as if each were given to render_add, without
- * copying them: t must outlive r and not change.  Call it once, instead
- * of render_add. */
+/* Adds the stacks of t (values: struct fcount, or two of them for a
+ * differential table) as if each were given to render_add; with
+ * --flamechart in bytewise order, the input order being lost.  Only
+ * frame names are copied: t may be freed after. */
 void render_use(struct render *r, const struct strtab *t, int two);
 
 /* Lines render_add_line ignored. */

@@ -1,39 +1,23 @@
 /* Unit tests for render/layout, render/xmlesc and render/svg helpers. */
 #include "check.h"
 #include "layout.h"
+#include "stree.h"
 #include "svg.h"
 #include "xmlesc.h"
 
 #include <stdlib.h>
 
-static size_t split(const char *s, const char **p, size_t *l)
-{
-	return layout_split(s, strlen(s), p, l, 8);
-}
-
-static void test_split(void)
-{
-	const char *p[8];
-	size_t l[8];
-
-	CHECK(split("a;b;c", p, l) == 3 && l[2] == 1);
-	CHECK(split("a;b;;", p, l) == 2);	/* trailing empties dropped, as Perl's split */
-	CHECK(split(";a", p, l) == 2 && l[0] == 0);
-	CHECK(split("a;;b", p, l) == 3 && l[1] == 0);
-	CHECK(split("", p, l) == 0);
-	CHECK(split(";;", p, l) == 0);
-}
-
 static void test_layout(void)
 {
+	struct stree *t = stree_new(0);
 	struct lentry e[3] = {
-		{ .stack = "a;b", .len = 3, .weight = 3 },
-		{ .stack = "a;c", .len = 3, .weight = 2 },
-		{ .stack = "d", .len = 1, .weight = 5 }
+		{ .node = stree_add(t, "a;b", 3), .weight = 3 },
+		{ .node = stree_add(t, "a;c;;", 5), .weight = 2 },	/* ";;" is not drawn */
+		{ .node = stree_add(t, "d", 1), .weight = 5 }
 	};
 	struct layout lo;
 
-	layout_build(&lo, e, 3, 0);
+	layout_build(&lo, t, e, 3, 0);
 	/* all, a, b, c, d in pre-order. */
 	CHECK(lo.n == 5 && lo.total == 10 && lo.depthmax == 2);
 	CHECK(lo.f[0].depth == 0 && lo.f[0].end == 10);
@@ -42,9 +26,10 @@ static void test_layout(void)
 	CHECK(lo.f[4].name[0] == 'd' && lo.f[4].start == 5 && lo.f[4].end == 10);
 	layout_release(&lo);
 	/* A minimum width of 2.5 drops c (2) and keeps the rest. */
-	layout_build(&lo, e, 3, 2.5);
+	layout_build(&lo, t, e, 3, 2.5);
 	CHECK(lo.n == 4 && lo.f[3].name[0] == 'd');
 	layout_release(&lo);
+	stree_free(t);
 }
 
 static char *esc(const char *s, size_t len, size_t max)
@@ -88,7 +73,6 @@ static void test_numbers(void)
 
 int main(void)
 {
-	test_split();
 	test_layout();
 	test_xmlesc();
 	test_numbers();

@@ -1,0 +1,426 @@
+/* stree: nodes in an array, found by an open-addressing table keyed on
+ * (parent, frame id).  The previous stack's fields are remembered so a
+ * sorted input only looks up the fields after the bytes it shares with
+ * the stack before it, and while stacks come in line order the table
+ * holds only stack ends (see child). */
+#include "stree.h"
+#include "strtab.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#define NONE UINT32_MAX
+#define EMPTY 0		/* an unused hash slot (keys hold parent + 1) */
+
+struct snode {
+	uint32_t parent;	/* the root is its own parent */
+	uint32_t frame;		/* id in frames */
+	uint32_t depth;		/* fields from the root */
+	uint32_t val;		/* index of its value, or NONE */
+};
+
+struct stree {
+	struct strtab *frames;	/* frame names and their ids; "" is id 0 */
+	const char **fname;	/* frame id -> name (the strtab's copy) */
+	size_t *flen;		/* frame id -> name length */
+	size_t fcap;		/* capacity of fname and flen */
+	uint64_t *fslot;	/* name index: hash tag << 32 | (id + 1) */
+	size_t fmask;		/* its slots - 1 (a power of two) */
+	struct snode *node;	/* nodes, [0] the root */
+	size_t n;		/* nodes in use */
+	size_t cap;		/* capacity of node */
+	uint64_t *key;		/* hash slots: (parent + 1) << 32 | frame */
+	uint32_t *id;		/* node of each slot */
+	size_t nkeys;		/* nodes in the table */
+	size_t mask;		/* slots - 1 (a power of two) */
+	char *vals;		/* values of stack ends */
+	size_t valsize;		/* bytes per value */
+	size_t nvals;		/* values in use */
+	size_t valcap;		/* capacity of vals, in values */
+	char *prev;		/* the previous stack */
+	size_t prevlen;		/* its length */
+	size_t prevcap;		/* capacity of prev */
+	uint32_t *pnode;	/* node of each of its fields */
+	size_t *pend;		/* offset where each field ends */
+	size_t pn;		/* its fields */
+	size_t pcap;		/* capacity of pnode and pend */
+	int sorted;		/* every stack came in line order */
+	uint32_t *byval;	/* value index -> node: ends in order added */
+	size_t bvcap;		/* capacity of byval */
+};
+
+static void frame_rehash(struct stree *t)
+{
+	size_t mask = t->fmask * 2 + 1, i, n = strtab_count(t->frames);
+	uint64_t *slot = xcalloc(mask + 1, sizeof(*slot));
+
+	for (i = 0; i < n; i++) {
+		uint64_t h = XXH3_64bits(t->fname[i], t->flen[i]);
+		size_t j = (size_t)h & mask;
+
+		while (slot[j])
+			j = (j + 1) & mask;
+		slot[j] = (h >> 32) << 32 | (i + 1);
+	}
+	free(t->fslot);
+	t->fslot = slot;
+	t->fmask = mask;
+}
+
+/* The id of the frame name, added when new.  The index here, unlike
+ * strtab_intern, costs no call and no second look at the string. */
+static uint32_t frame_of(struct stree *t, const char *name, size_t len)
+{
+	uint64_t h = XXH3_64bits(name, len), v;
+	size_t j = (size_t)h & t->fmask;
+	uint32_t id;
+
+	for (; (v = t->fslot[j]) != 0; j = (j + 1) & t->fmask) {
+		id = (uint32_t)v - 1;
+		if (v >> 32 == h >> 32 && t->flen[id] == len && memcmp(t->fname[id], name, len) == 0)
+			return id;
+	}
+	id = strtab_intern(t->frames, name, len, NULL);
+	if (id == t->fcap) {
+		xgrow(&t->fname, &t->fcap, (size_t)id + 1, sizeof(*t->fname));
+		t->flen = xrealloc(t->flen, t->fcap * sizeof(*t->flen));
+	}
+	t->fname[id] = strtab_str(t->frames, id, &t->flen[id]);
+	t->fslot[j] = (h >> 32) << 32 | ((uint64_t)id + 1);
+	if ((size_t)id * 2 + 2 > t->fmask + 1)
+		frame_rehash(t);
+	return id;
+}
+
+struct stree *stree_new(size_t valsize)
+{
+	struct stree *t = xcalloc(1, sizeof(*t));
+
+	t->frames = strtab_new(0);
+	t->fmask = 255;
+	t->fslot = xcalloc(t->fmask + 1, sizeof(*t->fslot));
+	frame_of(t, "", 0);
+	t->sorted = 1;
+	t->valsize = valsize;
+	t->mask = 1023;
+	t->key = xcalloc(t->mask + 1, sizeof(*t->key));
+	t->id = xmalloc((t->mask + 1) * sizeof(*t->id));
+	xgrow(&t->node, &t->cap, 1, sizeof(*t->node));
+	t->node[0].parent = STREE_ROOT;
+	t->node[0].frame = 0;
+	t->node[0].depth = 0;
+	t->node[0].val = NONE;
+	t->n = 1;
+	return t;
+}
+
+void stree_free(struct stree *t)
+{
+	if (!t)
+		return;
+	strtab_free(t->frames);
+	free(t->fname);
+	free(t->flen);
+	free(t->fslot);
+	free(t->byval);
+	free(t->node);
+	free(t->key);
+	free(t->id);
+	free(t->vals);
+	free(t->prev);
+	free(t->pnode);
+	free(t->pend);
+	free(t);
+}
+
+static size_t slot_of(uint64_t k, size_t mask)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	return (size_t)k & mask;
+}
+
+static uint64_t key_of(uint32_t parent, uint32_t frame)
+{
+	return ((uint64_t)parent + 1) << 32 | frame;
+}
+
+/* Whether node is in the hash: all are once the input was out of order;
+ * until then only stack ends (see hash_put). */
+static int hashed(const struct stree *t, size_t i)
+{
+	return i > 0 && (!t->sorted || t->node[i].val != NONE);
+}
+
+/* Rebuilds the table with room for the nodes it must hold. */
+static void rehash(struct stree *t)
+{
+	size_t i, mask = t->mask;
+	uint64_t *key;
+
+	while ((t->nkeys + 1) * 2 > mask + 1)
+		mask = mask * 2 + 1;
+	key = xcalloc(mask + 1, sizeof(*key));
+	free(t->id);
+	t->id = xmalloc((mask + 1) * sizeof(*t->id));
+	for (i = 1; i < t->n; i++) {
+		uint64_t k = key_of(t->node[i].parent, t->node[i].frame);
+		size_t s;
+
+		if (!hashed(t, i))
+			continue;
+		for (s = slot_of(k, mask); key[s] != EMPTY; s = (s + 1) & mask)
+			;
+		key[s] = k;
+		t->id[s] = (uint32_t)i;
+	}
+	free(t->key);
+	t->key = key;
+	t->mask = mask;
+}
+
+/* Adds node (absent from the table) to it. */
+static void hash_put(struct stree *t, uint32_t node)
+{
+	uint64_t k = key_of(t->node[node].parent, t->node[node].frame);
+	size_t s;
+
+	if (++t->nkeys * 2 > t->mask + 1) {
+		rehash(t);	/* node is in already when it ends a stack */
+		if (hashed(t, node))
+			return;
+	}
+	for (s = slot_of(k, t->mask); t->key[s] != EMPTY; s = (s + 1) & t->mask)
+		;
+	t->key[s] = k;
+	t->id[s] = node;
+}
+
+/* The child of parent named name, added when absent.  While the stacks
+ * come in line order a node left behind is never walked through again,
+ * so the table need only hold stack ends: "b" may be seen again after
+ * "b!;x", as the way to "b;y". */
+static uint32_t child(struct stree *t, uint32_t parent, const char *name, size_t len)
+{
+	uint32_t frame = frame_of(t, name, len);
+	uint64_t k = key_of(parent, frame);
+	size_t s = slot_of(k, t->mask);
+	struct snode *c;
+
+	for (; t->key[s] != EMPTY; s = (s + 1) & t->mask)
+		if (t->key[s] == k)
+			return t->id[s];
+	if (t->n >= NONE - 1)
+		xalloc_fail(t->n * sizeof(*t->node));
+	if (t->n == t->cap)
+		xgrow(&t->node, &t->cap, t->n + 1, sizeof(*t->node));
+	c = &t->node[t->n];
+	c->parent = parent;
+	c->frame = frame;
+	c->depth = t->node[parent].depth + 1;
+	c->val = NONE;
+	t->n++;
+	if (!t->sorted)
+		hash_put(t, (uint32_t)(t->n - 1));
+	return (uint32_t)(t->n - 1);
+}
+
+/* Index of the first byte where a and b differ (or the shorter length). */
+static size_t mismatch(const char *a, size_t na, const char *b, size_t nb)
+{
+	size_t n = na < nb ? na : nb, i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, y;
+
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return i + (size_t)__builtin_ctzll(x ^ y) / 8;
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/* Fields of s the same as the previous stack's: same bytes, ending at the
+ * same offset. */
+static size_t shared(const struct stree *t, const char *s, size_t len, size_t p)
+{
+	size_t k = 0;
+
+	while (k < t->pn && t->pend[k] < p)
+		k++;
+	if (k < t->pn && t->pend[k] == p && (p == len || s[p] == ';'))
+		k++;
+	return k;
+}
+
+static void remember(struct stree *t, size_t k, uint32_t node, size_t end)
+{
+	if (k >= t->pcap) {
+		xgrow(&t->pnode, &t->pcap, k + 1, sizeof(*t->pnode));
+		t->pend = xrealloc(t->pend, t->pcap * sizeof(*t->pend));
+	}
+	t->pnode[k] = node;
+	t->pend[k] = end;
+}
+
+/* The node of s, a non-empty stack whose first p bytes are the previous
+ * stack's. */
+static uint32_t walk(struct stree *t, const char *s, size_t len, size_t p)
+{
+	size_t k = shared(t, s, len, p), start;
+	uint32_t node = k ? t->pnode[k - 1] : STREE_ROOT;
+
+	if (k && t->pend[k - 1] == len)
+		return node;
+	start = k ? t->pend[k - 1] + 1 : 0;
+	for (;; k++) {
+		const char *semi = memchr(s + start, ';', len - start);
+		size_t end = semi ? (size_t)(semi - s) : len;
+
+		node = child(t, node, s + start, end - start);
+		remember(t, k, node, end);
+		if (end == len)
+			break;
+		start = end + 1;
+	}
+	t->pn = k + 1;
+	return node;
+}
+
+/* Whether s (first differing from the previous stack at p) sorts after it
+ * or is the same: each compared as if followed by a space. */
+static int in_order(const struct stree *t, const char *s, size_t len, size_t p)
+{
+	if (p < len && p < t->prevlen)
+		return (unsigned char)t->prev[p] < (unsigned char)s[p];
+	if (p < len)
+		return (unsigned char)s[p] >= ' ';
+	if (p < t->prevlen)
+		return (unsigned char)t->prev[p] < ' ';
+	return 1;
+}
+
+uint32_t stree_add(struct stree *t, const char *s, size_t len)
+{
+	size_t p = mismatch(t->prev, t->prevlen, s, len);
+	uint32_t node = STREE_ROOT;
+	struct snode *nd;
+
+	if (t->sorted && t->nvals && !in_order(t, s, len, p)) {
+		t->sorted = 0;
+		t->nkeys = t->n - 1;
+		rehash(t);
+	}
+	if (len > 0)
+		node = walk(t, s, len, p);
+	else
+		t->pn = 0;
+	if (len > t->prevcap)
+		xgrow(&t->prev, &t->prevcap, len, 1);
+	if (len > p)
+		memcpy(t->prev + p, s + p, len - p);
+	t->prevlen = len;
+	nd = &t->node[node];
+	if (nd->val == NONE) {
+		nd->val = (uint32_t)t->nvals++;
+		if (t->valsize && t->nvals > t->valcap)
+			xgrow(&t->vals, &t->valcap, t->nvals, t->valsize);
+		if (t->valsize)
+			memset(t->vals + (size_t)nd->val * t->valsize, 0, t->valsize);
+		if (nd->val == t->bvcap)
+			xgrow(&t->byval, &t->bvcap, (size_t)nd->val + 1, sizeof(*t->byval));
+		t->byval[nd->val] = node;
+		if (t->sorted && node != STREE_ROOT)
+			hash_put(t, node);
+	}
+	return node;
+}
+
+void *stree_val(const struct stree *t, uint32_t node)
+{
+	uint32_t v = t->node[node].val;
+
+	return v == NONE || !t->valsize ? NULL : t->vals + (size_t)v * t->valsize;
+}
+
+uint32_t stree_parent(const struct stree *t, uint32_t node)
+{
+	return t->node[node].parent;
+}
+
+uint32_t stree_depth(const struct stree *t, uint32_t node)
+{
+	return t->node[node].depth;
+}
+
+const char *stree_name(const struct stree *t, uint32_t node, size_t *len)
+{
+	uint32_t f = t->node[node].frame;
+
+	if (len)
+		*len = t->flen[f];
+	return t->fname[f];
+}
+
+size_t stree_count(const struct stree *t)
+{
+	return t->n;
+}
+
+size_t stree_str(const struct stree *t, uint32_t node, char **buf, size_t *cap)
+{
+	size_t len = 0, o, n;
+	uint32_t u;
+
+	for (u = node; u != STREE_ROOT; u = t->node[u].parent) {
+		stree_name(t, u, &n);
+		len += n + (len > 0 || u != node);
+	}
+	xgrow(buf, cap, len + 1, 1);
+	o = len;
+	for (u = node; u != STREE_ROOT; u = t->node[u].parent) {
+		const char *name = stree_name(t, u, &n);
+
+		if (u != node)
+			(*buf)[--o] = ';';
+		o -= n;
+		memcpy(*buf + o, name, n);
+	}
+	(*buf)[len] = '\0';
+	return len;
+}
+
+size_t stree_bytes(const struct stree *t)
+{
+	return sizeof(*t) + strtab_bytes(t->frames) + t->fcap * (sizeof(*t->fname) + sizeof(*t->flen)) +
+	       (t->fmask + 1) * sizeof(*t->fslot) + t->cap * sizeof(*t->node) +
+	       (t->mask + 1) * (sizeof(*t->key) + sizeof(*t->id)) + t->valcap * t->valsize +
+	       t->prevcap + t->pcap * (sizeof(*t->pnode) + sizeof(*t->pend)) +
+	       t->bvcap * sizeof(*t->byval);
+}
+
+int stree_in_order(const struct stree *t)
+{
+	return t->sorted;
+}
+
+int stree_is_end(const struct stree *t, uint32_t node)
+{
+	return t->node[node].val != NONE;
+}
+
+uint32_t *stree_ends(const struct stree *t, size_t *n)
+{
+	uint32_t *out = xmalloc((t->nvals ? t->nvals : 1) * sizeof(*out));
+
+	if (t->nvals)
+		memcpy(out, t->byval, t->nvals * sizeof(*out));
+	*n = t->nvals;
+	return out;
+}

@@ -1,0 +1,156 @@
+/* Unit tests for lib/stree (nodes, values) and render/order: the line
+ * order of order_lines against a plain sort of the stack strings. */
+#include "check.h"
+#include "order.h"
+#include "stree.h"
+#include "strtab.h"
+
+#include <stdlib.h>
+
+#define MAXS 4000
+
+struct str {
+	char s[12];		/* the stack */
+	size_t len;		/* its length */
+};
+
+/* flamegraph.pl's order: the strings followed by a space, bytewise. */
+static int cmp_line(const void *a, const void *b)
+{
+	const struct str *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int r = memcmp(x->s, y->s, n);
+
+	if (r || x->len == y->len)
+		return r;
+	if (x->len < y->len)
+		return (unsigned char)y->s[n] < ' ' ? 1 : -1;
+	return (unsigned char)x->s[n] < ' ' ? -1 : 1;
+}
+
+/* No two nodes are the same (parent, name): a path is found again, not
+ * built twice, however the stacks came. */
+static int unique_nodes(const struct stree *t)
+{
+	struct strtab *seen = strtab_new(0);
+	size_t i, len, n = stree_count(t);
+	char key[64];
+	int ok;
+
+	for (i = 1; i < n; i++) {
+		uint32_t parent = stree_parent(t, (uint32_t)i);
+		const char *name = stree_name(t, (uint32_t)i, &len);
+
+		memcpy(key, &parent, sizeof(parent));
+		memcpy(key + sizeof(parent), name, len);
+		strtab_intern(seen, key, sizeof(parent) + len, NULL);
+	}
+	ok = strtab_count(seen) == n - 1;
+	strtab_free(seen);
+	return ok;
+}
+
+static void test_basic(void)
+{
+	struct stree *t = stree_new(sizeof(long));
+	uint32_t ab = stree_add(t, "a;b", 3), a, abt;
+	char *buf = NULL;
+	size_t cap = 0, len;
+
+	*(long *)stree_val(t, ab) = 7;
+	a = stree_parent(t, ab);
+	CHECK(stree_add(t, "a;b", 3) == ab && *(long *)stree_val(t, ab) == 7);
+	CHECK(stree_val(t, a) == NULL && stree_depth(t, ab) == 2);
+	CHECK(stree_parent(t, a) == STREE_ROOT && stree_add(t, "", 0) == STREE_ROOT);
+	abt = stree_add(t, "a;b;", 4);	/* a trailing empty field is a node */
+	CHECK(abt != ab && stree_parent(t, abt) == ab && stree_depth(t, abt) == 3);
+	CHECK(stree_add(t, "a", 1) == a && stree_val(t, a) != NULL);
+	CHECK(stree_add(t, "a;b;", 4) == abt && stree_add(t, "a;b", 3) == ab);
+	CHECK(strcmp(stree_name(t, ab, &len), "b") == 0 && len == 1);
+	len = stree_str(t, abt, &buf, &cap);
+	CHECK(len == 4 && memcmp(buf, "a;b;", 4) == 0);
+	CHECK(stree_str(t, STREE_ROOT, &buf, &cap) == 0);
+	CHECK(stree_add(t, ";;x\0y", 5) != stree_add(t, ";;x", 3));
+	CHECK(stree_count(t) == 8 && stree_bytes(t) > 0);
+	free(buf);
+	stree_free(t);
+	/* In line order "a;b" is left for "a;b!;x" and met again in "a;b;y". */
+	t = stree_new(0);
+	ab = stree_add(t, "a;b", 3);
+	a = stree_parent(t, ab);
+	stree_add(t, "a;b!;x", 6);
+	CHECK(stree_parent(t, stree_add(t, "a;b;y", 5)) == ab);
+	CHECK(stree_parent(t, stree_add(t, "a;b!", 4)) == a);	/* out of order now */
+	CHECK(stree_add(t, "a;b;y", 5) == stree_add(t, "a;b;y", 5) && unique_nodes(t));
+	stree_free(t);
+	stree_free(NULL);
+}
+
+/* Random stacks over an alphabet of bytes that sort around ';' and ' '. */
+static size_t gen(struct str *s, size_t n, unsigned long seed)
+{
+	static const char abc[] = "ab;; !\001.:\0";
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+		s[i].len = (seed >> 33) % 8;
+		for (j = 0; j < s[i].len; j++) {
+			seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+			s[i].s[j] = abc[(seed >> 33) % (sizeof(abc) - 1)];
+		}
+	}
+	return n;
+}
+
+static void check_order(struct str *s, size_t n, int presort)
+{
+	struct stree *t = stree_new(sizeof(size_t));
+	struct str *ref = malloc(n * sizeof(*ref));
+	size_t i, k = 0, got, cap = 0, distinct = 0, len;
+	uint32_t *ids;
+	char *buf = NULL;
+	int ok = 1;
+
+	memcpy(ref, s, n * sizeof(*ref));
+	qsort(ref, n, sizeof(*ref), cmp_line);
+	for (i = 0; i < n; i++) {
+		const struct str *x = presort ? &ref[i] : &s[i];
+		size_t *v = stree_val(t, stree_add(t, x->s, x->len));
+
+		*v += 1;
+	}
+	for (i = 0; i < n; i++)
+		distinct += i == 0 || cmp_line(&ref[i - 1], &ref[i]) != 0;
+	ids = order_lines(t, &got);
+	CHECK(!presort || stree_in_order(t));
+	CHECK(got == distinct);
+	for (i = 0; i < got && ok; i++) {
+		size_t reps = *(size_t *)stree_val(t, ids[i]);
+
+		len = stree_str(t, ids[i], &buf, &cap);
+		ok = len == ref[k].len && memcmp(buf, ref[k].s, len) == 0;
+		k += reps;
+	}
+	CHECK(ok && k == n);
+	CHECK(unique_nodes(t));
+	free(ids);
+	free(buf);
+	free(ref);
+	stree_free(t);
+}
+
+int main(void)
+{
+	static struct str s[MAXS];
+	unsigned long seed;
+
+	test_basic();
+	for (seed = 1; seed <= 20; seed++) {
+		size_t n = gen(s, seed * 200, seed);
+
+		check_order(s, n, 0);
+		check_order(s, n, 1);
+	}
+	return check_done();
+}
