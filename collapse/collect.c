@@ -76,6 +76,10 @@ static int sniff(struct input *in, uint64_t max_inflate, enum detect_fmt *f,
 		lread_set_max_inflate(lr, max_inflate);
 	while (len < HEAD - 16 && (n = lread_read(lr, head + len, HEAD - len)) > 0)
 		len += (size_t)n;
+	/* Text before a fault is told and read as any other: the collapser
+	 * reports the fault when it reaches it. */
+	if (n < 0 && len > 0)
+		n = 0;
 	if (n < 0)
 		snprintf(err, errlen, "%s: %s", in->name, lread_error(lr));
 	else if ((*f = detect_format(head, len)) == FMT_UNKNOWN && (hint = detect_hint(head, len)))
@@ -160,6 +164,17 @@ static void perf_report(const struct input *in, const struct perf_stats *st, col
 	}
 }
 
+/* After a collapser's pass over lr (rc non-zero: reading broke off):
+ * names the fault and returns 1, what came before being kept; else 0. */
+static int broke_off(const struct input *in, const struct lread *lr, int rc, collect_warn_fn *warn,
+		     void *ctx)
+{
+	if (!rc)
+		return 0;
+	warn(ctx, in->name, 0, lread_error(lr));
+	return 1;
+}
+
 /* perf script text: through perf_run's workers, or for a flame chart
  * (events in order) one collapser. */
 static int run_perf(const struct input *in, struct lread *lr, const struct collect_opts *o,
@@ -180,9 +195,8 @@ static int run_perf(const struct input *in, struct lread *lr, const struct colle
 	po.seq = o->seq;
 	if (!po.seq) {
 		rc = perf_run_reader(&po, lr, in->name, &ro, t, &st, warn, ctx, err, errlen);
-		if (rc == 0)
-			perf_report(in, &st, warn, ctx);
-		return rc < 0 ? -1 : 0;
+		perf_report(in, &st, warn, ctx);
+		return broke_off(in, lr, rc, warn, ctx);
 	}
 	/* A chart's runs name stacks of t, in event order: perf_run's workers
 	 * fill tables of their own, so one collapser feeds t itself. */
@@ -192,7 +206,7 @@ static int run_perf(const struct input *in, struct lread *lr, const struct colle
 	perf_end(p);
 	perf_report(in, perf_stats(p), warn, ctx);
 	perf_free(p);
-	return rc < 0 ? -1 : 0;
+	return broke_off(in, lr, rc, warn, ctx);
 }
 
 /* PerfView samples in Time order, or a report's stacks, into t and the
@@ -227,9 +241,9 @@ static int run_lines(const struct input *in, struct lread *lr, enum detect_fmt f
 	if (f == FMT_WPA || f == FMT_DUMPER) {
 		e = etw_new(&eo, t, 0, warn, ctx);
 		etw_begin(e, in->name);
-		rc = lread_feed(lr, etw_feed, e, err, errlen);
+		rc = broke_off(in, lr, lread_feed(lr, etw_feed, e, err, errlen), warn, ctx);
 		etw_end(e);
-		rc = rc < 0 ? -1 : etw_stats(e)->bad_input != 0;
+		rc |= etw_stats(e)->bad_input != 0;
 	} else {
 		/* A report has no time: a chart gets its stacks sorted. */
 		if (o->seq) {
@@ -239,9 +253,9 @@ static int run_lines(const struct input *in, struct lread *lr, enum detect_fmt f
 		}
 		v = vsp_new(&vo, vt ? vt : t, warn, ctx);
 		vsp_begin(v, in->name);
-		rc = lread_feed(lr, vsp_feed, v, err, errlen);
+		rc = broke_off(in, lr, lread_feed(lr, vsp_feed, v, err, errlen), warn, ctx);
 		vsp_end(v);
-		rc = rc < 0 ? -1 : vsp_stats(v)->bad_input != 0;
+		rc |= vsp_stats(v)->bad_input != 0;
 	}
 	if (vt) {
 		struct chart ch = { t, o->seq };
@@ -303,7 +317,7 @@ static int run_folded(const struct input *in, struct lread *lr, struct strtab *t
 		snprintf(msg, sizeof(msg), "ignored %lu lines that are not collapsed stacks", bad);
 		warn(ctx, in->name, first, msg);
 	}
-	return rc < 0 ? -1 : 0;
+	return broke_off(in, lr, rc, warn, ctx);
 }
 
 /* Names the filters the format f has no field for; they are ignored. */

@@ -34,8 +34,9 @@ typedef void collect_warn_fn(void *ctx, const char *file, unsigned long line, co
 
 /* Collapses path ("-": stdin) into t.  *fmt gets the format used.
  * Returns 0 (skipped rows or samples are only reported through warn); 1
- * when the input broke off part way (what came before is kept); -1 with a
- * message in err when it could not be read or its format not told. */
+ * when the input broke off part way (what came before is kept, and the
+ * fault named through warn); -1 with a message in err when it could not
+ * be read at all or its format not told. */
 int collect(const char *path, const struct collect_opts *o, struct strtab *t,
 	    enum detect_fmt *fmt, collect_warn_fn *warn, void *ctx, char *err, size_t errlen);
 

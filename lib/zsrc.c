@@ -140,6 +140,8 @@ struct zmem {
 	uint64_t max;		/* no more may come */
 	int done;		/* the member is complete and checked */
 	int broken;		/* a fault was found: fail from now on */
+	int cut;		/* the archive has no directory: read from its
+				   local header, failing at the member's end */
 };
 
 /* Checks the finished member against its directory entry, or, streamed,
@@ -167,7 +169,7 @@ static const char *zm_check(struct zmem *z)
 		return "corrupt zip member: CRC-32 mismatch";
 	if (m->sizes_known && z->out_n != m->usize)
 		return "corrupt zip member: its size differs from the directory's";
-	return NULL;
+	return z->cut ? "truncated zip archive (no central directory)" : NULL;
 }
 
 /* Over the limit: refused before any byte is handed out, not after. */
@@ -273,22 +275,12 @@ static int read_at(void *ctx, uint64_t off, void *buf, size_t n)
 	return bsrc_pread(ctx, off, buf, n);
 }
 
-/* Finds the member: through the directory, or the local header at the
- * start of a stream (read in growing peeks, as long as it may be).
- * Returns 0, or -1 with a message in err. */
-static int zm_locate(struct zmem *z, char *err, size_t errlen)
+/* Parses the local header at the start of the stream (read in growing
+ * peeks, as long as it may be).  Returns 0, or -1 with a message in err. */
+static int zm_local(struct zmem *z, char *err, size_t errlen)
 {
-	int64_t size = bsrc_size(z->raw);
 	size_t want = 64;
 
-	if (size >= 0) {
-		if (zip_find(read_at, z->raw, (uint64_t)size, &z->m, err, errlen) < 0)
-			return -1;
-		if (bsrc_seek(z->raw, z->m.offset) == 0)
-			return 0;
-		snprintf(err, errlen, "%s", bsrc_error(z->raw));
-		return -1;
-	}
 	for (;;) {
 		const unsigned char *p;
 		ssize_t n = bsrc_peek(z->raw, want, &p);
@@ -308,6 +300,29 @@ static int zm_locate(struct zmem *z, char *err, size_t errlen)
 	}
 }
 
+/* Finds the member: through the directory, or from the local header at
+ * the start of a stream, or of an archive cut short (its directory lost,
+ * what is left of the first member can still be read, up to the cut).
+ * Returns 0, 1 for the archive cut short, or -1 with a message in err. */
+static int zm_locate(struct zmem *z, char *err, size_t errlen)
+{
+	int64_t size = bsrc_size(z->raw);
+	char local[256];
+	int rc;
+
+	if (size < 0)
+		return zm_local(z, err, errlen);
+	rc = zip_find(read_at, z->raw, (uint64_t)size, &z->m, err, errlen);
+	if (rc == -2 && zm_local(z, local, sizeof(local)) == 0)
+		return (z->cut = 1);
+	if (rc < 0)
+		return -1;
+	if (bsrc_seek(z->raw, z->m.offset) == 0)
+		return 0;
+	snprintf(err, errlen, "%s", bsrc_error(z->raw));
+	return -1;
+}
+
 static const struct bsrc_ops zm_ops = { zm_fill, NULL, zm_free };
 
 struct bsrc *zsrc_zip(struct bsrc *raw, uint64_t max)
@@ -320,7 +335,7 @@ struct bsrc *zsrc_zip(struct bsrc *raw, uint64_t max)
 	z->raw = raw;
 	z->max = max;
 	rc = zm_locate(z, err, sizeof(err));
-	if (rc == 0 && z->m.method == 8 && inflateInit2(&z->zs, -15) != Z_OK) {
+	if (rc >= 0 && z->m.method == 8 && inflateInit2(&z->zs, -15) != Z_OK) {
 		snprintf(err, sizeof(err), "cannot initialise zlib");
 		rc = -1;
 	}

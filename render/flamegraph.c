@@ -1,6 +1,7 @@
 /* flamegraph: collapsed stacks to an interactive SVG, a drop-in for
- * flamegraph.pl.  Exit 0 graph written, 1 I/O error, 2 usage error or no
- * valid input. */
+ * flamegraph.pl.  Exit 0 graph written, 1 I/O error (an input that broke
+ * off part way is drawn up to the fault), 2 usage error or no valid
+ * input. */
 #include "lread.h"
 #include "outfile.h"
 #include "render.h"
@@ -44,6 +45,25 @@ static int render_to(struct render *r, const struct fg_opts *o)
 	return 0;
 }
 
+/* Feeds one input to r.  Returns 0; 1 when reading broke off (the lines
+ * before it are drawn); -1 when it cannot be opened (no graph then). */
+static int read_input(struct render *r, const char *path)
+{
+	struct lread *lr = lread_open(path);
+	char err[512];
+	int rc;
+
+	if (!lr) {
+		fprintf(stderr, PROG ": cannot open '%s': %s\n", path, strerror(errno));
+		return -1;
+	}
+	rc = lread_feed(lr, render_line_cb, r, err, sizeof(err)) < 0;
+	if (rc)
+		fprintf(stderr, PROG ": %s\n", err);
+	lread_free(lr);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const dash[] = { "-" };
@@ -73,14 +93,15 @@ int main(int argc, char **argv)
 	}
 	in = first < argc ? (const char *const *)argv + first : dash;
 	n = first < argc ? argc - first : 1;
-	for (i = 0; i < n && rc == 0; i++) {
-		rc = lread_each(in[i], render_line_cb, r, NULL, err, sizeof(err)) < 0;
-		if (rc)
-			fprintf(stderr, PROG ": %s\n", err);
-	}
+	for (i = 0; i < n && rc == 0; i++)
+		rc = read_input(r, in[i]);
 	if (render_ignored(r))
 		fprintf(stderr, PROG ": ignored %lu lines with invalid format\n", render_ignored(r));
-	rc = rc ? 1 : render_to(r, &o);
+	if (rc >= 0) {
+		int drawn = render_to(r, &o);
+
+		rc = drawn ? drawn : rc;
+	}
 	render_free(r);
-	return rc;
+	return rc < 0 ? 1 : rc;
 }

@@ -35,6 +35,7 @@ done
 . tests/collapse-etw.sh
 . tests/collapse-perfview.sh
 . tests/flame.sh
+. tests/truncated.sh
 . tests/fuzz/replay.sh
 . tests/browser/run.sh
 
