@@ -272,11 +272,13 @@ ssize_t bsrc_next(struct bsrc *s, const unsigned char **p)
 }
 
 /* Copies the window and as many more bytes as needed (up to want) into a
- * new join buffer, which becomes the window.  Returns 0 or -1. */
+ * new join buffer, which becomes the window, also when a refill fails
+ * (the bytes before the fault are kept).  Returns 0, or -1 on an error. */
 static int join(struct bsrc *s, size_t want)
 {
 	unsigned char *j = xmalloc(want);
 	size_t have = s->n;
+	int rc = 0;
 
 	if (have)
 		memcpy(j, s->p, have);
@@ -285,12 +287,10 @@ static int join(struct bsrc *s, size_t want)
 		ssize_t r = refill(s, &q);
 		size_t take;
 
-		if (r < 0) {
-			free(j);
-			return -1;
-		}
-		if (r == 0)
+		if (r <= 0) {
+			rc = r < 0 ? -1 : 0;
 			break;
+		}
 		take = (size_t)r < want - have ? (size_t)r : want - have;
 		memcpy(j + have, q, take);
 		have += take;
@@ -301,7 +301,7 @@ static int join(struct bsrc *s, size_t want)
 	s->join = j;
 	s->p = j;
 	s->n = have;
-	return 0;
+	return rc;
 }
 
 ssize_t bsrc_peek(struct bsrc *s, size_t want, const unsigned char **p)
@@ -313,7 +313,8 @@ ssize_t bsrc_peek(struct bsrc *s, size_t want, const unsigned char **p)
 			return -1;
 		s->n = (size_t)r;
 	}
-	if (s->n < want && join(s, want) < 0)
+	/* Bytes before an error are shown first; the error comes next. */
+	if (s->n < want && (s->rest_n || !s->state) && join(s, want) < 0 && s->n == 0)
 		return -1;
 	*p = s->p;
 	return (ssize_t)s->n;

@@ -72,8 +72,9 @@ ssize_t bsrc_next(struct bsrc *s, const unsigned char **p);
 
 /* Looks at the next bytes without consuming them: at least want of them
  * in a row at *p unless the input ends first.  Returns how many there
- * are (fewer than want only at the end), or -1 on error.  Valid until
- * the next call on s. */
+ * are (fewer than want only at the end, or before an error, which the
+ * next call then returns), or -1 on error.  Valid until the next call on
+ * s. */
 ssize_t bsrc_peek(struct bsrc *s, size_t want, const unsigned char **p);
 
 /* Consumes n bytes, at most what the last bsrc_peek returned. */

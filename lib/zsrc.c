@@ -36,17 +36,25 @@ static ssize_t fault(int *broken, ssize_t got, char *err, size_t errlen, const c
 	return got > 0 ? got : -1;
 }
 
+/* The same when the source below failed: its message is the fault's. */
+static ssize_t failed_below(int *broken, ssize_t got, char *err, size_t errlen,
+			    const struct bsrc *raw)
+{
+	snprintf(err, errlen, "%s", bsrc_error(raw));
+	*broken = 1;
+	return got > 0 ? got : -1;
+}
+
 /* After a member's end: another member follows when the next byte starts
- * one (anything else after the stream is ignored, as gzip -d does). */
-static int next_member(struct gz *g, char *err, size_t errlen)
+ * one (anything else after the stream is ignored, as gzip -d does).
+ * Returns 0, or -1 when reading failed. */
+static int next_member(struct gz *g)
 {
 	const unsigned char *p;
 	ssize_t n = bsrc_peek(g->raw, 1, &p);
 
-	if (n < 0) {
-		snprintf(err, errlen, "%s", bsrc_error(g->raw));
+	if (n < 0)
 		return -1;
-	}
 	if (n > 0 && p[0] == 0x1f)
 		inflateReset(&g->zs);
 	else
@@ -71,7 +79,7 @@ static ssize_t gz_inflate(struct gz *g, unsigned char *dst, size_t cap, char *er
 		int r;
 
 		if (n < 0)
-			return fault(&g->broken, got, err, errlen, "read error", g->raw, bsrc_error(g->raw));
+			return failed_below(&g->broken, got, err, errlen, g->raw);
 		if (n == 0)
 			return fault(&g->broken, got, err, errlen, "truncated gzip input", g->raw, NULL);
 		g->zs.next_in = in;
@@ -79,8 +87,8 @@ static ssize_t gz_inflate(struct gz *g, unsigned char *dst, size_t cap, char *er
 		r = inflate(&g->zs, Z_NO_FLUSH);
 		bsrc_skip(g->raw, (size_t)(g->zs.next_in - in));
 		got = (ssize_t)(cap - g->zs.avail_out);
-		if (r == Z_STREAM_END && next_member(g, err, errlen) < 0)
-			return fault(&g->broken, got, err, errlen, "read error", g->raw, bsrc_error(g->raw));
+		if (r == Z_STREAM_END && next_member(g) < 0)
+			return failed_below(&g->broken, got, err, errlen, g->raw);
 		if (r == Z_MEM_ERROR)
 			return fault(&g->broken, got, err, errlen, "out of memory inflating", g->raw, NULL);
 		if (r != Z_OK && r != Z_BUF_ERROR && r != Z_STREAM_END)
@@ -172,11 +180,17 @@ static const char *zm_check(struct zmem *z)
 	return z->cut ? "truncated zip archive (no central directory)" : NULL;
 }
 
-/* Over the limit: refused before any byte is handed out, not after. */
-static ssize_t zm_bomb(struct zmem *z, char *err, size_t errlen)
+/* The most bytes the member may give: its declared size, or the limit. */
+static uint64_t zm_limit(const struct zmem *z)
 {
-	uint64_t lim = z->m.sizes_known && z->m.usize < z->max ? z->m.usize : z->max;
+	return z->m.sizes_known && z->m.usize < z->max ? z->m.usize : z->max;
+}
 
+/* Past the limit.  A member declared past it is refused before a byte is
+ * read; one found going past it gives the got bytes up to it (exactly
+ * the limit's worth, however the input comes), then fails. */
+static ssize_t zm_bomb(struct zmem *z, ssize_t got, char *err, size_t errlen)
+{
 	z->broken = 1;
 	if (z->out_n == 0 && z->m.sizes_known && z->m.usize > z->max)
 		snprintf(err, errlen, "zip member '%.160s' would inflate to %llu bytes, over the limit "
@@ -184,32 +198,34 @@ static ssize_t zm_bomb(struct zmem *z, char *err, size_t errlen)
 			 (unsigned long long)z->m.usize, (unsigned long long)z->max);
 	else
 		snprintf(err, errlen, "zip member '%.160s' inflates past %llu bytes (its declared size "
-			 "or the --max-inflate limit): a zip bomb or a corrupt archive; not read",
-			 z->m.name, (unsigned long long)lim);
-	return -1;
+			 "or the --max-inflate limit): a zip bomb or a corrupt archive; read no further",
+			 z->m.name, (unsigned long long)zm_limit(z));
+	return got > 0 ? got : -1;
 }
 
 /* One step over the compressed bytes at in (n of them): stored bytes are
- * handed out in place, deflated ones inflated into out.  Returns the
- * bytes made and sets *used and *r (zlib's result). */
+ * handed out in place, deflated ones inflated into out; never more than
+ * one byte past the limit.  Returns the bytes made and sets *used and *r
+ * (zlib's result). */
 static size_t zm_step(struct zmem *z, const unsigned char *in, size_t n, const unsigned char **p,
 		      size_t *used, int *r)
 {
+	uint64_t lim = zm_limit(z), room = lim == UINT64_MAX ? lim : lim + 1 - z->out_n;
 	size_t got;
 
 	*r = Z_OK;
 	if (z->m.method == 0) {
 		*p = in;
-		*used = got = n;
+		*used = got = n < room ? n : (size_t)room;
 	} else {
 		z->zs.next_in = in;
 		z->zs.avail_in = (uInt)(n < IN_MAX ? n : IN_MAX);
 		*p = z->out;
 		z->zs.next_out = z->out;
-		z->zs.avail_out = (uInt)OUT_SIZE;
+		z->zs.avail_out = (uInt)(OUT_SIZE < room ? OUT_SIZE : room);
 		*r = inflate(&z->zs, Z_NO_FLUSH);
 		*used = (size_t)(z->zs.next_in - in);
-		got = OUT_SIZE - z->zs.avail_out;
+		got = (size_t)(z->zs.next_out - z->out);
 	}
 	if (z->left != UINT64_MAX)
 		z->left -= *used;
@@ -224,7 +240,7 @@ static ssize_t zm_fill(void *ctx, const unsigned char **p, char *err, size_t err
 	ssize_t got = 0;
 
 	if (z->broken || (z->m.sizes_known && z->m.usize > z->max))
-		return z->broken ? -1 : zm_bomb(z, err, errlen);
+		return z->broken ? -1 : zm_bomb(z, -1, err, errlen);
 	while (got == 0 && !z->done) {
 		const unsigned char *in;
 		const char *bad;
@@ -233,7 +249,7 @@ static ssize_t zm_fill(void *ctx, const unsigned char **p, char *err, size_t err
 		int r;
 
 		if (n < 0)
-			return fault(&z->broken, got, err, errlen, "read error", z->raw, bsrc_error(z->raw));
+			return failed_below(&z->broken, got, err, errlen, z->raw);
 		if (n == 0 && z->left)
 			return fault(&z->broken, got, err, errlen, "truncated zip archive", z->raw, NULL);
 		if (n == 0) {
@@ -243,8 +259,8 @@ static ssize_t zm_fill(void *ctx, const unsigned char **p, char *err, size_t err
 		got = (ssize_t)zm_step(z, in, (uint64_t)n < z->left ? (size_t)n : (size_t)z->left,
 				       p, &used, &r);
 		bsrc_skip(z->raw, used);
-		if (z->out_n > z->max || (z->m.sizes_known && z->out_n > z->m.usize))
-			return zm_bomb(z, err, errlen);
+		if (z->out_n > zm_limit(z))
+			return zm_bomb(z, got - 1, err, errlen);
 		if (r == Z_MEM_ERROR)
 			return fault(&z->broken, got, err, errlen, "out of memory inflating", z->raw, NULL);
 		if (r != Z_OK && r != Z_STREAM_END && r != Z_BUF_ERROR)

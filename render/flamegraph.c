@@ -97,10 +97,11 @@ int main(int argc, char **argv)
 		rc = read_input(r, in[i]);
 	if (render_ignored(r))
 		fprintf(stderr, PROG ": ignored %lu lines with invalid format\n", render_ignored(r));
+	/* A fault is the exit status even when it left nothing to draw. */
 	if (rc >= 0) {
 		int drawn = render_to(r, &o);
 
-		rc = drawn ? drawn : rc;
+		rc = rc ? rc : drawn;
 	}
 	render_free(r);
 	return rc < 0 ? 1 : rc;
