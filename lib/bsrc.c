@@ -37,6 +37,7 @@ struct bsrc {
 	size_t mem_len;			/* its bytes */
 	size_t mem_pos;			/* the next of them to hand out */
 	size_t map_len;			/* mem is our mapping of this size, or 0 */
+	int map_fd;			/* the mapped file, for bsrc_read */
 	size_t released;		/* mapped bytes below this were given back */
 	unsigned char *owned;		/* mem when it is ours to free */
 	int fd;				/* the file part, -1 when none */
@@ -93,7 +94,7 @@ static void try_map(struct bsrc *s)
 	(void)madvise(m, len, MADV_SEQUENTIAL);
 	s->mem = m;
 	s->mem_len = s->map_len = len;
-	close(s->fd);
+	s->map_fd = s->fd;
 	s->fd = -1;
 }
 
@@ -170,8 +171,10 @@ void bsrc_free(struct bsrc *s)
 		return;
 	if (s->ops && s->ops->release)
 		s->ops->release(s->ctx);
-	if (s->map_len)
+	if (s->map_len) {
 		munmap((void *)(size_t)s->mem, s->map_len);
+		close(s->map_fd);
+	}
 	if (s->close_fd && s->fd >= 0)
 		close(s->fd);
 	free(s->owned);
@@ -327,17 +330,41 @@ void bsrc_skip(struct bsrc *s, size_t n)
 	s->off += n;
 }
 
-/* With the window empty and much to read, bytes are made straight into
- * dst when the source can (a file read, a filter with into), saving a
- * copy.  Returns as refill does, or -2 when the source cannot. */
-static ssize_t direct(struct bsrc *s, unsigned char *dst, size_t cap)
+/* pread(2) of a mapped file's next bytes: a copy from the mapping would
+ * cost a page fault for every few pages it touches. */
+static ssize_t map_read(struct bsrc *s, unsigned char *dst, size_t cap)
 {
 	ssize_t n;
 
-	if (s->rest_n || s->state || cap < DIRECT_MIN)
+	if (cap > s->mem_len - s->mem_pos)
+		cap = s->mem_len - s->mem_pos;
+	do
+		n = pread(s->map_fd, dst, cap, (off_t)s->mem_pos);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		snprintf(s->err, sizeof(s->err), "read error at byte %llu: %s",
+			 (unsigned long long)s->mem_pos, strerror(errno));
+	else
+		s->mem_pos += (size_t)n;
+	return n;
+}
+
+/* With the window empty, bytes are made straight into dst when the
+ * source can (a file read or mapped, a filter with into), saving a copy.
+ * Only for a big read (want bytes in all): a window is better for small
+ * ones.  The rest of a big read after a window is read straight too, so
+ * the reads after it need no window.  Returns as refill does, or -2 when
+ * the source cannot. */
+static ssize_t direct(struct bsrc *s, unsigned char *dst, size_t cap, size_t want)
+{
+	ssize_t n;
+
+	if (s->rest_n || s->state || want < DIRECT_MIN)
 		return -2;
 	if (s->ops && s->ops->into)
 		n = s->ops->into(s->ctx, dst, cap, s->err, sizeof(s->err));
+	else if (s->map_len)
+		n = map_read(s, dst, cap);
 	else if (!s->ops && s->mem_pos == s->mem_len && s->fd >= 0)
 		n = fd_read(s, dst, cap, s->off);
 	else
@@ -356,7 +383,7 @@ ssize_t bsrc_read(struct bsrc *s, void *dst, size_t cap)
 		size_t take;
 
 		if (s->n == 0) {
-			ssize_t r = direct(s, d + got, cap - got);
+			ssize_t r = direct(s, d + got, cap - got, cap);
 
 			if (r > 0) {
 				s->off += (uint64_t)r;

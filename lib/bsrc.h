@@ -13,8 +13,11 @@
 
 struct bsrc;
 
-/* Regular files at least this big are mapped rather than read. */
+/* Regular files at least this big are mapped rather than read (a build
+ * with -DBSRC_MAP_MIN=SIZE_MAX never maps, to compare the two). */
+#ifndef BSRC_MAP_MIN
 #define BSRC_MAP_MIN ((size_t)64 * 1024)
+#endif
 
 /* A filter's refill: points *p at the next bytes of its output (valid
  * until the next call) and returns how many (> 0), 0 at the end, or -1
