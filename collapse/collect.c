@@ -88,6 +88,10 @@ static int sniff(struct input *in, uint64_t max_inflate, const struct format **f
 	while (len < HEAD - 16 && (n = lread_read(lr, head + len, HEAD - len)) > 0)
 		len += (size_t)n;
 	*f = NULL;
+	/* Text before a fault is told and read as any other: the format's
+	 * run reports the fault when it reaches it. */
+	if (n < 0 && len > 0)
+		n = 0;
 	if (n < 0)
 		snprintf(err, errlen, "%s: %s", in->name, lread_error(lr));
 	else if (n == 0 && blank(head, len))	/* read to its end */

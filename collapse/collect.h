@@ -32,8 +32,9 @@ struct collect_opts {
  * for an empty input, which adds nothing, is named through warn and is
  * no error).
  * Returns 0 (skipped rows or samples are only reported through warn); 1
- * when the input broke off part way (what came before is kept); -1 with a
- * message in err when it could not be read or its format not told. */
+ * when the input broke off part way (what came before is kept, and the
+ * fault named through warn); -1 with a message in err when it could not
+ * be read at all or its format not told. */
 int collect(const char *path, const struct collect_opts *o, struct strtab *t,
 	    const struct format **fmt, collect_warn_fn *warn, void *ctx, char *err, size_t errlen);
 

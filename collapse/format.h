@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "cliopt.h"
+#include "lread.h"
 
 struct collect_opts;
 struct lread;
@@ -50,6 +51,17 @@ struct format {
 	unsigned filters;		/* FILTER_* it has fields for */
 	int kind;			/* which of its family's formats, for run */
 };
+
+/* For runs: after reading j's input (failed: reading broke off), names
+ * the fault through j->warn and returns 1, what came before being kept;
+ * else returns 0. */
+static inline int format_fault(const struct format_job *j, int failed)
+{
+	if (!failed)
+		return 0;
+	j->warn(j->ctx, j->name, 0, lread_error(j->lr));
+	return 1;
+}
 
 extern const struct format formats[];
 /* Every family of formats, NULL-terminated. */

@@ -1,9 +1,12 @@
-/* lread: a fast line reader over a file, stdin or memory.  Inflates gzip
+/* lread: a fast line reader over a file, stdin or memory: a thin layer
+ * over bsrc.h (the bytes) and decode.h (their text).  Inflates gzip
  * transparently (also concatenated members) and reads the .json/.xml (or
  * only) member of a zip archive, strips a UTF-8 BOM, converts
  * UTF-16LE/BE (with BOM) to UTF-8, and returns lines without their "\n" or
  * "\r\n"; a missing final newline is fine.  Lines may hold any byte,
- * NUL included: always use the returned length. */
+ * NUL included: always use the returned length.  When the input breaks
+ * off (cut short, corrupt, a read error), every complete line before the
+ * fault is returned first; a line the fault cut is dropped. */
 #ifndef FLAME_LREAD_H
 #define FLAME_LREAD_H
 
@@ -28,6 +31,11 @@ struct lread *lread_open(const char *path);
  * in messages.  Never fails.  Free with lread_free. */
 struct lread *lread_from_mem(const void *data, size_t len, const char *name);
 
+/* A reader over raw (see bsrc.h), which it owns from here on: for
+ * sources lread_open cannot make.  Never fails.  Free with lread_free. */
+struct bsrc;
+struct lread *lread_from(struct bsrc *raw);
+
 /* Reading stdin twice without holding all of it: lread_stdin_tee reads
  * stdin and keeps every byte it takes from it; lread_take_record hands
  * those bytes over (the caller owns them; the tee reader is then freed);
@@ -51,10 +59,12 @@ void lread_set_max_line(struct lread *lr, size_t max);
 
 /* A zip member may inflate to at most max bytes (default 4 GiB); past
  * that, or past the size its directory entry gives, reading fails with a
- * message saying so: a zip bomb costs no more than max. */
+ * message saying so: a zip bomb costs no more than max.  Call it before
+ * the first read. */
 void lread_set_max_inflate(struct lread *lr, uint64_t max);
 
-/* Non-zero when the text began with a byte-order mark (now dropped). */
+/* Non-zero when the text began with a byte-order mark (now dropped);
+ * known once reading has begun. */
 int lread_bom(const struct lread *lr);
 
 /* The 1-based number of the line last returned (or skipped). */
@@ -63,8 +73,9 @@ unsigned long lread_lineno(const struct lread *lr);
 /* The input's name for messages: the path, or "<stdin>". */
 const char *lread_name(const struct lread *lr);
 
-/* After LREAD_ERROR: a description ("read error: ...", "corrupt gzip
- * data"), owned by the reader. */
+/* After LREAD_ERROR: what went wrong and where in the input ("read error
+ * at byte 0: ...", "truncated gzip input at byte 4096"), owned by the
+ * reader. */
 const char *lread_error(const struct lread *lr);
 
 /* A line handler: returns 0 to go on, -1 to stop reading this input. */
@@ -72,10 +83,10 @@ typedef int lread_line_fn(void *ctx, const char *line, size_t len, unsigned long
 
 /* Calls fn for each line of path (NULL or "-": stdin) with its number;
  * over-long lines are skipped.  Returns 0 (also when fn stopped early),
- * or -1 with a message in err ("cannot open 'x': ...", "x: corrupt gzip
- * data") when the file cannot be opened or read to the end; the lines
- * before a read error are given to fn all the same.  *lines gets the
- * number of lines seen (may be NULL). */
+ * or -1 with a message in err ("cannot open 'x': ...", "x: truncated gzip
+ * input at byte 4096") when the file cannot be opened or read to the end;
+ * the lines before a read error are given to fn all the same.  *lines
+ * gets the number of lines seen (may be NULL). */
 int lread_each(const char *path, lread_line_fn *fn, void *ctx, unsigned long *lines,
 	       char *err, size_t errlen);
 
@@ -84,9 +95,9 @@ int lread_feed(struct lread *lr, lread_line_fn *fn, void *ctx, char *err, size_t
 
 /* Reads up to cap (>= 16) bytes of decoded text (inflated, UTF-8, BOM
  * dropped) into dst, for callers that split text themselves; do not mix
- * with lread_next.  Returns the count, 0 at the end, -1 on error (see
- * lread_error). */
+ * with lread_next.  Returns the count (fewer than cap only at the end or
+ * before an error), 0 at the end, -1 on error (see lread_error); the text
+ * before an error is all returned first. */
 ssize_t lread_read(struct lread *lr, char *dst, size_t cap);
-
 
 #endif

@@ -152,7 +152,7 @@ int zip_find(zip_read_fn *rd, void *ctx, uint64_t size, struct zip_member *m,
 	int rc = -1;
 
 	if (end < 0) {
-		fail(err, errlen, "truncated zip archive: no central directory");
+		rc = fail(err, errlen, "truncated zip archive: no central directory") - 1;
 		goto out;
 	}
 	e = tail + (tlen - (size - (uint64_t)end));

@@ -25,7 +25,10 @@ typedef int zip_read_fn(void *ctx, uint64_t off, void *buf, size_t n);
 
 /* Finds the member to read in an archive of size bytes: the first whose
  * name ends in .json or .xml, else the only file in it.  Returns 0, or -1
- * with a message in err (not an archive, no such member, unsupported). */
+ * with a message in err (not an archive, no such member, unsupported);
+ * -2 (message in err too) when the archive has no central directory at
+ * its end: most likely it was cut short, and only its local headers can
+ * tell what it holds. */
 int zip_find(zip_read_fn *rd, void *ctx, uint64_t size, struct zip_member *m,
 	     char *err, size_t errlen);
 

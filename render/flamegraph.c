@@ -1,6 +1,7 @@
 /* flamegraph: collapsed stacks to an interactive SVG, a drop-in for
- * flamegraph.pl.  Exit 0 graph written, 1 I/O error, 2 usage error or no
- * valid input. */
+ * flamegraph.pl.  Exit 0 graph written, 1 I/O error (an input that broke
+ * off part way is drawn up to the fault), 2 usage error or no valid
+ * input. */
 #include "cliopt.h"
 #include "lread.h"
 #include "render.h"
@@ -15,6 +16,38 @@ static void warn(void *ctx, const char *msg)
 {
 	(void)ctx;
 	fprintf(stderr, PROG ": %s\n", msg);
+}
+
+/* Feeds one input to r.  Returns 0; 1 when reading broke off (the lines
+ * before it are drawn); -1 when it cannot be opened (no graph then). */
+static int read_input(struct render *r, const char *path)
+{
+	struct lread *lr = lread_open(path);
+	char err[512];
+	int rc;
+
+	if (!lr) {
+		fprintf(stderr, PROG ": cannot open '%s': %s\n", path, strerror(errno));
+		return -1;
+	}
+	rc = lread_feed(lr, render_line_cb, r, err, sizeof(err)) < 0;
+	if (rc)
+		fprintf(stderr, PROG ": %s\n", err);
+	lread_free(lr);
+	return rc;
+}
+
+/* Writes the graph; returns the exit status of that step. */
+static int save(struct render *r, const char *path)
+{
+	char err[512];
+	int rc = render_save(r, path, err, sizeof(err));
+
+	if (rc > 0)
+		fprintf(stderr, PROG ": ERROR: no stack counts found\n");
+	else if (rc < 0)
+		fprintf(stderr, PROG ": %s\n", err);
+	return rc > 0 ? 2 : rc < 0;
 }
 
 int main(int argc, char **argv)
@@ -41,20 +74,16 @@ int main(int argc, char **argv)
 	}
 	in = first < argc ? (const char *const *)argv + first : dash;
 	n = first < argc ? argc - first : 1;
-	for (i = 0; i < n && rc == 0; i++) {
-		rc = lread_each(in[i], render_line_cb, r, NULL, err, sizeof(err)) < 0;
-		if (rc)
-			fprintf(stderr, PROG ": %s\n", err);
-	}
+	for (i = 0; i < n && rc == 0; i++)
+		rc = read_input(r, in[i]);
 	if (render_ignored(r))
 		fprintf(stderr, PROG ": ignored %lu lines with invalid format\n", render_ignored(r));
-	if (rc == 0 && (rc = render_save(r, o.output, err, sizeof(err))) != 0) {
-		if (rc > 0)
-			fprintf(stderr, PROG ": ERROR: no stack counts found\n");
-		else
-			fprintf(stderr, PROG ": %s\n", err);
-		rc = rc > 0 ? 2 : 1;
+	/* A fault is the exit status even when it left nothing to draw. */
+	if (rc >= 0) {
+		int drawn = save(r, o.output);
+
+		rc = rc ? rc : drawn;
 	}
 	render_free(r);
-	return rc;
+	return rc < 0 ? 1 : rc;
 }

@@ -65,9 +65,9 @@ int etw_collect(const struct format_job *j)
 	eo.seq = j->o->seq;
 	e = etw_new(&eo, j->t, 0, j->warn, j->ctx);
 	etw_begin(e, j->name);
-	rc = lread_feed(j->lr, feed, e, j->err, j->errlen);
+	rc = format_fault(j, lread_feed(j->lr, feed, e, j->err, j->errlen) < 0);
 	etw_end(e);
-	rc = rc < 0 ? -1 : etw_stats(e)->bad_input != 0;
+	rc |= etw_stats(e)->bad_input != 0;
 	etw_free(e);
 	return rc;
 }

@@ -40,5 +40,5 @@ int folded_collect(const struct format_job *j)
 		snprintf(msg, sizeof(msg), "ignored %lu lines that are not collapsed stacks", bad);
 		j->warn(j->ctx, j->name, first, msg);
 	}
-	return rc < 0 ? -1 : 0;
+	return format_fault(j, rc < 0);
 }

@@ -124,9 +124,8 @@ int perf_collect(const struct format_job *j)
 	if (!po.seq) {
 		rc = perf_run_reader(&po, j->lr, j->name, &cli->run, j->t, &st, j->warn, j->ctx,
 				     j->err, j->errlen);
-		if (rc == 0)
-			report(j, &st);
-		return rc < 0 ? -1 : 0;
+		report(j, &st);
+		return format_fault(j, rc != 0);
 	}
 	p = perf_new(&po, j->t, j->warn, j->ctx);
 	perf_begin(p, j->name);
@@ -134,5 +133,5 @@ int perf_collect(const struct format_job *j)
 	perf_end(p);
 	report(j, perf_stats(p));
 	perf_free(p);
-	return rc < 0 ? -1 : 0;
+	return format_fault(j, rc < 0);
 }

@@ -154,15 +154,21 @@ static size_t last_blank(const char *buf, size_t len)
 	return 0;
 }
 
-/* Fills buf to chunk bytes (or the end); returns the new length, or
- * (size_t)-1 on a read error.  Sets *eof at the end of the input. */
+/* Fills buf to chunk bytes (or the end); returns the new length.  Sets
+ * *eof to 1 at the end of the input, or to -1 when reading broke off:
+ * the text is then cut after its last complete line, as if the input
+ * ended there (a line the fault cut is not collapsed). */
 static size_t fill(struct lread *lr, char *buf, size_t len, size_t chunk, int *eof)
 {
 	while (len < chunk && !*eof) {
 		ssize_t n = lread_read(lr, buf + len, chunk + 4096 - len);
+		const char *nl;
 
-		if (n < 0)
-			return (size_t)-1;
+		if (n < 0) {
+			*eof = -1;
+			nl = len ? memrchr(buf, '\n', len) : NULL;
+			return nl ? (size_t)(nl - buf) + 1 : 0;
+		}
 		if (n == 0)
 			*eof = 1;
 		len += (size_t)n;
@@ -170,7 +176,8 @@ static size_t fill(struct lread *lr, char *buf, size_t len, size_t chunk, int *e
 	return len;
 }
 
-/* The caller's own stream: text already read (buf, len), then the rest. */
+/* The caller's own stream: text already read (buf, len), then the rest.
+ * Returns 0, or 1 when reading broke off (eof -1). */
 static int stream_rest(struct run *r, struct lread *lr, int input, const char *name,
 		       char *buf, size_t len, int eof)
 {
@@ -190,11 +197,9 @@ static int stream_rest(struct run *r, struct lread *lr, int input, const char *n
 		if (eof)
 			break;
 		len = fill(lr, buf, len, r->chunk, &eof);
-		if (len == (size_t)-1)
-			return -1;
 	}
 	perf_end(w->p);
-	return 0;
+	return eof < 0;
 }
 
 /* Decides the event before any chunk is worked on, so every worker keeps
@@ -221,10 +226,6 @@ static int chunk_input(struct run *r, struct lread *lr, int input, const char *n
 
 	for (;;) {
 		len = fill(lr, buf, len, r->chunk, &eof);
-		if (len == (size_t)-1) {
-			rc = -1;
-			break;
-		}
 		if (!r->nw && !r->sequential)
 			first_chunk(r, buf, len);
 		cut = eof ? len : last_blank(buf, len);
@@ -241,8 +242,10 @@ static int chunk_input(struct run *r, struct lread *lr, int input, const char *n
 			tpool_submit(r->pool, j);
 			buf = next;
 			len -= cut;
-			if (eof)
+			if (eof) {
+				rc = eof < 0;
 				break;
+			}
 		}
 	}
 	free(buf);
@@ -343,7 +346,7 @@ int perf_run(const struct perf_opts *o, const char *const *inputs, int ninputs,
 			break;
 		}
 		rc = chunk_input(&r, lr, i, name);
-		if (rc < 0)
+		if (rc)
 			snprintf(err, errlen, "%s: %s", name, lread_error(lr));
 		lread_free(lr);
 	}
@@ -361,7 +364,7 @@ int perf_run_reader(const struct perf_opts *o, struct lread *lr, const char *nam
 
 	run_init(&r, o, ro, st);
 	rc = chunk_input(&r, lr, 0, name);
-	if (rc < 0)
+	if (rc)
 		snprintf(err, errlen, "%s: %s", name, lread_error(lr));
 	finish(&r, out, st);
 	report(&r, warn, ctx);

@@ -17,8 +17,11 @@ struct perf_run_opts {
 
 /* Collapses the inputs ("-" is stdin) into out (values: struct fcount).
  * Malformed lines are reported through warn in input order, the first
- * few of each input.  Returns 0, or -1 with a message in err when an
- * input cannot be opened or read; *st gets the counters either way. */
+ * few of each input.  Returns 0; 1 with a message in err when reading an
+ * input broke off (cut short, corrupt, a read error): the text before
+ * the fault, up to its last complete line, is collapsed as if the input
+ * ended there, and no more inputs are read; -1 with a message in err
+ * when an input cannot be opened.  *st gets the counters either way. */
 int perf_run(const struct perf_opts *o, const char *const *inputs, int ninputs,
 	     const struct perf_run_opts *ro, struct strtab *out, struct perf_stats *st,
 	     perf_warn_fn *warn, void *ctx, char *err, size_t errlen);

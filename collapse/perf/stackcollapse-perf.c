@@ -1,7 +1,7 @@
 /* stackcollapse-perf: perf script text to collapsed stacks, a faster
  * drop-in for stackcollapse-perf.pl.  Exit 0 when the input was read
- * (even with no stacks), 1 when a file cannot be read or written, 2 on a
- * usage error. */
+ * (even with no stacks), 1 when a file cannot be read through (what came
+ * before a fault is still written) or written, 2 on a usage error. */
 #include "folded.h"
 #include "perf_run.h"
 #include "perf_cli.h"
@@ -32,15 +32,16 @@ int main(int argc, char **argv)
 		return rc;
 	t = strtab_new(sizeof(struct fcount));
 	rc = perf_run(&cli.opts, cli.io.inputs, cli.io.ninputs, &cli.run, t, &st, warn, NULL,
-		      err, sizeof(err)) < 0;
+		      err, sizeof(err));
 	if (rc)
 		fprintf(stderr, PROG ": %s\n", err);
 	perf_cli_report(&cli, &st, PROG);
-	if (rc == 0 && folded_save(t, cli.io.output, err, sizeof(err)) < 0) {
+	/* An input that broke off part way still gives what came before. */
+	if (rc >= 0 && folded_save(t, cli.io.output, err, sizeof(err)) < 0) {
 		fprintf(stderr, PROG ": %s\n", err);
 		rc = 1;
 	}
 	strtab_free(t);
 	perf_cli_release(&cli);
-	return rc;
+	return rc != 0;
 }

@@ -76,9 +76,9 @@ int vsp_collect(const struct format_job *j)
 	}
 	v = vsp_new(&vo, vt ? vt : j->t, j->warn, j->ctx);
 	vsp_begin(v, j->name);
-	rc = lread_feed(j->lr, feed, v, j->err, j->errlen);
+	rc = format_fault(j, lread_feed(j->lr, feed, v, j->err, j->errlen) < 0);
 	vsp_end(v);
-	rc = rc < 0 ? -1 : vsp_stats(v)->bad_input != 0;
+	rc |= vsp_stats(v)->bad_input != 0;
 	if (vt) {
 		chart_sorted(j, vt);
 		strtab_free(vt);
