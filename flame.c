@@ -10,6 +10,7 @@
 #include "flame_report.h"
 #include "folded.h"
 #include "outfile.h"
+#include "progress.h"
 #include "render.h"
 #include "stackdiff.h"
 #include "strtab.h"
@@ -246,6 +247,7 @@ int main(int argc, char **argv)
 	rc = flame_opts_parse(&f, argc, argv, err, sizeof(err));
 	if (rc != FL_RUN)
 		return flame_opts_exit(&f, rc, PROG, err);
+	progress_install(PROG);
 	in = f.inputs;
 	n = f.ninputs;
 	default_title(&f, in, n);

@@ -8,6 +8,7 @@
  * more bytes in a row than it holds copies them into join, and what the
  * refill brought past them waits in rest. */
 #include "bsrc.h"
+#include "progress.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -49,6 +50,7 @@ struct bsrc {
 	size_t rec_len;			/* how many */
 	size_t rec_cap;			/* room in rec */
 	int recording;			/* rec is being filled */
+	uint64_t taken;			/* raw bytes taken from the file or memory */
 	char *name;			/* for messages */
 	char err[512];			/* what failed, once state is -1 */
 };
@@ -76,6 +78,7 @@ static struct bsrc *fd_source(int fd, const char *name)
 		at = lseek(fd, 0, SEEK_CUR);
 		s->off = at > 0 ? (uint64_t)at : 0;
 	}
+	progress_input(progress_installed(), name, s->regular && s->size > 0 ? (uint64_t)s->size : 0);
 	return s;
 }
 
@@ -258,6 +261,8 @@ static ssize_t refill(struct bsrc *s, const unsigned char **p)
 	}
 	if (n <= 0)
 		s->state = n < 0 ? -1 : 1;
+	else if (!s->ops)
+		progress_at(progress_installed(), s->taken += (uint64_t)n);
 	return n;
 }
 
@@ -371,6 +376,8 @@ static ssize_t direct(struct bsrc *s, unsigned char *dst, size_t cap, size_t wan
 		return -2;
 	if (n <= 0)
 		s->state = n < 0 ? -1 : 1;
+	else if (!s->ops || !s->ops->into)
+		progress_at(progress_installed(), s->taken += (uint64_t)n);
 	return n;
 }
 

@@ -1,6 +1,7 @@
 /* cliopt: the shared command line: option tables, help, numbers. */
 #include "cliopt.h"
 
+#include "progress.h"
 #include "xalloc.h"
 
 #include <math.h>
@@ -287,6 +288,7 @@ int cliopt_tool_parse(const struct cliopt_tool *t, void *obj, int argc, char **a
 	if (fam->ready)
 		fam->ready(obj);
 	io->inputs = operands(argc, argv, first, &io->ninputs);
+	progress_install(t->prog);
 	return -1;
 }
 

@@ -3,6 +3,7 @@
 
 #include "xalloc.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,21 +47,56 @@ struct progress *progress_new(const char *prog)
 	return p;
 }
 
+/* Writes all of s to fd 2 (the terminal), around stdio's stderr. */
+static void out(const char *s, size_t n)
+{
+	while (n) {
+		ssize_t w = write(2, s, n);
+
+		if (w <= 0 && errno != EINTR)
+			return;
+		if (w > 0) {
+			s += w;
+			n -= (size_t)w;
+		}
+	}
+}
+
 static void draw(struct progress *p, uint64_t done, long long t)
 {
 	double mb = (double)done / (1 << 20);
+	char line[256];
 	int n;
 
 	if (p->size)
-		n = fprintf(stderr, "\r%s: %s: %.0f%% (%.0f of %.0f MB)", p->prog, p->name,
-			    100.0 * (double)done / (double)p->size, mb, (double)p->size / (1 << 20));
+		n = snprintf(line, sizeof(line), "\r%s: %s: %.0f%% (%.0f of %.0f MB)", p->prog,
+			     p->name, 100.0 * (double)done / (double)p->size, mb,
+			     (double)p->size / (1 << 20));
 	else
-		n = fprintf(stderr, "\r%s: %s: %.0f MB", p->prog, p->name, mb);
-	n--;	/* the \r */
-	if (n < p->width)
-		fprintf(stderr, "%*s", p->width - n, "");
-	p->width = n > p->width ? n : p->width;
+		n = snprintf(line, sizeof(line), "\r%s: %s: %.0f MB", p->prog, p->name, mb);
+	n = n < (int)sizeof(line) ? n : (int)sizeof(line) - 1;
+	/* Blanks over what a longer line before left. */
+	while (n - 1 < p->width && n < (int)sizeof(line) - 1)
+		line[n++] = ' ';
+	out(line, (size_t)n);
+	p->width = n - 1;
 	p->last = t;
+}
+
+/* Takes the line off the screen; the next progress_at draws it again. */
+static void clear(struct progress *p)
+{
+	char blank[260];
+	size_t n = (size_t)p->width < sizeof(blank) - 2 ? (size_t)p->width : sizeof(blank) - 2;
+
+	if (!p->last)
+		return;
+	blank[0] = '\r';
+	memset(blank + 1, ' ', n);
+	blank[n + 1] = '\r';
+	out(blank, n + 2);
+	p->last = 0;
+	p->width = 0;
 }
 
 void progress_input(struct progress *p, const char *name, uint64_t size)
@@ -97,7 +133,45 @@ void progress_free(struct progress *p)
 {
 	if (!p)
 		return;
-	if (p->last)
-		fprintf(stderr, "\r%*s\r", p->width, "");
+	clear(p);
 	free(p);
+}
+
+static struct progress *installed;
+
+static void clear_installed(void)
+{
+	fflush(stderr);
+	progress_free(installed);
+	installed = NULL;
+}
+
+/* stderr's writes: the progress line leaves the screen first, so a
+ * message never shares its line. */
+static ssize_t stderr_write(void *cookie, const char *buf, size_t n)
+{
+	(void)cookie;
+	if (installed)
+		clear(installed);
+	out(buf, n);
+	return (ssize_t)n;
+}
+
+void progress_install(const char *prog)
+{
+	static const cookie_io_functions_t io = { NULL, stderr_write, NULL, NULL };
+	FILE *f;
+
+	if (installed || !(installed = progress_new(prog)))
+		return;
+	if ((f = fopencookie(NULL, "w", io))) {
+		setvbuf(f, NULL, _IONBF, 0);
+		stderr = f;
+	}
+	atexit(clear_installed);
+}
+
+struct progress *progress_installed(void)
+{
+	return installed;
 }

@@ -21,4 +21,13 @@ void progress_input(struct progress *p, const char *name, uint64_t size);
 /* done bytes of the input read so far; cheap enough for every buffer. */
 void progress_at(struct progress *p, uint64_t done);
 
+/* For a tool's main, once, before reading: a progress line for prog
+ * when stderr is a terminal, cleared at exit.  The byte sources report to
+ * it (progress_installed); it is the one process-wide pointer in lib/,
+ * set before any reading and used only by the thread that reads. */
+void progress_install(const char *prog);
+
+/* The installed progress line, or NULL. */
+struct progress *progress_installed(void);
+
 #endif

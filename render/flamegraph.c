@@ -4,6 +4,7 @@
  * input. */
 #include "cliopt.h"
 #include "lread.h"
+#include "progress.h"
 #include "render.h"
 
 #include <errno.h>
@@ -68,6 +69,7 @@ int main(int argc, char **argv)
 		fgopt_usage(stdout, PROG);
 		return cliopt_stdout_status();
 	}
+	progress_install(PROG);
 	if (!(r = render_open(&o, warn, NULL, err, sizeof(err)))) {
 		fprintf(stderr, PROG ": %s\n", err);
 		return 1;

@@ -132,3 +132,27 @@ sed -n '/<!-- formats: flame --list-formats -->/,/<!-- \/formats -->/p' README.m
 	|| fail "options: README's format table" "$(diff "$O/flame.formats" "$O/readme.formats")"
 "$B/flame" --help | grep -q "content: $(cut -f1 "$O/flame.formats" | paste -sd, - | sed 's/,/, /g')$" \
 	&& pass "options: flame --help names every format" || fail "options: flame --help formats"
+
+# Progress on stderr: on a terminal (script(1) gives the tool one) a line
+# for a big input (FLAME_PROGRESS_MIN lowers "big" for the test), taken
+# off the screen before any message; nothing when stderr is not one.
+if command -v script > /dev/null 2>&1; then
+	_pin=tests/data/perf/threads.txt.gz
+	for _t in "stackcollapse-perf --threads 1" flame; do
+		FLAME_PROGRESS_MIN=1 script -qec "$B/$_t $_pin > $O/prog.out" /dev/null > "$O/tty" 2>&1
+		_name=${_t%% *}
+		grep -q "$_name: $_pin: .*%" "$O/tty" && pass "options: $_name shows progress on a terminal" \
+			|| fail "options: $_name shows progress on a terminal" "$(od -c "$O/tty" | head -5)"
+		FLAME_PROGRESS_MIN=1 "$B/$_name" $_pin > "$O/prog.out" 2> "$O/notty"
+		grep -q '%' "$O/notty" && fail "options: $_name shows no progress off a terminal" "$(cat "$O/notty")" \
+			|| pass "options: $_name shows no progress off a terminal"
+	done
+	printf 'main;a 1\nbad line\n' | gzip > "$O/warn.gz"
+	FLAME_PROGRESS_MIN=1 script -qec "$B/flamegraph $O/warn.gz > $O/prog.svg" /dev/null > "$O/tty" 2>&1
+	# The message starts a line of its own: after the line was blanked ("\r  \r").
+	tr '\r' '\n' < "$O/tty" | grep -q '^flamegraph: ignored 1 lines' \
+		&& pass "options: a message takes the progress line off first" \
+		|| fail "options: a message takes the progress line off first" "$(od -c "$O/tty" | head -8)"
+else
+	skip "options: progress on a terminal" "script(1) is not installed"
+fi
