@@ -3,6 +3,7 @@
  * file, a read file, a pipe, refills of one byte), peeks join windows,
  * random access, the stdin tee, and faults after the bytes before them. */
 #include "check.h"
+#include "gzip.h"
 #include "bsrc.h"
 #include "decode.h"
 #include "lread.h"
@@ -94,23 +95,6 @@ static char *text(size_t len)
 	return t;
 }
 
-static size_t gzip_of(const void *s, size_t len, unsigned char *out, size_t cap)
-{
-	z_stream z;
-	size_t n;
-
-	memset(&z, 0, sizeof(z));
-	deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-	z.next_in = (unsigned char *)(uintptr_t)s;
-	z.avail_in = (uInt)len;
-	z.next_out = out;
-	z.avail_out = (uInt)cap;
-	deflate(&z, Z_FINISH);
-	n = cap - z.avail_out;
-	deflateEnd(&z);
-	return n;
-}
-
 static void test_windows(void)
 {
 	const char *s = "0123456789abcdef";
@@ -186,14 +170,14 @@ static void test_same_everywhere(void)
 
 /* gzip through decode_inflate, whole and a byte at a time, concatenated
  * members, and cut: the bytes before the cut, then the fault at it. */
-static void test_gzip(void)
+static void test_gzipped(void)
 {
 	size_t len = 2 * 1024 * 1024, zn, n;
 	char *t = text(len);
 	unsigned char *z = malloc(len), *got;
 	ssize_t st;
 
-	zn = gzip_of(t, len, z, len);
+	zn = test_gzip(t, len, z, len);
 	for (n = 0; n < 2; n++) {
 		struct bsrc *b = decode_inflate(n ? drip(z, zn, 1) : bsrc_from_mem(z, zn, "z"), 0);
 		size_t got_n;
@@ -321,7 +305,7 @@ static void test_tee(void)
 static void test_lread_fault(void)
 {
 	unsigned char z[256];
-	size_t zn = gzip_of("one 1\ntwo 2\nthree", 17, z, sizeof(z));
+	size_t zn = test_gzip("one 1\ntwo 2\nthree", 17, z, sizeof(z));
 	struct lread *lr = lread_from(drip(z, zn - 8, 1));
 	const char *l;
 	size_t n;
@@ -337,7 +321,7 @@ int main(void)
 {
 	test_windows();
 	test_same_everywhere();
-	test_gzip();
+	test_gzipped();
 	test_zip();
 	test_utf16();
 	test_tee();

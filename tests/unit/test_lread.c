@@ -1,5 +1,6 @@
 /* Unit tests for lib/lread: line splitting, CRLF, BOM, UTF-16, gzip. */
 #include "check.h"
+#include "gzip.h"
 #include "lread.h"
 
 #include <stdlib.h>
@@ -27,23 +28,6 @@ static int lines(const void *data, size_t len, char *out, size_t cap)
 		count = -1;
 	lread_free(lr);
 	return count;
-}
-
-static size_t gz(const char *s, size_t len, unsigned char *out, size_t cap)
-{
-	z_stream z;
-	size_t n;
-
-	memset(&z, 0, sizeof(z));
-	deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-	z.next_in = (unsigned char *)(size_t)s;
-	z.avail_in = (uInt)len;
-	z.next_out = out;
-	z.avail_out = (uInt)cap;
-	deflate(&z, Z_FINISH);
-	n = cap - z.avail_out;
-	deflateEnd(&z);
-	return n;
 }
 
 static void test_basic(void)
@@ -84,13 +68,13 @@ static void test_gzip(void)
 {
 	static unsigned char z[4096], z2[8192];
 	char out[256];
-	size_t n = gz("one 1\ntwo 2\n", 12, z, sizeof(z)), m;
+	size_t n = test_gzip("one 1\ntwo 2\n", 12, z, sizeof(z)), m;
 
 	CHECK(lines(z, n, out, sizeof(out)) == 2);
 	CHECK_STR(out, "one 1|two 2");
 	/* Concatenated members read as one stream. */
 	memcpy(z2, z, n);
-	m = gz("three 3", 7, z2 + n, sizeof(z2) - n);
+	m = test_gzip("three 3", 7, z2 + n, sizeof(z2) - n);
 	CHECK(lines(z2, n + m, out, sizeof(out)) == 3);
 	CHECK_STR(out, "one 1|two 2|three 3");
 	/* Truncated: complete lines first, then an error. */
