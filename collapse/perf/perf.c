@@ -50,26 +50,9 @@ struct perf {
 	size_t keycap;			/* its capacity */
 	char *sym;			/* a demangled symbol */
 	size_t symcap;			/* its capacity */
-	struct strtab *fcache[2];	/* raw frame -> struct cached (tidied
-					   once); [1] for Java commands */
-	char *cbuf;			/* the cached frames' texts, leaf first */
-	size_t clen;			/* bytes used */
-	size_t ccap;			/* capacity */
-	char *ckey;			/* a cache key being built */
-	size_t ckeycap;			/* its capacity */
 	int have_event;			/* st.event holds the event to keep */
 	unsigned reported;		/* malformed lines named for this input */
 	struct perf_stats st;		/* counters */
-};
-
-/* A frame line tidied: its frames (the parts of a Java inlined chain),
- * each a uint32_t length then the text, at off in cbuf. */
-struct cached {
-	size_t off;		/* where in cbuf */
-	uint32_t parts;		/* frames */
-	uint8_t skip;		/* a --skip-after function */
-	uint8_t srcline;	/* waits for a source line (--srcline) */
-	uint8_t bad;		/* not a frame line */
 };
 
 struct perf *perf_new(const struct perf_opts *o, struct strtab *out,
@@ -85,8 +68,6 @@ struct perf *perf_new(const struct perf_opts *o, struct strtab *out,
 	/* Never NULL, so an empty name is a zero-length copy into real memory. */
 	p->fcap = 4096;
 	p->fbuf = xmalloc(p->fcap);
-	p->fcache[0] = strtab_new(sizeof(struct cached));
-	p->fcache[1] = strtab_new(sizeof(struct cached));
 	if (o->event_filter) {
 		snprintf(p->st.event, sizeof(p->st.event), "%s", o->event_filter);
 		p->have_event = 1;
@@ -103,10 +84,6 @@ void perf_free(struct perf *p)
 	free(p->fr);
 	free(p->key);
 	free(p->sym);
-	strtab_free(p->fcache[0]);
-	strtab_free(p->fcache[1]);
-	free(p->cbuf);
-	free(p->ckey);
 	free(p);
 }
 
@@ -460,18 +437,20 @@ static int inlined(struct perf *p, const char *pc, size_t pclen, const char *fn,
 	return 1;
 }
 
-/* Tidies a frame line's symbol fn (offset stripped) of dso into frames,
- * leaf first, from p->nfr on; says in c how many and what follows. */
-static void tidy(struct perf *p, const char *pc, size_t pclen, const char *fn, size_t fnlen,
-		 const char *dso, size_t dlen, struct cached *c)
+static int frame_line(struct perf *p, const char *s, size_t n)
 {
-	const char *part;
-	size_t first = p->nfr, k, parts = 0;
+	const char *pc, *fn, *dso, *part;
+	size_t pclen, fnlen, dlen, first = p->nfr, k, parts = 0;
 
+	if (split_frame(s, n, &pc, &pclen, &fn, &fnlen, &dso, &dlen) < 0)
+		return -1;
+	if (inlined(p, pc, pclen, fn, fnlen, dso, dlen))
+		return 0;
+	fnlen = strip_offset(fn, fnlen);
 	/* "(comm)" is a process name, not a frame; "(anonymous namespace)::f"
 	 * is a C++ function that stackcollapse-perf.pl loses this way. */
 	if (fnlen > 0 && fn[0] == '(' && !(fnlen >= 21 && memcmp(fn, "(anonymous namespace)", 21) == 0))
-		return;
+		return 0;
 	fn = rust_fix(p, fn, &fnlen);
 	/* Java inlining ("a->b->c"): the parts after the first are inlined. */
 	for (part = fn; part <= fn + fnlen; parts++) {
@@ -490,113 +469,10 @@ static void tidy(struct perf *p, const char *pc, size_t pclen, const char *fn, s
 		p->fr[first + k] = p->fr[p->nfr - 1 - k];
 		p->fr[p->nfr - 1 - k] = t;
 	}
-	c->parts = (uint32_t)parts;
-	c->srcline = !(fnlen == 9 && memcmp(fn, "[unknown]", 9) == 0 &&
-		       dlen == 9 && memcmp(dso, "[unknown]", 9) == 0);
-	c->skip = (uint8_t)skip_after(p, fn, fnlen);
-}
-
-/* The cache key of a frame line "addr symbol+off (dso)": all after the
- * address, with the address in front where --addrs names it (copied to
- * ckey).  Returns its length and sets *key, or returns 0 when s is no
- * frame line. */
-static size_t cache_key(struct perf *p, const char *s, size_t n, const char **key)
-{
-	const char *end = s + n, *pc = s, *sp;
-
-	while (pc < end && is_space(*pc))
-		pc++;
-	if (pc == end || s[n - 1] != ')')
-		return 0;
-	sp = pc;
-	while (sp < end && *sp != ' ' && *sp != '\t')
-		sp++;
-	if (sp == end)
-		return 0;
-	*key = sp;
-	if (!p->o->addrs)
-		return (size_t)(end - sp);
-	xgrow(&p->ckey, &p->ckeycap, n, 1);
-	memcpy(p->ckey, pc, (size_t)(end - pc));
-	*key = p->ckey;
-	return (size_t)(end - pc);
-}
-
-/* Keeps the frames from first on (c->parts of them) in the cache. */
-static void cache_put(struct perf *p, struct cached *c, size_t first)
-{
-	size_t i, need = 0;
-
-	for (i = first; i < p->nfr; i++)
-		need += sizeof(uint32_t) + p->fr[i].len;
-	xgrow(&p->cbuf, &p->ccap, p->clen + need + 1, 1);
-	c->off = p->clen;
-	for (i = first; i < p->nfr; i++) {
-		uint32_t len = (uint32_t)p->fr[i].len;
-
-		memcpy(p->cbuf + p->clen, &len, sizeof(len));
-		memcpy(p->cbuf + p->clen + sizeof(len), p->fbuf + p->fr[i].off, len);
-		p->clen += sizeof(len) + len;
-	}
-}
-
-/* The cached frames of c, as frames of the event. */
-static void cache_get(struct perf *p, const struct cached *c)
-{
-	size_t off = c->off;
-	uint32_t k, len;
-
-	for (k = 0; k < c->parts; k++) {
-		memcpy(&len, p->cbuf + off, sizeof(len));
-		frame_begin(p);
-		frame_put(p, p->cbuf + off + sizeof(len), len);
-		off += sizeof(len) + len;
-	}
-}
-
-/* Tidies a frame line into the frames it stands for, into c. */
-static void frame_new(struct perf *p, const char *s, size_t n, struct cached *c)
-{
-	const char *pc, *fn, *dso;
-	size_t pclen, fnlen, dlen, first = p->nfr;
-
-	if (split_frame(s, n, &pc, &pclen, &fn, &fnlen, &dso, &dlen) < 0) {
-		c->bad = 1;
-		return;
-	}
-	tidy(p, pc, pclen, fn, strip_offset(fn, fnlen), dso, dlen, c);
-	cache_put(p, c, first);
-}
-
-/* Each distinct frame text is tidied once, then taken from the cache. */
-static int frame_line(struct perf *p, const char *s, size_t n)
-{
-	const char *pc, *fn, *dso, *key;
-	size_t pclen, fnlen, dlen, klen;
-	struct strtab *cache = p->fcache[p->java];
-	struct cached *c;
-	int added;
-
-	if (p->o->inline_frames) {	/* addr2line has a cache of its own */
-		if (split_frame(s, n, &pc, &pclen, &fn, &fnlen, &dso, &dlen) < 0)
-			return -1;
-		if (inlined(p, pc, pclen, fn, fnlen, dso, dlen))
-			return 0;
-	}
-	if (!(klen = cache_key(p, s, n, &key)))
-		return -1;
-	c = strtab_val(cache, strtab_intern(cache, key, klen, &added));
-	if (added)
-		frame_new(p, s, n, c);
-	else if (!c->bad)
-		cache_get(p, c);
-	if (c->bad)
-		return -1;
-	if (c->parts == 0)	/* "(comm)": no frame */
-		return 0;
-	if (p->o->srcline && c->srcline)
-		p->srcwait = c->parts;
-	if (c->skip)
+	if (p->o->srcline && !(fnlen == 9 && memcmp(fn, "[unknown]", 9) == 0 &&
+			       dlen == 9 && memcmp(dso, "[unknown]", 9) == 0))
+		p->srcwait = parts;
+	if (skip_after(p, fn, fnlen))
 		p->skip = SKIP_REST;
 	return 0;
 }
