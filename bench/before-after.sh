@@ -51,7 +51,7 @@ row() {
 	ro=$(cut -d' ' -f2 "$OUT/old" | median) rn=$(cut -d' ' -f2 "$OUT/new" | median)
 	awk -v n="$name" -v to="$to" -v tn="$tn" -v ro="$ro" -v rn="$rn" 'BEGIN {
 		printf "%-34s %7.3f s %7.3f s  %5.2fx   %7.1f MB %7.1f MB\n", n, to, tn,
-			to > 0 ? tn / to : 0, ro / 1024, rn / 1024 }'
+			(to > 0 ? tn / to : 0), ro / 1024, rn / 1024 }'
 }
 
 [ -x /usr/bin/time ] || { echo "before-after: needs GNU time (apt-get install time)" >&2; exit 1; }

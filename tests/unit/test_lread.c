@@ -64,7 +64,7 @@ static void test_utf16(void)
 	CHECK_STR(out, "\xef\xbf\xbd" "b");
 }
 
-static void test_gzip(void)
+static void test_gzipped(void)
 {
 	static unsigned char z[4096], z2[8192];
 	char out[256];
@@ -113,7 +113,7 @@ int main(void)
 {
 	test_basic();
 	test_utf16();
-	test_gzip();
+	test_gzipped();
 	test_long();
 	CHECK(lread_open("/nonexistent/x") == NULL);
 	return check_done();
