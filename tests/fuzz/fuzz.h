@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "lread.h"
+#include "pvread.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
