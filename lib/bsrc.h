@@ -101,6 +101,12 @@ int64_t bsrc_size(const struct bsrc *s);
 int bsrc_pread(struct bsrc *s, uint64_t off, void *buf, size_t n);
 int bsrc_seek(struct bsrc *s, uint64_t off);
 
+/* Reads the rest of s with read(2) when it is a mapped file: for a reader
+ * that copies every byte anyway (an inflater), where page faults on the
+ * mapping would cost more than the copy read(2) makes.  Does nothing to
+ * other sources. */
+void bsrc_unmap(struct bsrc *s);
+
 /* Makes every later read fail with msg (a filter could not be set up). */
 void bsrc_fail(struct bsrc *s, const char *msg);
 

@@ -17,10 +17,15 @@ struct bsrc *decode_inflate(struct bsrc *raw, uint64_t max_inflate)
 	const unsigned char *h;
 	ssize_t n = bsrc_peek(raw, 4, &h);
 
-	if (n >= 2 && h[0] == 0x1f && h[1] == 0x8b)
+	/* Compressed bytes are all copied into the inflater: read, not mapped. */
+	if (n >= 2 && h[0] == 0x1f && h[1] == 0x8b) {
+		bsrc_unmap(raw);
 		return zsrc_gzip(raw);
-	if (n >= 4 && memcmp(h, "PK\3\4", 4) == 0)
+	}
+	if (n >= 4 && memcmp(h, "PK\3\4", 4) == 0) {
+		bsrc_unmap(raw);
 		return zsrc_zip(raw, max_inflate);
+	}
 	return raw;
 }
 
