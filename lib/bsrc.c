@@ -1,12 +1,11 @@
-/* bsrc: windows over memory, a mapping, a file or a filter.
- *
- * A source is a memory part followed by a file part, either of which may
- * be empty: memory input and a mapped file are all memory part, a file
- * that is read all file part, stdin resumed after a tee the recorded
- * bytes then the pipe.  A filter has neither: its fill makes the windows.
- * The window (p, n) is what is left of the last refill; a peek that needs
- * more bytes in a row than it holds copies them into join, and what the
- * refill brought past them waits in rest. */
+/* bsrc: windows over memory, a mapping, a file or a filter.  A source is
+ * a memory part followed by a file part, either of which may be empty:
+ * memory input and a mapped file are all memory part, a file that is read
+ * all file part, stdin resumed after a tee the recorded bytes then the
+ * pipe.  A filter has neither: its fill makes the windows.  The window
+ * (p, n) is what is left of the last refill; a peek that needs more bytes
+ * in a row than it holds copies them into join, and what the refill
+ * brought past them waits in rest. */
 #include "bsrc.h"
 #include "progress.h"
 #include "xalloc.h"
@@ -20,10 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Bytes asked of each read(2) into a window: compressed input read a
- * MiB at a time left the inflater's input out of L2, 2-3% slower with
- * stackcollapse-perf's workers beside it. */
-#define READ_SIZE ((size_t)256 << 10)
+#define READ_SIZE ((size_t)256 << 10)	/* per read(2): 1 MiB left zlib's input out of L2 */
 #define MAP_WINDOW ((size_t)1 << 20)	/* a mapping's window: whole pages */
 #define DIRECT_MIN ((size_t)64 << 10)	/* bsrc_read: no copy from here up */
 
@@ -81,7 +77,7 @@ static struct bsrc *fd_source(int fd, const char *name)
 		at = lseek(fd, 0, SEEK_CUR);
 		s->off = at > 0 ? (uint64_t)at : 0;
 	}
-	progress_input(progress_installed(), name, s->regular && s->size > 0 ? (uint64_t)s->size : 0);
+	progress_input(progress_installed(), name, s->regular ? (uint64_t)s->size : 0);
 	return s;
 }
 
@@ -483,8 +479,7 @@ void bsrc_unmap(struct bsrc *s)
 	munmap((void *)(size_t)s->mem, s->map_len);
 	s->fd = s->map_fd;
 	s->mem = NULL;
-	s->mem_len = s->mem_pos = s->map_len = s->released = 0;
-	s->n = s->rest_n = 0;
+	s->mem_len = s->mem_pos = s->map_len = s->released = s->n = s->rest_n = 0;
 }
 
 void bsrc_fail(struct bsrc *s, const char *msg)
