@@ -1,6 +1,5 @@
 /* folded: collapsed-stack lines, parsed and written. */
 #include "folded.h"
-#include "split.h"
 #include "bytes.h"
 #include "lread.h"
 #include "outfile.h"
@@ -116,29 +115,6 @@ void fseq_add(struct fseq *q, uint32_t id, const struct fcount *c1, const struct
 	fcount_add(&r->c[0], c1);
 	if (c2)
 		fcount_add(&r->c[1], c2);
-}
-
-int folded_save_group(const struct strtab *t, const struct split *sp, size_t i, const char *path,
-		      char *err, size_t errlen)
-{
-	struct outfile *of = outfile_open(path);
-	uint32_t *ids = strtab_sorted(t);
-	size_t k, len;
-
-	for (k = 0; of && k < strtab_count(t); k++) {
-		const char *s = strtab_str(t, ids[k], &len);
-
-		if (split_rank(sp, ids[k]) == (int)i)
-			folded_write(outfile_stream(of), s, len, strtab_val(t, ids[k]));
-	}
-	free(ids);
-	if (!of)
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-	else if (outfile_commit(of) < 0)
-		snprintf(err, errlen, "write error on '%s': %s", path, strerror(errno));
-	else
-		return 0;
-	return -1;
 }
 
 void fseq_put(struct strtab *t, struct fseq *q, const char *stack, size_t len,

@@ -62,14 +62,6 @@ struct fseq {
 void fseq_add(struct fseq *q, uint32_t id, const struct fcount *c1, const struct fcount *c2);
 
 struct strtab;
-struct split;
-
-/* Writes the stacks of t (values: struct fcount) that sp puts in its
- * group i to path, sorted, atomically.  Returns 0, or -1 with a message
- * in err. */
-int folded_save_group(const struct strtab *t, const struct split *sp, size_t i, const char *path,
-		      char *err, size_t errlen);
-
 /* Adds a sample of stack (len bytes) weighing c to table t (values:
  * struct fcount) and appends it to q, in order. */
 void fseq_put(struct strtab *t, struct fseq *q, const char *stack, size_t len,

@@ -1,9 +1,11 @@
 /* split: grouping stacks by thread or process, for --split-by and --split. */
 #include "split.h"
 #include "folded.h"
+#include "outfile.h"
 #include "strtab.h"
 #include "xalloc.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,4 +282,27 @@ int split_rank(const struct split *s, uint32_t id)
 	const struct root *r = strtab_val(s->roots, s->rootof[id]);
 
 	return s->g[r->group].rank;
+}
+
+int split_save_folded(const struct split *sp, size_t i, const struct strtab *t, const char *path,
+		      char *err, size_t errlen)
+{
+	struct outfile *of = outfile_open(path);
+	uint32_t *ids = strtab_sorted(t);
+	size_t k, len;
+
+	for (k = 0; of && k < strtab_count(t); k++) {
+		const char *s = strtab_str(t, ids[k], &len);
+
+		if (split_rank(sp, ids[k]) == (int)i)
+			folded_write(outfile_stream(of), s, len, strtab_val(t, ids[k]));
+	}
+	free(ids);
+	if (!of)
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+	else if (outfile_commit(of) < 0)
+		snprintf(err, errlen, "write error on '%s': %s", path, strerror(errno));
+	else
+		return 0;
+	return -1;
 }

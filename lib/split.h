@@ -39,4 +39,10 @@ const struct split_group *split_group(const struct split *s, size_t i);
 /* Which kept group stack id of t belongs to, or -1 when none. */
 int split_rank(const struct split *s, uint32_t id);
 
+/* Writes the stacks of t (values: struct fcount) that sp puts in its
+ * kept group i to path, sorted, atomically.  Returns 0, or -1 with a
+ * message in err. */
+int split_save_folded(const struct split *sp, size_t i, const struct strtab *t, const char *path,
+		      char *err, size_t errlen);
+
 #endif

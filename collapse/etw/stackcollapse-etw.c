@@ -33,7 +33,7 @@ static int save_split(const struct etw_cli *cli, const struct strtab *t, char *e
 		char path[4096];
 
 		snprintf(path, sizeof(path), "%s/%s.folded", cli->split, g->name);
-		if ((rc = folded_save_group(t, sp, i, path, err, errlen)) == 0)
+		if ((rc = split_save_folded(sp, i, t, path, err, errlen)) == 0)
 			printf("%s\t%.15g\t%.1f%%\t%s\n", path, g->weight, 100 * g->share, g->label);
 	}
 	split_free(sp);
