@@ -12,45 +12,7 @@
 #include "bsrc.h"
 #include "decode.h"
 #include "fuzz.h"
-
-struct drip {
-	const uint8_t *d;	/* the input */
-	size_t len;		/* its bytes */
-	size_t pos;		/* handed out so far */
-	size_t k;		/* bytes per refill */
-	uint8_t win[256];	/* the window, scribbled over at each refill */
-};
-
-static ssize_t drip_fill(void *ctx, const unsigned char **p, char *err, size_t errlen)
-{
-	struct drip *r = ctx;
-	size_t n = r->len - r->pos < r->k ? r->len - r->pos : r->k;
-
-	(void)err;
-	(void)errlen;
-	memset(r->win, 0x5a, sizeof(r->win));
-	memcpy(r->win, r->d + r->pos, n);
-	r->pos += n;
-	*p = r->win;
-	return (ssize_t)n;
-}
-
-static void drip_free(void *ctx)
-{
-	free(ctx);
-}
-
-static const struct bsrc_ops drip_ops = { drip_fill, NULL, drip_free };
-
-static struct bsrc *stream(const uint8_t *d, size_t len, size_t k)
-{
-	struct drip *r = calloc(1, sizeof(*r));
-
-	r->d = d;
-	r->len = len;
-	r->k = k;
-	return bsrc_filter(&drip_ops, r, "stream");
-}
+#include "../unit/drip.h"
 
 #define LIMIT ((size_t)4 << 20)	/* decoded bytes compared, at most */
 
@@ -109,13 +71,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	data++;
 	size--;
 	zip = size >= 4 && memcmp(data, "PK\3\4", 4) == 0;
-	a = decoded(zip ? stream(data, size, 200) : bsrc_from_mem(data, size, "mem"), 4096, &na, &sa);
-	b = decoded(stream(data, size, k), 1 + k % 17, &nb, &sb);
+	a = decoded(zip ? drip(data, size, 200) : bsrc_from_mem(data, size, "mem"), 4096, &na, &sa);
+	b = decoded(drip(data, size, k), 1 + k % 17, &nb, &sb);
 	if (sa != sb || na != nb || (na && memcmp(a, b, na) != 0))
 		__builtin_trap();
 	free(a);
 	free(b);
 	if (!zip)
-		same_lines(lread_from_mem(data, size, "mem"), lread_from(stream(data, size, k)));
+		same_lines(lread_from_mem(data, size, "mem"), lread_from(drip(data, size, k)));
 	return 0;
 }
