@@ -12,6 +12,7 @@
 #include "xalloc.h"
 
 #include <errno.h>
+#include <xxhash.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,10 @@ struct render {
 	render_warn_fn *warn;		/* warning sink */
 	void *ctx;			/* its context */
 	struct stree *stacks;		/* stack ends carry struct stackval */
+	uint64_t *lhash;		/* whole-stack cache: hashes of added stacks... */
+	uint32_t *lnode;		/* ...and their nodes + 1 (0: empty slot) */
+	size_t lcap;			/* slots, a power of two */
+	size_t lcount;			/* slots used */
 	struct seq *seq;		/* --flamechart: stacks in input order */
 	size_t nseq;			/* entries in seq */
 	size_t seqcap;			/* capacity of seq */
@@ -66,6 +71,8 @@ void render_free(struct render *r)
 	if (!r)
 		return;
 	stree_free(r->stacks);
+	free(r->lhash);
+	free(r->lnode);
 	free(r->seq);
 	free(r->buf[0]);
 	free(r->buf[1]);
@@ -216,6 +223,67 @@ static void chain_entries(struct render *r, struct stree *chain, struct lentry *
 	}
 }
 
+/* Whether node's path from the root spells s (len bytes). */
+static int path_is(const struct stree *t, uint32_t node, const char *s, size_t len)
+{
+	size_t end = len, n;
+	const char *name;
+
+	while (node != STREE_ROOT) {
+		name = stree_name(t, node, &n);
+		if (n > end || memcmp(s + end - n, name, n) != 0)
+			return 0;
+		end -= n;
+		node = stree_parent(t, node);
+		if (node == STREE_ROOT)
+			break;
+		if (end == 0 || s[--end] != ';')
+			return 0;
+	}
+	return end == 0;
+}
+
+static void cache_grow(struct render *r)
+{
+	size_t cap = r->lcap ? r->lcap * 2 : 1024, i, k;
+	uint64_t *h = xcalloc(cap, sizeof(*h));
+	uint32_t *nd = xcalloc(cap, sizeof(*nd));
+
+	for (i = 0; i < r->lcap; i++) {
+		if (!r->lnode[i])
+			continue;
+		for (k = r->lhash[i] & (cap - 1); nd[k]; k = (k + 1) & (cap - 1))
+			;
+		h[k] = r->lhash[i];
+		nd[k] = r->lnode[i];
+	}
+	free(r->lhash);
+	free(r->lnode);
+	r->lhash = h;
+	r->lnode = nd;
+	r->lcap = cap;
+}
+
+/* The node of stack s: a repeated stack is found by one hash of the whole
+ * line (checked against the tree) instead of a lookup per frame. */
+static uint32_t stack_node(struct render *r, const char *s, size_t len)
+{
+	uint64_t h = XXH3_64bits(s, len);
+	size_t k;
+	uint32_t id;
+
+	if (2 * (r->lcount + 1) > r->lcap)
+		cache_grow(r);
+	for (k = h & (r->lcap - 1); r->lnode[k]; k = (k + 1) & (r->lcap - 1))
+		if (r->lhash[k] == h && path_is(r->stacks, r->lnode[k] - 1, s, len))
+			return r->lnode[k] - 1;
+	id = stree_add(r->stacks, s, len);
+	r->lhash[k] = h;
+	r->lnode[k] = id + 1;
+	r->lcount++;
+	return id;
+}
+
 void render_add(struct render *r, const char *stack, size_t len,
 		const struct fcount *c1, const struct fcount *c2)
 {
@@ -228,7 +296,7 @@ void render_add(struct render *r, const char *stack, size_t len,
 	if (r->o->reverse)
 		len = reverse_stack(r, &stack, len);
 	r->fractional |= c1->frac != 0 || (c2 && c2->frac != 0);
-	id = stree_add(r->stacks, stack, len);
+	id = stack_node(r, stack, len);
 	v = stree_val(r->stacks, id);
 	fcount_add(&v->w, w);
 	v->delta += delta;
