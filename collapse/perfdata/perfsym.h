@@ -1,0 +1,63 @@
+/* perfsym: function names for the addresses of a perf.data recording, the
+ * way perf resolves them: ELF .symtab, else .dynsym, PLT entries, the
+ * build-id cache, separate debug files, MiniDebugInfo, the kernel from
+ * kallsyms, [vdso], JIT maps (/tmp/perf-PID.map).  Files are opened on
+ * first use and kept; lookups are cached per (file, address).
+ *
+ * The reader (perfdata.c) tracks the maps of each process and asks for
+ * one address at a time; this module knows nothing of the recording's
+ * records. */
+#ifndef FLAME_PERFSYM_H
+#define FLAME_PERFSYM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct perfsym;
+
+struct perfsym_opts {
+	const char *symfs;	/* --symfs DIR: files looked up under DIR, or NULL */
+	const char *kallsyms;	/* kernel symbols file; NULL: /proc/kallsyms */
+	int no_demangle;	/* keep mangled C++/Rust names */
+};
+
+/* One mapping of a process, as the recording's MMAP/MMAP2 record gave it. */
+struct perfsym_map {
+	const char *path;		/* file name as recorded ("[kernel.kallsyms]_text",
+					   "[vdso]", "/tmp/perf-12.map", "//anon", ...) */
+	uint64_t start;			/* first address mapped */
+	uint64_t len;			/* bytes mapped */
+	uint64_t pgoff;			/* file offset of start (for the kernel map:
+					   the address of its reference symbol) */
+	const uint8_t *build_id;	/* from the recording, or NULL */
+	size_t build_id_len;		/* its bytes (up to 20) */
+	uint32_t pid;			/* the process (for perf-PID.map) */
+};
+
+/* Returns a resolver (o copied; NULL: defaults).  Free with perfsym_free. */
+struct perfsym *perfsym_new(const struct perfsym_opts *o);
+
+/* Frees s and every name it returned.  perfsym_free(NULL) does nothing. */
+void perfsym_free(struct perfsym *s);
+
+/* Notes a build id the recording lists for path (HEADER_BUILD_ID), used
+ * when a map carries none. */
+void perfsym_note_build_id(struct perfsym *s, const char *path, const uint8_t *id, size_t len);
+
+/* The name of the function holding ip (an address inside map m, as
+ * sampled), or NULL when it cannot be named (perf script's "[unknown]").
+ * *off gets ip's offset into the function.  The name is demangled unless
+ * no_demangle, and stays valid until perfsym_free. */
+const char *perfsym_lookup(struct perfsym *s, const struct perfsym_map *m, uint64_t ip,
+			   uint64_t *off);
+
+/* Counters for --summary and messages. */
+struct perfsym_stats {
+	uint64_t files;		/* files opened */
+	uint64_t missing;	/* files not found or unreadable */
+	uint64_t lookups;	/* addresses asked for */
+	uint64_t unknown;	/* of which not named */
+};
+const struct perfsym_stats *perfsym_stats(const struct perfsym *s);
+
+#endif
