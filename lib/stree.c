@@ -12,7 +12,8 @@
 #include <xxhash.h>
 
 #define NONE UINT32_MAX
-#define EMPTY 0		/* an unused hash slot (keys hold parent + 1) */
+#define EMPTY 0		/* an unused hash slot (slots hold node + 1) */
+#define FULL(n, slots) ((n) * 4 > (slots) * 3)	/* load above 3/4 */
 
 struct snode {
 	uint32_t parent;	/* the root is its own parent */
@@ -31,8 +32,7 @@ struct stree {
 	struct snode *node;	/* nodes, [0] the root */
 	size_t n;		/* nodes in use */
 	size_t cap;		/* capacity of node */
-	uint64_t *key;		/* hash slots: (parent + 1) << 32 | frame */
-	uint32_t *id;		/* node of each slot */
+	uint64_t *slot;		/* hash slots: tag << 32 | (node + 1), 0 empty */
 	size_t nkeys;		/* nodes in the table */
 	size_t mask;		/* slots - 1 (a power of two) */
 	char *vals;		/* values of stack ends */
@@ -105,8 +105,7 @@ struct stree *stree_new(size_t valsize)
 	t->sorted = 1;
 	t->valsize = valsize;
 	t->mask = 1023;
-	t->key = xcalloc(t->mask + 1, sizeof(*t->key));
-	t->id = xmalloc((t->mask + 1) * sizeof(*t->id));
+	t->slot = xcalloc(t->mask + 1, sizeof(*t->slot));
 	xgrow(&t->node, &t->cap, 1, sizeof(*t->node));
 	t->node[0].parent = STREE_ROOT;
 	t->node[0].frame = 0;
@@ -126,8 +125,7 @@ void stree_free(struct stree *t)
 	free(t->fslot);
 	free(t->byval);
 	free(t->node);
-	free(t->key);
-	free(t->id);
+	free(t->slot);
 	free(t->vals);
 	free(t->prev);
 	free(t->pnode);
@@ -135,17 +133,33 @@ void stree_free(struct stree *t)
 	free(t);
 }
 
-static size_t slot_of(uint64_t k, size_t mask)
+/* The hash of the edge parent -> frame: the low bits pick a slot, the
+ * high 32 are the tag kept in it, so a probe rarely reads a node. */
+static uint64_t edge_hash(uint32_t parent, uint32_t frame)
 {
+	uint64_t k = (uint64_t)parent << 32 | frame;
+
 	k ^= k >> 33;
 	k *= 0xff51afd7ed558ccdULL;
 	k ^= k >> 33;
-	return (size_t)k & mask;
+	k *= 0xc4ceb9fe1a85ec53ULL;
+	k ^= k >> 33;
+	return k;
 }
 
-static uint64_t key_of(uint32_t parent, uint32_t frame)
+static uint64_t slot_val(uint64_t h, uint32_t node)
 {
-	return ((uint64_t)parent + 1) << 32 | frame;
+	return (h >> 32) << 32 | ((uint64_t)node + 1);
+}
+
+/* Puts node, of edge hash h, in the first free slot of table slot. */
+static void slot_put(uint64_t *slot, size_t mask, uint64_t h, uint32_t node)
+{
+	size_t s;
+
+	for (s = (size_t)h & mask; slot[s] != EMPTY; s = (s + 1) & mask)
+		;
+	slot[s] = slot_val(h, node);
 }
 
 /* Whether node is in the hash: all are once the input was out of order;
@@ -159,44 +173,29 @@ static int hashed(const struct stree *t, size_t i)
 static void rehash(struct stree *t)
 {
 	size_t i, mask = t->mask;
-	uint64_t *key;
+	uint64_t *slot;
 
-	while ((t->nkeys + 1) * 2 > mask + 1)
+	while (FULL(t->nkeys + 1, mask + 1))
 		mask = mask * 2 + 1;
-	key = xcalloc(mask + 1, sizeof(*key));
-	free(t->id);
-	t->id = xmalloc((mask + 1) * sizeof(*t->id));
-	for (i = 1; i < t->n; i++) {
-		uint64_t k = key_of(t->node[i].parent, t->node[i].frame);
-		size_t s;
-
-		if (!hashed(t, i))
-			continue;
-		for (s = slot_of(k, mask); key[s] != EMPTY; s = (s + 1) & mask)
-			;
-		key[s] = k;
-		t->id[s] = (uint32_t)i;
-	}
-	free(t->key);
-	t->key = key;
+	slot = xcalloc(mask + 1, sizeof(*slot));
+	for (i = 1; i < t->n; i++)
+		if (hashed(t, i))
+			slot_put(slot, mask, edge_hash(t->node[i].parent, t->node[i].frame),
+				 (uint32_t)i);
+	free(t->slot);
+	t->slot = slot;
 	t->mask = mask;
 }
 
 /* Adds node (absent from the table) to it. */
 static void hash_put(struct stree *t, uint32_t node)
 {
-	uint64_t k = key_of(t->node[node].parent, t->node[node].frame);
-	size_t s;
-
-	if (++t->nkeys * 2 > t->mask + 1) {
+	if (FULL(++t->nkeys, t->mask + 1)) {
 		rehash(t);	/* node is in already when it ends a stack */
 		if (hashed(t, node))
 			return;
 	}
-	for (s = slot_of(k, t->mask); t->key[s] != EMPTY; s = (s + 1) & t->mask)
-		;
-	t->key[s] = k;
-	t->id[s] = node;
+	slot_put(t->slot, t->mask, edge_hash(t->node[node].parent, t->node[node].frame), node);
 }
 
 /* The child of parent named name, added when absent.  While the stacks
@@ -206,13 +205,15 @@ static void hash_put(struct stree *t, uint32_t node)
 static uint32_t child(struct stree *t, uint32_t parent, const char *name, size_t len)
 {
 	uint32_t frame = frame_of(t, name, len);
-	uint64_t k = key_of(parent, frame);
-	size_t s = slot_of(k, t->mask);
+	uint64_t h = edge_hash(parent, frame), v;
+	size_t s = (size_t)h & t->mask;
 	struct snode *c;
 
-	for (; t->key[s] != EMPTY; s = (s + 1) & t->mask)
-		if (t->key[s] == k)
-			return t->id[s];
+	for (; (v = t->slot[s]) != EMPTY; s = (s + 1) & t->mask) {
+		c = &t->node[(uint32_t)v - 1];
+		if (v >> 32 == h >> 32 && c->parent == parent && c->frame == frame)
+			return (uint32_t)v - 1;
+	}
 	if (t->n >= NONE - 1)
 		xalloc_fail(t->n * sizeof(*t->node));
 	if (t->n == t->cap)
@@ -312,6 +313,8 @@ uint32_t stree_add(struct stree *t, const char *s, size_t len)
 	uint32_t node = STREE_ROOT;
 	struct snode *nd;
 
+	if (!t->slot)
+		rehash(t);
 	if (t->sorted && t->nvals && !in_order(t, s, len, p)) {
 		t->sorted = 0;
 		t->nkeys = t->n - 1;
@@ -368,6 +371,30 @@ const char *stree_name(const struct stree *t, uint32_t node, size_t *len)
 	return t->fname[f];
 }
 
+int stree_spells(const struct stree *t, uint32_t node, const char *s, size_t len)
+{
+	size_t end = len;
+
+	while (node != STREE_ROOT) {
+		const struct snode *nd = &t->node[node];
+		size_t n = t->flen[nd->frame];
+
+		if (n > end || memcmp(s + end - n, t->fname[nd->frame], n) != 0)
+			return 0;
+		end -= n;
+		node = nd->parent;
+		if (node != STREE_ROOT && (end == 0 || s[--end] != ';'))
+			return 0;
+	}
+	return end == 0;
+}
+
+void stree_trim(struct stree *t)
+{
+	free(t->slot);
+	t->slot = NULL;	/* the next add builds it again */
+}
+
 size_t stree_count(const struct stree *t)
 {
 	return t->n;
@@ -400,7 +427,7 @@ size_t stree_bytes(const struct stree *t)
 {
 	return sizeof(*t) + strtab_bytes(t->frames) + t->fcap * (sizeof(*t->fname) + sizeof(*t->flen)) +
 	       (t->fmask + 1) * sizeof(*t->fslot) + t->cap * sizeof(*t->node) +
-	       (t->mask + 1) * (sizeof(*t->key) + sizeof(*t->id)) + t->valcap * t->valsize +
+	       (t->mask + 1) * sizeof(*t->slot) + t->valcap * t->valsize +
 	       t->prevcap + t->pcap * (sizeof(*t->pnode) + sizeof(*t->pend)) +
 	       t->bvcap * sizeof(*t->byval);
 }

@@ -41,6 +41,13 @@ uint32_t stree_depth(const struct stree *t, uint32_t node);
  * *len if not NULL; it stays at the same address until stree_free. */
 const char *stree_name(const struct stree *t, uint32_t node, size_t *len);
 
+/* 1 when the path from the root to node spells the stack s (len bytes). */
+int stree_spells(const struct stree *t, uint32_t node, const char *s, size_t len);
+
+/* Gives back the memory that only adding uses (the edge index), for when
+ * the tree is done; a later stree_add builds it again. */
+void stree_trim(struct stree *t);
+
 /* Nodes, the root included. */
 size_t stree_count(const struct stree *t);
 

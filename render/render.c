@@ -223,26 +223,6 @@ static void chain_entries(struct render *r, struct stree *chain, struct lentry *
 	}
 }
 
-/* Whether node's path from the root spells s (len bytes). */
-static int path_is(const struct stree *t, uint32_t node, const char *s, size_t len)
-{
-	size_t end = len, n;
-	const char *name;
-
-	while (node != STREE_ROOT) {
-		name = stree_name(t, node, &n);
-		if (n > end || memcmp(s + end - n, name, n) != 0)
-			return 0;
-		end -= n;
-		node = stree_parent(t, node);
-		if (node == STREE_ROOT)
-			break;
-		if (end == 0 || s[--end] != ';')
-			return 0;
-	}
-	return end == 0;
-}
-
 static void cache_grow(struct render *r)
 {
 	size_t cap = r->lcap ? r->lcap * 2 : 1024, i, k;
@@ -275,7 +255,7 @@ static uint32_t stack_node(struct render *r, const char *s, size_t len)
 	if (2 * (r->lcount + 1) > r->lcap)
 		cache_grow(r);
 	for (k = h & (r->lcap - 1); r->lnode[k]; k = (k + 1) & (r->lcap - 1))
-		if (r->lhash[k] == h && path_is(r->stacks, r->lnode[k] - 1, s, len))
+		if (r->lhash[k] == h && stree_spells(r->stacks, r->lnode[k] - 1, s, len))
 			return r->lnode[k] - 1;
 	id = stree_add(r->stacks, s, len);
 	r->lhash[k] = h;
@@ -374,6 +354,18 @@ static void entry(const struct render *r, const uint32_t *ids, size_t i, struct 
 	e->before = ids ? v->before : r->seq[i].before;
 }
 
+/* Frees what only adding stacks uses, before the layout needs room; a
+ * later render_add builds it again. */
+static void adding_done(struct render *r)
+{
+	stree_trim(r->stacks);
+	free(r->lhash);
+	free(r->lnode);
+	r->lhash = NULL;
+	r->lnode = NULL;
+	r->lcap = r->lcount = 0;
+}
+
 /* The stacks to draw, in order; with --colors=chain their nodes are
  * chain's. */
 static struct lentry *entries(struct render *r, struct stree *chain, size_t *count)
@@ -382,6 +374,7 @@ static struct lentry *entries(struct render *r, struct stree *chain, size_t *cou
 	size_t i, n = r->nseq;
 	struct lentry *e;
 
+	adding_done(r);
 	if (!r->o->flamechart)
 		ids = order_lines(r->stacks, &n);
 	e = xcalloc(n ? n : 1, sizeof(*e));
