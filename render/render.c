@@ -244,13 +244,23 @@ static void cache_grow(struct render *r)
 	r->lcap = cap;
 }
 
-/* The node of stack s: a repeated stack is found by one hash of the whole
- * line (checked against the tree) instead of a lookup per frame. */
+/* The node of stack s: out of line order a repeated stack is found by one
+ * hash of the whole line (checked against the tree) instead of a lookup
+ * per frame. */
 static uint32_t stack_node(struct render *r, const char *s, size_t len)
 {
-	uint64_t h = XXH3_64bits(s, len);
+	uint64_t h;
 	size_t k;
 	uint32_t id;
+
+	/* In line order a stack repeats only right after itself, which the
+	 * tree finds from the stack before at no cost. */
+	if (stree_in_order(r->stacks)) {
+		id = stree_add(r->stacks, s, len);
+		if (stree_in_order(r->stacks))
+			return id;
+	}
+	h = XXH3_64bits(s, len);
 
 	if (2 * (r->lcount + 1) > r->lcap)
 		cache_grow(r);
