@@ -169,6 +169,11 @@ static int hashed(const struct stree *t, size_t i)
 	return i > 0 && (!t->sorted || t->node[i].val != NONE);
 }
 
+static void put_node(const struct stree *t, uint64_t *slot, size_t mask, uint32_t i)
+{
+	slot_put(slot, mask, edge_hash(t->node[i].parent, t->node[i].frame), i);
+}
+
 /* Rebuilds the table with room for the nodes it must hold. */
 static void rehash(struct stree *t)
 {
@@ -178,10 +183,14 @@ static void rehash(struct stree *t)
 	while (FULL(t->nkeys + 1, mask + 1))
 		mask = mask * 2 + 1;
 	slot = xcalloc(mask + 1, sizeof(*slot));
-	for (i = 1; i < t->n; i++)
-		if (hashed(t, i))
-			slot_put(slot, mask, edge_hash(t->node[i].parent, t->node[i].frame),
-				 (uint32_t)i);
+	if (t->sorted) {	/* only the ends, listed in byval */
+		for (i = 0; i < t->nvals; i++)
+			if (t->byval[i] != STREE_ROOT)
+				put_node(t, slot, mask, t->byval[i]);
+	} else {
+		for (i = 1; i < t->n; i++)
+			put_node(t, slot, mask, (uint32_t)i);
+	}
 	free(t->slot);
 	t->slot = slot;
 	t->mask = mask;
