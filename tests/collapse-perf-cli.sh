@@ -98,6 +98,36 @@ threads_same "--srcline" --srcline "$PD/srcline.txt.gz"
 threads_same "garbage and messages" "$C/mixed.txt" "$C/garbage.txt" "$PD/srcline.txt.gz"
 threads_same "no call chains (no blank lines to cut at)" "$PD/nocallchain.txt.gz"
 
+# The frame memo (one tidying per distinct frame text) must not change a
+# byte: against the memo turned off, on every recording and on text made
+# to hit its corners (java roots, --skip-after, bad and "(comm)" frames,
+# names too long to keep, more distinct frames than it has slots).
+awk 'BEGIN {
+	for (e = 0; e < 3000; e++) {
+		printf "%s 1 1.0: 1 cycles:\n", e % 3 == 0 ? "java" : "cc"
+		for (k = 0; k < 6; k++) {
+			f = (e * 7 + k * 13) % 9000
+			printf "\t%x Lpkg/C%d;m (/d%d.so)\n", e + k, f, f % 5
+		}
+		if (e % 5 == 0) printf "\t1 stop (/s)\n\t2 (cc) (/d)\n\tbad frame\n"
+		if (e % 7 == 0) { printf "\t3 "; for (i = 0; i < 300; i++) printf "L"; printf " (/long)\n" }
+		printf "\t4 main (/bin/x)\n\n"
+	}
+}' > "$C/memo.txt"
+memo_same() {	# memo_same NAME ARGS...
+	_n=$1
+	shift
+	"$SCP" "$@" > "$C/memo.out" 2> "$C/memo.err"
+	FLAME_PERF_NO_MEMO=1 "$SCP" "$@" > "$C/nomemo.out" 2> "$C/nomemo.err"
+	cmp -s "$C/memo.out" "$C/nomemo.out" && cmp -s "$C/memo.err" "$C/nomemo.err" && [ -s "$C/memo.out" ] \
+		&& pass "perf memo: $_n the same as without it" \
+		|| fail "perf memo: $_n differs from without it" "$(diff "$C/memo.out" "$C/nomemo.out" | head -4)"
+}
+memo_same "all recordings" "$PD"/*.txt.gz
+memo_same "--kernel --jit --pid --tid" --kernel --jit --pid --tid "$PD"/*.txt.gz
+memo_same "memo corners" "$C/memo.txt"
+memo_same "memo corners, --skip-after" --skip-after stop --all "$C/memo.txt"
+
 # --inline: addr2line names the frames inlined at an address.  The oracle
 # is addr2line itself, run here on an address inside the inlined inner().
 if command -v gcc > /dev/null 2>&1 && command -v addr2line > /dev/null 2>&1 && command -v nm > /dev/null 2>&1; then

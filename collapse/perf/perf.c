@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #define REPORT_MAX 5	/* malformed lines named on stderr */
 
@@ -26,6 +27,23 @@ struct frame {
 	size_t off;	/* offset in fbuf */
 	size_t len;	/* bytes */
 };
+
+/* What a frame line's text after its address came to: the same text
+ * always tidies the same way, and hot frames repeat in every stack.  A
+ * small direct-mapped cache, so a lookup touches one slot and the text
+ * stays in the processor's caches; a long text is not kept. */
+#define MEMO_SLOTS 4096
+#define MEMO_TEXT 240
+
+struct memo {
+	uint64_t hash;		/* of the key; 0: empty */
+	uint16_t klen;		/* key bytes, at text */
+	uint16_t nlen;		/* tidied name bytes, after the key */
+	uint8_t how;		/* MEMO_* */
+	char text[MEMO_TEXT];	/* key, then name */
+};
+
+enum { MEMO_NAME, MEMO_NONE, MEMO_BAD, MEMO_SKIP = 4 };
 
 struct perf {
 	const struct perf_opts *o;	/* options */
@@ -51,6 +69,7 @@ struct perf {
 	size_t keycap;			/* its capacity */
 	char *sym;			/* a demangled symbol */
 	size_t symcap;			/* its capacity */
+	struct memo *memo;		/* MEMO_SLOTS tidied frames, or NULL */
 	int have_event;			/* st.event holds the event to keep */
 	unsigned reported;		/* malformed lines named for this input */
 	struct perf_stats st;		/* counters */
@@ -73,6 +92,10 @@ struct perf *perf_new(const struct perf_opts *o, struct strtab *out,
 		snprintf(p->st.event, sizeof(p->st.event), "%s", o->event_filter);
 		p->have_event = 1;
 	}
+	/* With --inline, --srcline or --addrs a name depends on more than
+	 * the text after the address.  Tests turn the memo off to compare. */
+	if (!o->inline_frames && !o->srcline && !o->addrs && !getenv("FLAME_PERF_NO_MEMO"))
+		p->memo = xcalloc(MEMO_SLOTS, sizeof(*p->memo));
 	return p;
 }
 
@@ -85,6 +108,7 @@ void perf_free(struct perf *p)
 	free(p->fr);
 	free(p->key);
 	free(p->sym);
+	free(p->memo);
 	free(p);
 }
 
@@ -438,7 +462,7 @@ static int inlined(struct perf *p, const char *pc, size_t pclen, const char *fn,
 	return 1;
 }
 
-static int frame_line(struct perf *p, const char *s, size_t n)
+static int tidy_frame(struct perf *p, const char *s, size_t n)
 {
 	const char *pc, *fn, *dso, *part;
 	size_t pclen, fnlen, dlen, first = p->nfr, k, parts = 0;
@@ -476,6 +500,63 @@ static int frame_line(struct perf *p, const char *s, size_t n)
 	if (skip_after(p, fn, fnlen))
 		p->skip = SKIP_REST;
 	return 0;
+}
+
+/* Remembers in m what tidy_frame made of the frame text key (klen
+ * bytes, hash h): rc, the frame from first on (a line that made more is
+ * not kept) and whether --skip-after ends the stack there. */
+static void memo_put(struct perf *p, struct memo *m, uint64_t h, const char *key, size_t klen,
+		     int rc, size_t first)
+{
+	size_t nlen = rc == 0 && p->nfr > first ? p->fr[first].len : 0;
+
+	if ((rc == 0 && p->nfr - first > 1) || klen + nlen > MEMO_TEXT)
+		return;
+	m->hash = h;
+	m->klen = (uint16_t)klen;
+	m->nlen = (uint16_t)nlen;
+	m->how = rc ? MEMO_BAD : p->nfr > first ? MEMO_NAME : MEMO_NONE;
+	m->how |= p->skip == SKIP_REST ? MEMO_SKIP : 0;
+	memcpy(m->text, key, klen);
+	if (nlen)
+		memcpy(m->text + klen, p->fbuf + p->fr[first].off, nlen);
+}
+
+/* A frame line: "addr symbol+0xoff (dso)", tidied once per distinct text
+ * after the address while it stays in the memo.  Returns 0, or -1 when
+ * it is not a frame. */
+static int frame_line(struct perf *p, const char *s, size_t n)
+{
+	size_t i = 0, j, first = p->nfr;
+	struct memo *m;
+	uint64_t h;
+	int rc;
+
+	/* The same text tidies differently under a "java" root. */
+	if (!p->memo || p->java)
+		return tidy_frame(p, s, n);
+	while (i < n && is_space(s[i]))
+		i++;
+	for (j = i; j < n && !is_space(s[j]); j++)
+		;
+	if (j == i || j == n)
+		return -1;
+	h = XXH3_64bits(s + j, n - j) | 1;
+	m = &p->memo[h >> 52 & (MEMO_SLOTS - 1)];
+	if (m->hash == h && m->klen == n - j && memcmp(m->text, s + j, n - j) == 0) {
+		if ((m->how & 3) == MEMO_BAD)
+			return -1;
+		if ((m->how & 3) == MEMO_NAME) {
+			frame_begin(p);
+			frame_put(p, m->text + m->klen, m->nlen);
+		}
+		if (m->how & MEMO_SKIP)
+			p->skip = SKIP_REST;
+		return 0;
+	}
+	rc = tidy_frame(p, s, n);
+	memo_put(p, m, h, s + j, n - j, rc, first);
+	return rc;
 }
 
 /* "  file.c:12" or "  libc.so.6[27b25]": what -F +srcline writes after a
