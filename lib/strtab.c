@@ -257,3 +257,11 @@ uint32_t *strtab_sorted(const struct strtab *t)
 	free(k);
 	return ids;
 }
+
+void strtab_swap(struct strtab *a, struct strtab *b)
+{
+	struct strtab t = *a;
+
+	*a = *b;
+	*b = t;
+}

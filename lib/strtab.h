@@ -41,4 +41,8 @@ uint32_t *strtab_sorted(const struct strtab *t);
 /* Bytes of memory held, for benchmarks. */
 size_t strtab_bytes(const struct strtab *t);
 
+/* Exchanges the contents of a and b (tables of the same value size): a
+ * table handed over without copying a string. */
+void strtab_swap(struct strtab *a, struct strtab *b);
+
 #endif

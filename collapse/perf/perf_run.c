@@ -257,6 +257,10 @@ static void merge(struct strtab *out, struct worker *w, struct perf_stats *st)
 	const struct perf_stats *s = perf_stats(w->p);
 	size_t i;
 
+	/* The first table is taken as it is: a copy would hold every
+	 * distinct stack twice at the peak. */
+	if (strtab_count(out) == 0)
+		strtab_swap(out, w->tab);
 	for (i = 0; i < strtab_count(w->tab); i++) {
 		size_t len;
 		const char *k = strtab_str(w->tab, (uint32_t)i, &len);
