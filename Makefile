@@ -97,7 +97,7 @@ endef
 $(foreach m,$(filter-out %/difffolded.c,$(COLLAPSE_MAINS)),$(eval $(call collapse_tool,$(m))))
 $(B)/difffolded: $(B)/collapse/folded/difffolded.o $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
-$(B)/flame: $(B)/flame.o $(B)/flame_opts.o $(B)/flame_report.o $(RENDER_OBJ) $(COLLAPSE_OBJ) $(LIB_OBJ)
+$(B)/flame: $(B)/flame.o $(B)/flame_opts.o $(B)/flame_record.o $(B)/flame_report.o $(RENDER_OBJ) $(COLLAPSE_OBJ) $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 # Convenience copies at the top level, so ./flamegraph works after make.

@@ -7,6 +7,7 @@
  * samples, 3 a --fail-if-*-grows threshold was passed. */
 #include "collect.h"
 #include "flame_opts.h"
+#include "flame_record.h"
 #include "flame_report.h"
 #include "folded.h"
 #include "outfile.h"
@@ -237,6 +238,47 @@ static int run(struct flame_opts *f, const char *const *in, int n)
 	return rc;
 }
 
+/* flame record [options] -- COMMAND: the options are checked before the
+ * command runs, and the graph goes to flame.svg unless -o says where
+ * (the command's own output may be on stdout). */
+static int record(int argc, char **argv)
+{
+	struct flame_record rec;
+	struct flame_opts f;
+	char err[1024];
+	int rc;
+
+	if (flame_record_parse(&rec, argc, argv, err, sizeof(err)) < 0) {
+		flame_record_release(&rec);
+		return cliopt_usage(PROG, err);
+	}
+	rc = flame_opts_parse(&f, rec.fargc, rec.fargv, err, sizeof(err));
+	if (rc == FL_RUN && f.ninputs != 1) {
+		snprintf(err, sizeof(err), "record takes no input files: the command makes one");
+		rc = FL_USAGE;
+	}
+	if (rc != FL_RUN) {
+		flame_record_release(&rec);
+		return flame_opts_exit(&f, rc, PROG, err);
+	}
+	if (!f.fg.output)
+		f.fg.output = "flame.svg";
+	if (!f.fg.title)
+		f.fg.title = rec.title;
+	if (flame_record_run(&rec, err, sizeof(err)) < 0) {
+		fprintf(stderr, PROG ": %s\n", err);
+		rc = 1;
+	} else {
+		progress_install(PROG);
+		rc = run(&f, f.inputs, f.ninputs);
+		if (rc == 0)
+			fprintf(stderr, PROG ": wrote %s\n", f.fg.output);
+	}
+	flame_opts_release(&f);
+	flame_record_release(&rec);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct flame_opts f;
@@ -244,6 +286,8 @@ int main(int argc, char **argv)
 	char err[512];
 	int n, rc;
 
+	if (argc > 1 && strcmp(argv[1], "record") == 0)
+		return record(argc - 1, argv + 1);
 	rc = flame_opts_parse(&f, argc, argv, err, sizeof(err));
 	if (rc != FL_RUN)
 		return flame_opts_exit(&f, rc, PROG, err);

@@ -276,14 +276,18 @@ static void help(struct flame_opts *f, const char *prog)
 	format_names(names, sizeof(names));
 	printf("Usage: %s [options] INPUT... [-o OUT.svg]\n"
 "       %s --diff BEFORE AFTER [-o diff.svg] [--summary S.json] [--fail-if-...]\n"
+"       %s record [options] [--call-graph fp|dwarf] [--freq HZ] -- COMMAND [ARGS...]\n"
 "Draws a flame graph from any supported profile, its format told from its\n"
 "content: %s\n"
 "(also gzipped or zipped).  Several inputs are merged.\n"
-"\n", prog, prog, names);
+"\n", prog, prog, prog, names);
 	cliopt_help(stdout, g, ng, "");
 	printf("\nEvery flamegraph option is accepted too (--title, --width, --colors,\n"
 	       "--minwidth, --inverted, --flamechart, --negate, -o FILE, ...):\n\n");
 	fgopt_options(stdout);
+	printf("\nflame record runs COMMAND under 'perf record' (frame pointers, or DWARF\n"
+	       "with --call-graph dwarf; --freq samples per second, default 997) and\n"
+	       "draws the recording to flame.svg, or to -o FILE.\n");
 	printf("\nExit status: 0 graph written (skipped rows are warnings), 1 an input\n"
 	       "could not be read through or an I/O error, 2 usage error or\n"
 	       "no samples, 3 a --fail-if threshold was passed.\n");
