@@ -119,7 +119,7 @@ $(B)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(RENDER_OBJ) 
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Irender $(COLLAPSE_INC) $(BASE_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
-check: all $(UNIT_BIN) $(TESTTOOLS) $(REPLAY_BIN)
+check: all $(UNIT_BIN) $(TESTTOOLS) $(REPLAY_BIN) $(WINDOWS_CHECK)
 	B=$(B) sh tests/run.sh
 
 asan:

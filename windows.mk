@@ -8,9 +8,15 @@
 # It needs Debian's gcc-mingw-w64-x86-64 and libz-mingw-w64-dev (zlib for
 # the target), and the host's xxhash.h (libxxhash-dev), used header-only
 # (XXH_INLINE_ALL), so no xxhash library for the target is needed.
-WIN_CC   ?= x86_64-w64-mingw32-gcc
-WIN_B    ?= build-win
-XXHASH_H ?= /usr/include/xxhash.h
+WIN_CC      ?= x86_64-w64-mingw32-gcc
+WIN_B       ?= build-win
+WIN_CFLAGS  ?= -O2 -g -falign-functions=64
+# Static: no libwinpthread or zlib DLL beside the tools; -s: no symbols.
+WIN_LDFLAGS ?= -static -municode -s
+XXHASH_H    ?= /usr/include/xxhash.h
+# make check builds the .exe files where the cross compiler is (tests/
+# windows.sh runs them under wine, or is skipped).
+WINDOWS_CHECK := $(if $(shell command -v $(WIN_CC) 2>/dev/null),windows)
 
 # This file is read before the Makefile's first rule: a plain make must
 # still build all.
@@ -25,7 +31,8 @@ windows:
 	  "install it with: apt-get install libxxhash-dev (or give XXHASH_H=PATH)" >&2; exit 1; }
 	@mkdir -p $(WIN_B)/xxhash
 	@cmp -s $(XXHASH_H) $(WIN_B)/xxhash/xxhash.h || cp $(XXHASH_H) $(WIN_B)/xxhash/xxhash.h
-	$(MAKE) FLAME_WINDOWS=1 B=$(WIN_B) CC=$(WIN_CC) windows-tools
+	$(MAKE) FLAME_WINDOWS=1 B=$(WIN_B) CC=$(WIN_CC) CFLAGS="$(WIN_CFLAGS)" \
+	  LDFLAGS="$(WIN_LDFLAGS)" windows-tools
 
 ifeq ($(FLAME_WINDOWS),1)
 EXE := .exe
@@ -49,7 +56,6 @@ CPPFLAGS += -include winsys.h -Ilib/win -I$(B)/xxhash -DXXH_INLINE_ALL \
 WARN     += -Wno-format
 # Replaces the Linux libraries: zlib only (xxhash is inlined), static.
 LDLIBS   := -lz -lm
-LDFLAGS  += -static -municode -s
 windows-tools: $(TOOLS:%=$(B)/%$(EXE))
 $(B)/win/%.o: win/%.c $(B)/.flags
 	@mkdir -p $(dir $@)
