@@ -122,6 +122,14 @@ windows_paths() {
 	[ "$_n" = 3 ] && [ "$(ls "$_d/split" | wc -l)" = 3 ] && pass "windows: --split-by wrote the 3 graphs it listed" \
 		|| fail "windows: --split-by graphs" "$(cat "$W/win.list" "$W/err"; ls "$_d/split")"
 	no_cr "windows: --split-by's list" "$W/win.list"
+	mkdir -p "$_d/etw split"
+	wexe stackcollapse-etw --split "$(winpath "$_d/etw split")" --top 2 "$_d/ünïcødé trace.csv" \
+		2> "$W/err" | cut -f 1 > "$W/win.list"
+	printf '%s\n' "$(winpath "$_d/etw split/chrome.exe_8872_6148.folded")" \
+		"$(winpath "$_d/etw split/CHROME.EXE_8872_6148-2.folded")" > "$W/want.list"
+	same "windows: stackcollapse-etw --split lists Windows paths" "$W/want.list" "$W/win.list"
+	[ "$(ls "$_d/etw split" | wc -l)" = 2 ] && pass "windows: stackcollapse-etw --split: two files apart by case alone stay two" \
+		|| fail "windows: stackcollapse-etw --split files" "$(ls "$_d/etw split")"
 }
 
 # What needs Linux says so, and fails.
