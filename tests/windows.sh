@@ -71,6 +71,19 @@ windows_suite() {
 	wexe stackcollapse-perf examples/threads.perf.gz > "$W/win.folded" 2>/dev/null
 	"$B/stackcollapse-perf" examples/threads.perf.gz > "$W/lin.folded"
 	same "windows: stackcollapse-perf.exe as on Linux" "$W/lin.folded" "$W/win.folded"
+	# Worker threads (winpthreads) on many small chunks of a plain file.
+	gzip -dc examples/threads.perf.gz > "$W/threads.perf"
+	FLAME_CHUNK=4096 wexe stackcollapse-perf --threads 4 "$W/threads.perf" > "$W/win4.folded" 2>/dev/null
+	same "windows: stackcollapse-perf.exe --threads 4 as on Linux" "$W/lin.folded" "$W/win4.folded"
+	# A zip written on the fly (fopencookie's stand-in) and read back.
+	mkdir -p "$W/zw" "$W/zl"
+	wexe stackcollapse-perfview --to-xml -o "$W/zw/rt.PerfView.xml.zip" tests/data/perfview/results/inline.folded 2>/dev/null
+	"$B/stackcollapse-perfview" --to-xml -o "$W/zl/rt.PerfView.xml.zip" tests/data/perfview/results/inline.folded
+	same "windows: stackcollapse-perfview.exe writes the zip the Linux build does" \
+		"$W/zl/rt.PerfView.xml.zip" "$W/zw/rt.PerfView.xml.zip"
+	wexe flame "$W/zl/rt.PerfView.xml.zip" > "$W/win.svg" 2>/dev/null
+	"$B/flame" "$W/zl/rt.PerfView.xml.zip" > "$W/lin.svg"
+	same "windows: flame.exe reads a zipped PerfView file as on Linux" "$W/lin.svg" "$W/win.svg"
 	wexe difffolded "$W/lin.folded" tests/data/etw/results/cpu.folded > "$W/win.diff" 2>/dev/null
 	"$B/difffolded" "$W/lin.folded" tests/data/etw/results/cpu.folded > "$W/lin.diff"
 	same "windows: difffolded.exe as on Linux" "$W/lin.diff" "$W/win.diff"
@@ -143,10 +156,10 @@ windows_linux_only() {
 		"$W/lin.folded" "$W/win.folded" || fail "windows: --inline message" "$(cat "$W/err")"
 }
 
-if [ -z "$WINE_BIN" ]; then
-	skip "windows" "wine is not installed (apt-get install wine64)"
+if [ -z "$WINE_BIN" ] || [ ! -x "$WINE_BIN" ]; then
+	skip "windows" "wine is not installed (sh scripts/setup-deps --windows)"
 elif [ ! -f "$WB/flame.exe" ] || [ ! -f "$WB/flamegraph.exe" ]; then
-	skip "windows" "no $WB/*.exe: make windows (needs apt-get install gcc-mingw-w64-x86-64 libz-mingw-w64-dev)"
+	skip "windows" "no $WB/*.exe: make windows (sh scripts/setup-deps --windows installs mingw-w64)"
 else
 	windows_suite
 fi
