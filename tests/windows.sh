@@ -1,6 +1,7 @@
 # The Windows build (make windows, build-win/*.exe) under wine: the same
 # bytes as the Linux build for the golden flamegraph cases, the examples
-# and the ETW, Visual Studio and PerfView inputs; the collapsers' cases
+# and the ETW, Visual Studio and PerfView inputs, from files and stdin,
+# with worker threads, a zip written and read; the collapsers' cases
 # against their hand-written results; a path with spaces, non-ASCII
 # characters and backslashes; an existing output replaced; no CR byte in
 # any output; what Windows cannot do said plainly.  Sourced by run.sh;
@@ -75,6 +76,16 @@ windows_suite() {
 	gzip -dc examples/threads.perf.gz > "$W/threads.perf"
 	FLAME_CHUNK=4096 wexe stackcollapse-perf --threads 4 "$W/threads.perf" > "$W/win4.folded" 2>/dev/null
 	same "windows: stackcollapse-perf.exe --threads 4 as on Linux" "$W/lin.folded" "$W/win4.folded"
+	# stdin: CRLF text, and gzip bytes, which a text-mode stdin would
+	# mangle (CR LF pairs joined, 0x1A taken as the end).
+	sed 's/$/\r/' tests/data/flamegraph-inputs/basic.folded > "$W/crlf.folded"
+	wexe flamegraph < "$W/crlf.folded" > "$W/win.svg" 2>/dev/null
+	"$B/flamegraph" < "$W/crlf.folded" > "$W/lin.svg"
+	same "windows: flamegraph.exe reads CRLF from stdin as on Linux" "$W/lin.svg" "$W/win.svg"
+	wexe flame - < examples/threads.perf.gz > "$W/win.svg" 2>/dev/null
+	"$B/flame" - < examples/threads.perf.gz > "$W/lin.svg"
+	same "windows: flame.exe reads gzip from stdin as on Linux" "$W/lin.svg" "$W/win.svg"
+	cat "$W/win.svg" >> "$W/all-svg"
 	# A zip written on the fly (fopencookie's stand-in) and read back.
 	mkdir -p "$W/zw" "$W/zl"
 	wexe stackcollapse-perfview --to-xml -o "$W/zw/rt.PerfView.xml.zip" tests/data/perfview/results/inline.folded 2>/dev/null
