@@ -10,6 +10,7 @@
 #   make install    tools, man pages, bash and zsh completions under PREFIX
 #                   (/usr/local); DESTDIR=DIR stages them; make uninstall
 #   make dist       flame-VERSION.tar.gz of HEAD (git archive)
+#   make windows    the .exe tools for 64-bit Windows in build-win/ (windows.mk)
 
 CC      ?= cc
 # Functions start on 64-byte lines: the same object code (perf.o in
@@ -38,6 +39,8 @@ COLLAPSE_INC := $(COLLAPSE_DIRS:%=-I%)
 COLLAPSE_MAINS := $(wildcard collapse/*/stackcollapse-*.c) collapse/folded/difffolded.c
 COLLAPSE_SRC := $(filter-out $(COLLAPSE_MAINS),$(wildcard collapse/*.c collapse/*/*.c))
 TOOLS      := flamegraph flame $(notdir $(COLLAPSE_MAINS:.c=))
+EXE        :=
+include windows.mk
 LIB_OBJ    := $(LIB_SRC:%.c=$(B)/%.o)
 RENDER_OBJ := $(RENDER_SRC:%.c=$(B)/%.o)
 COLLAPSE_OBJ := $(COLLAPSE_SRC:%.c=$(B)/%.o)
@@ -87,17 +90,17 @@ $(B)/render/assets.h: render/viewer.js render/viewer.css render/embed.sh
 	sh render/embed.sh render/viewer.js viewer_js render/viewer.css viewer_css > $@.tmp && mv $@.tmp $@
 $(B)/render/svg.o: $(B)/render/assets.h
 
-$(B)/flamegraph: $(B)/render/flamegraph.o $(RENDER_OBJ) $(LIB_OBJ)
+$(B)/flamegraph$(EXE): $(B)/render/flamegraph.o $(RENDER_OBJ) $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 # One link rule per stackcollapse-NAME main, wherever its folder.
 define collapse_tool
-$$(B)/$(notdir $(1:.c=)): $$(B)/$(1:.c=.o) $$(COLLAPSE_OBJ) $$(LIB_OBJ)
+$$(B)/$(notdir $(1:.c=))$$(EXE): $$(B)/$(1:.c=.o) $$(COLLAPSE_OBJ) $$(LIB_OBJ)
 	$$(CC) $$(ALL_CFLAGS) $$(LDFLAGS) -o $$@ $$(filter %.c %.o,$$^) $$(LDLIBS)
 endef
 $(foreach m,$(filter-out %/difffolded.c,$(COLLAPSE_MAINS)),$(eval $(call collapse_tool,$(m))))
-$(B)/difffolded: $(B)/collapse/folded/difffolded.o $(LIB_OBJ)
+$(B)/difffolded$(EXE): $(B)/collapse/folded/difffolded.o $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
-$(B)/flame: $(B)/flame.o $(B)/flame_opts.o $(B)/flame_record.o $(B)/flame_report.o $(RENDER_OBJ) $(COLLAPSE_OBJ) $(LIB_OBJ)
+$(B)/flame$(EXE): $(B)/flame.o $(B)/flame_opts.o $(B)/flame_record.o $(B)/flame_report.o $(RENDER_OBJ) $(COLLAPSE_OBJ) $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 # Convenience copies at the top level, so ./flamegraph works after make.
@@ -116,7 +119,7 @@ $(B)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(RENDER_OBJ) 
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Irender $(COLLAPSE_INC) $(BASE_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
-check: all $(UNIT_BIN) $(TESTTOOLS) $(REPLAY_BIN)
+check: all $(UNIT_BIN) $(TESTTOOLS) $(REPLAY_BIN) $(WINDOWS_CHECK)
 	B=$(B) sh tests/run.sh
 
 asan:
@@ -181,6 +184,6 @@ update-golden: all
 
 
 clean:
-	rm -rf build build-asan build-fuzz $(TOOLS) flame-$(VERSION).tar.gz
+	rm -rf build build-asan build-fuzz build-win $(TOOLS) flame-$(VERSION).tar.gz
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

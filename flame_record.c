@@ -12,16 +12,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
+#ifndef _WIN32
+#include <sys/wait.h>
+#endif
 
 #define PERF_WORKLOAD_FAILED 255	/* perf record's status when the command
 					   could not be started */
 
 /* Words for argument vectors, which exec wants writable. */
-static char w_flame[] = "flame", w_perf[] = "perf", w_record[] = "record", w_quiet[] = "-q",
-	    w_out[] = "-o", w_freq[] = "-F", w_cg[] = "--call-graph", w_end[] = "--",
-	    w_fp[] = "fp", w_hz[] = "997";
+static char w_flame[] = "flame", w_fp[] = "fp", w_hz[] = "997";
+#ifndef _WIN32
+static char w_perf[] = "perf", w_record[] = "record", w_quiet[] = "-q", w_out[] = "-o",
+	    w_freq[] = "-F", w_cg[] = "--call-graph", w_end[] = "--";
+#endif
 
 /* The value of option name at argv[*i] ("--name V" or "--name=V"), moving
  * *i past it; NULL when argv[*i] is not that option. */
@@ -92,6 +96,8 @@ static int make_data_file(struct flame_record *rec, char *err, size_t errlen)
 	const char *dir = getenv("TMPDIR");
 	int fd;
 
+	if (!FLAME_RECORD_AVAILABLE)
+		return 0;	/* flame_record_run says why */
 	if (!dir || !*dir || strlen(dir) > sizeof(rec->data) - 32)
 		dir = "/tmp";
 	snprintf(rec->data, sizeof(rec->data), "%s/flame-record-XXXXXX", dir);
@@ -134,6 +140,15 @@ int flame_record_parse(struct flame_record *rec, int argc, char **argv, char *er
 	return 0;
 }
 
+#ifdef _WIN32
+int flame_record_run(struct flame_record *rec, char *err, size_t errlen)
+{
+	(void)rec;
+	snprintf(err, errlen, "flame record runs Linux perf and needs the Linux build; on Windows "
+		 "record with WPR or xperf and give flame the wpaexporter CSV");
+	return -1;
+}
+#else
 /* Why perf may refuse to record, for the message when it fails. */
 static void paranoid_hint(char *buf, size_t len)
 {
@@ -252,6 +267,7 @@ int flame_record_run(struct flame_record *rec, char *err, size_t errlen)
 	close(fds[0]);
 	return perf_outcome(rec, wait_ignoring_interrupts(pid), err, errlen);
 }
+#endif
 
 void flame_record_release(struct flame_record *rec)
 {

@@ -7,6 +7,13 @@
 
 #include <stddef.h>
 
+/* Whether this build can record (perf is Linux only). */
+#ifdef _WIN32
+#define FLAME_RECORD_AVAILABLE 0
+#else
+#define FLAME_RECORD_AVAILABLE 1
+#endif
+
 struct flame_record {
 	char *call_graph;	/* "fp" or "dwarf" */
 	char *freq;		/* samples per second, as given */
@@ -24,7 +31,8 @@ int flame_record_parse(struct flame_record *rec, int argc, char **argv, char *er
 
 /* Runs perf record on rec's command.  Returns 0 when a recording was
  * written (the command's own failure is told on stderr), or -1 with a
- * message in err (perf missing, recording not allowed, perf failed). */
+ * message in err (perf missing, recording not allowed, perf failed, not
+ * FLAME_RECORD_AVAILABLE). */
 int flame_record_run(struct flame_record *rec, char *err, size_t errlen);
 
 /* Removes the temporary file and frees what parse made. */

@@ -112,7 +112,7 @@ int flame_split(const struct flame_opts *f, const struct strtab *t)
 	for (i = 0; i < top && rc == 0; i++) {
 		char path[4096];
 
-		snprintf(path, sizeof(path), "%s/%s.svg", f->fg.output, split_group(sp, i)->name);
+		snprintf(path, sizeof(path), "%s" SPLIT_DIR_SEP "%s.svg", f->fg.output, split_group(sp, i)->name);
 		rc = flame_finish(gr[i].r, path);
 		gr[i].r = NULL;
 		if (rc == 0)

@@ -162,6 +162,12 @@ void progress_install(const char *prog)
 	static const cookie_io_functions_t io = { NULL, stderr_write, NULL, NULL };
 	FILE *f;
 
+#ifdef _WIN32
+	/* stderr cannot be replaced there (nor given a cookie), and a line
+	 * that messages could land on is worse than none. */
+	(void)io, (void)f, (void)prog, (void)clear_installed;
+	return;
+#else
 	if (installed || !(installed = progress_new(prog)))
 		return;
 	if ((f = fopencookie(NULL, "w", io))) {
@@ -169,6 +175,7 @@ void progress_install(const char *prog)
 		stderr = f;
 	}
 	atexit(clear_installed);
+#endif
 }
 
 struct progress *progress_installed(void)

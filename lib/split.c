@@ -81,15 +81,22 @@ static void file_name(char *d, size_t cap, const char *s, size_t len)
 }
 
 /* Makes name unique among the names drawn so far ("x", "x-2", ...): two
- * groups may differ only in characters a file name cannot keep. */
+ * groups may differ only in characters a file name cannot keep, or only
+ * in case, which Windows' and macOS's file systems do not tell apart
+ * (names are compared in lower case everywhere, so every build names the
+ * files alike). */
 static void unique_name(struct strtab *used, char *name, size_t cap)
 {
-	size_t base = strlen(name);
+	size_t base = strlen(name), i, n;
 	unsigned k = 1;
+	char low[256];
 	int added;
 
 	for (;;) {
-		strtab_intern(used, name, strlen(name), &added);
+		n = strlen(name) < sizeof(low) ? strlen(name) : sizeof(low) - 1;
+		for (i = 0; i < n; i++)
+			low[i] = name[i] >= 'A' && name[i] <= 'Z' ? (char)(name[i] - 'A' + 'a') : name[i];
+		strtab_intern(used, low, n, &added);
 		if (added)
 			return;
 		snprintf(name + (base < cap - 12 ? base : cap - 12), 12, "-%u", ++k);

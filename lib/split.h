@@ -15,6 +15,14 @@ struct strtab;
 
 enum split_by { SPLIT_NONE, SPLIT_THREAD, SPLIT_PROCESS };
 
+/* Between the directory and a group's file name in the paths the tools
+ * list: a Windows hook gets Windows paths. */
+#ifdef _WIN32
+#define SPLIT_DIR_SEP "\\"
+#else
+#define SPLIT_DIR_SEP "/"
+#endif
+
 struct split_group {
 	char name[200];			/* file name, no extension */
 	char label[256];		/* the root it is named after, as written */

@@ -36,10 +36,11 @@ grep -q "$(printf 'caf\351 1')" "$EW/ansi.folded" && pass "etw: ANSI bytes pass 
 "$FG" "$EW/ansi.folded" > "$EW/ansi.svg" 2>/dev/null
 have_python && { xml_ok "$EW/ansi.svg" && pass "etw: ANSI names still render well-formed" || fail "etw: ANSI names render"; }
 
-# --split: the busiest threads, one file each, listed on stdout.
+# --split: the busiest threads, one file each, listed on stdout; names
+# that differ only in case get a suffix (Windows would see one file).
 mkdir -p "$EW/split"
 erun 0 "--split" --split "$EW/split" --top 2 "$ED/cpu.csv"
-[ -f "$EW/split/chrome.exe_8872_6148.folded" ] && [ -f "$EW/split/CHROME.EXE_8872_6148.folded" ] \
+[ -f "$EW/split/chrome.exe_8872_6148.folded" ] && [ -f "$EW/split/CHROME.EXE_8872_6148-2.folded" ] \
 	&& [ "$(ls "$EW/split" | wc -l)" = 2 ] && pass "etw: --split writes the top 2 threads" \
 	|| fail "etw: --split writes the top 2 threads" "$(ls "$EW/split")"
 grep '^chrome.exe (8872);TID 6148;' "$ED/results/cpu.folded" > "$EW/want"

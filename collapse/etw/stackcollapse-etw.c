@@ -32,7 +32,7 @@ static int save_split(const struct etw_cli *cli, const struct strtab *t, char *e
 		const struct split_group *g = split_group(sp, i);
 		char path[4096];
 
-		snprintf(path, sizeof(path), "%s/%s.folded", cli->split, g->name);
+		snprintf(path, sizeof(path), "%s" SPLIT_DIR_SEP "%s.folded", cli->split, g->name);
 		if ((rc = split_save_folded(sp, i, t, path, err, errlen)) == 0)
 			printf("%s\t%.15g\t%.1f%%\t%s\n", path, g->weight, 100 * g->share, g->label);
 	}

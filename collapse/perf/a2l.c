@@ -4,16 +4,18 @@
 #include "xalloc.h"
 
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
+#ifndef _WIN32
+#include <spawn.h>
+#include <sys/wait.h>
 
 extern char **environ;
+#endif
 
 struct answer {
 	char *text;	/* frames joined by ';', NULL when unknown */
@@ -50,7 +52,7 @@ struct a2l *a2l_new(int context)
 {
 	struct a2l *a;
 
-	if (!on_path("addr2line"))
+	if (!A2L_AVAILABLE || !on_path("addr2line"))
 		return NULL;
 	a = xcalloc(1, sizeof(*a));
 	a->context = context;
@@ -74,6 +76,14 @@ void a2l_free(struct a2l *a)
 	free(a);
 }
 
+#ifdef _WIN32
+/* addr2line reads Linux binaries: the Windows build has no use for it. */
+static char *run(char *const argv[])
+{
+	(void)argv;
+	return NULL;
+}
+#else
 /* Runs argv (no shell) and returns its standard output, NUL-terminated
  * (caller frees); NULL when it cannot run.  Stderr is discarded. */
 static char *run(char *const argv[])
@@ -110,6 +120,7 @@ static char *run(char *const argv[])
 	out[len] = '\0';
 	return out;
 }
+#endif
 
 static char *addr2line(const char *pc, const char *dso)
 {

@@ -11,7 +11,15 @@
 
 struct a2l;
 
-/* Returns an un-inliner, or NULL when addr2line is not on PATH.  With
+/* Whether this build can run addr2line at all (not on Windows). */
+#ifdef _WIN32
+#define A2L_AVAILABLE 0
+#else
+#define A2L_AVAILABLE 1
+#endif
+
+/* Returns an un-inliner, or NULL when addr2line is not on PATH (or not
+ * A2L_AVAILABLE).  With
  * context, frames carry ":file:line".  Free with a2l_free. */
 struct a2l *a2l_new(int context);
 

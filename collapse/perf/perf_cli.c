@@ -101,8 +101,9 @@ const struct cliopt_tool perf_cli_tool = {
 void perf_cli_report(const struct perf_cli *cli, const struct perf_stats *st, const char *prog)
 {
 	if ((cli->inline_frames || cli->context) && !cli->opts.inline_frames)
-		fprintf(stderr, "%s: --inline needs addr2line (binutils), which is not on PATH; "
-			"frames are shown as perf printed them\n", prog);
+		fprintf(stderr, "%s: --inline needs addr2line (binutils), which %s; "
+			"frames are shown as perf printed them\n", prog,
+			A2L_AVAILABLE ? "is not on PATH" : "only the Linux build can run");
 	if (st->filtered)
 		fprintf(stderr, "%s: kept only '%s' events; skipped %" PRIu64
 			" samples of other events such as '%s' (choose with --event-filter)\n",
