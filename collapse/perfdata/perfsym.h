@@ -19,6 +19,8 @@ struct perfsym_opts {
 	const char *symfs;	/* --symfs DIR: files looked up under DIR, or NULL */
 	const char *kallsyms;	/* kernel symbols file; NULL: /proc/kallsyms */
 	int no_demangle;	/* keep mangled C++/Rust names */
+	const char *buildid_dir;	/* build-id cache; NULL: $PERF_BUILDID_DIR,
+					   else ~/.debug; "": none (tests) */
 };
 
 /* One mapping of a process, as the recording's MMAP/MMAP2 record gave it. */
