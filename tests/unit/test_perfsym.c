@@ -463,6 +463,7 @@ struct pscript {
 	size_t n;		/* their number */
 	long pid;		/* the current sample's */
 	long frames, bad;	/* frames checked, mismatched */
+	long skipped;		/* frames of no map (not [unknown]) */
 	struct perfsym *s;	/* the resolver */
 };
 
@@ -471,7 +472,8 @@ static void mmap_line(struct pscript *p, const char *line)
 	const char *b = strstr(line, "[0x"), *e;
 	unsigned long long start, len, pgoff;
 	struct pmap *m;
-	long pid = strtol(line, NULL, 10);
+	const char *rec = strstr(line, "PERF_RECORD_MMAP");
+	long pid = strtol(rec + strcspn(rec, " "), NULL, 10);
 
 	if (!b || sscanf(b, "[0x%llx(0x%llx) @ %llx", &start, &len, &pgoff) != 3 || !(e = strstr(b, "]: ")))
 		return;
@@ -500,13 +502,16 @@ static void frame_line(struct pscript *p, const char *line)
 
 	if (sscanf(line, " %llx", &a) != 1 || !lp || !(sp = strchr(line + strspn(line, "\t "), ' ')))
 		return;
+	if (strncmp(lp, "(deleted))", 10) == 0)	/* "(/memfd:x (deleted))" */
+		while (lp > sp && *--lp != '(')
+			;
 	snprintf(sym, sizeof(sym), "%.*s", (int)(lp - sp - 2 > 0 ? lp - sp - 2 : 0), sp + 1);
 	snprintf(dso, sizeof(dso), "%.*s", (int)strcspn(lp + 1, ")"), lp + 1);
 	for (i = p->n; i-- > 0;) {
 		struct pmap *c = &p->maps[i];
 		int kernel = strncmp(c->path, "[kernel.kallsyms]", 17) == 0;
 
-		if (kernel ? strcmp(dso, "[kernel.kallsyms]") == 0 && a >= c->m.start && a - c->m.start < c->m.len
+		if (kernel ? strcmp(dso, "[kernel.kallsyms]") == 0
 			   : (long)c->m.pid == p->pid && strcmp(c->path, dso) == 0 && a >= c->m.pgoff &&
 			     a - c->m.pgoff < c->m.len) {
 			m = c;
@@ -514,8 +519,11 @@ static void frame_line(struct pscript *p, const char *line)
 			break;
 		}
 	}
-	if (!m)
+	if (!m) {
+		if (strcmp(dso, "[unknown]") != 0 && p->skipped++ < 5)
+			printf("no map for %s %llx in pid %ld\n", dso, a, p->pid);
 		return;
+	}
 	m->m.path = m->path;
 	got = perfsym_lookup(p->s, &m->m, ip, &off);
 	p->frames++;
@@ -525,7 +533,7 @@ static void frame_line(struct pscript *p, const char *line)
 
 static int perf_mode(const char *script, const char *buildids)
 {
-	struct pscript p = { NULL, 0, -1, 0, 0, perfsym_new(NULL) };
+	struct pscript p = { NULL, 0, -1, 0, 0, 0, perfsym_new(NULL) };
 	char line[4096];
 	FILE *f = fopen(buildids, "r");
 
@@ -553,7 +561,7 @@ static int perf_mode(const char *script, const char *buildids)
 			p.pid = strtol(line, NULL, 10);
 	}
 	fclose(f);
-	printf("%ld frames, %ld mismatched\n", p.frames, p.bad);
+	printf("%ld frames, %ld mismatched, %ld without a map\n", p.frames, p.bad, p.skipped);
 	perfsym_free(p.s);
 	free(p.maps);
 	return p.bad || !p.frames;
