@@ -116,7 +116,8 @@ void perfsym_note_build_id(struct perfsym *s, const char *path, const uint8_t *i
 	struct noted_id *n = strtab_val(s->noted, strtab_intern(s->noted, path, strlen(path), NULL));
 
 	n->len = len < 20 ? len : 20;
-	memcpy(n->id, id, n->len);
+	if (n->len)
+		memcpy(n->id, id, n->len);
 	s->memo = NULL;
 }
 
@@ -200,7 +201,8 @@ static size_t make_key(struct perfsym *s, enum kind k, const struct perfsym_map 
 	}
 	wanted_id(s, m, &id, &idlen);
 	len = (size_t)sprintf(s->keybuf, "%s", m->path) + 1;
-	memcpy(s->keybuf + len, id, idlen);
+	if (idlen)
+		memcpy(s->keybuf + len, id, idlen);
 	return len + idlen;
 }
 
@@ -296,7 +298,8 @@ static void remember(struct perfsym *s, struct psfile *f, const struct perfsym_m
 	xgrow(&s->memo_path, &s->memo_cap, n, 1);
 	memcpy(s->memo_path, m->path, n);
 	s->memo_bid_len = m->build_id && m->build_id_len ? (m->build_id_len < 20 ? m->build_id_len : 20) : 0;
-	memcpy(s->memo_bid, m->build_id, s->memo_bid_len);
+	if (s->memo_bid_len)
+		memcpy(s->memo_bid, m->build_id, s->memo_bid_len);
 	s->memo_pid = m->pid;
 	s->memo = f;
 }
@@ -306,7 +309,7 @@ static int same_as_memo(const struct perfsym *s, const struct perfsym_map *m)
 	size_t len = m->build_id ? (m->build_id_len < 20 ? m->build_id_len : 20) : 0;
 
 	return s->memo && m->pid == s->memo_pid && len == s->memo_bid_len &&
-	       strcmp(m->path, s->memo_path) == 0 && memcmp(m->build_id, s->memo_bid, len) == 0;
+	       strcmp(m->path, s->memo_path) == 0 && (!len || memcmp(m->build_id, s->memo_bid, len) == 0);
 }
 
 /* The file for map m, found, or read on first use. */

@@ -174,29 +174,43 @@ found:
 	}
 }
 
+/* The build-id cache's entries for the id: the whole file ("elf", or
+ * "vdso" for [vdso]), an older layout's link to the file itself, and a
+ * debug file. */
+static int cache_candidate(const struct search *s, int i, const char *bdir, char *buf,
+			   size_t size)
+{
+	const char *leaf = i == 0 ? (is_vdso(s->path) ? "/vdso" : "/elf") : i == 1 ? "" : "/debug";
+
+	return snprintf(buf, size, "%s/.build-id/%.2s/%s%s", bdir, s->bid_hex, s->bid_hex + 2, leaf);
+}
+
 /* Candidate i for the symbol table, in perf's order, into buf: returns
- * 1 when buf names one, 0 when i gives none here, -1 past the last. */
+ * 1 when buf names one, 0 when i gives none here, -1 past the last.
+ * The .gnu_debuglink name (link) is looked for beside the file, in
+ * .debug/ there and under /usr/lib/debug; then the build-id cache,
+ * /usr/lib/debug by build id and by path, and the file itself. */
 static int candidate(const struct search *s, int i, const char *bdir, const char *link,
 		     char *buf, size_t size)
 {
 	const char *sfs = s->o->symfs ? s->o->symfs : "", *slash = strrchr(s->path, '/');
-	int dirlen = slash ? (int)(slash - s->path) : 0, n = -1;
-	int abs = s->path[0] == '/', id = s->bid_len > 0, cache = id && bdir;
+	int dl = slash ? (int)(slash - s->path) : 0, n = -1, abs = s->path[0] == '/';
+	const char *p = s->path, *h = s->bid_hex;
 
-	switch (i) {
-	case 0: if (link && abs) n = snprintf(buf, size, "%s%.*s/%s", sfs, dirlen, s->path, link); break;
-	case 1: if (link && abs) n = snprintf(buf, size, "%s%.*s/.debug/%s", sfs, dirlen, s->path, link); break;
-	case 2: if (link && abs) n = snprintf(buf, size, "%s/usr/lib/debug%.*s/%s", sfs, dirlen, s->path, link); break;
-	case 3: if (cache) n = snprintf(buf, size, "%s/.build-id/%.2s/%s/%s", bdir, s->bid_hex, s->bid_hex + 2,
-					 is_vdso(s->path) ? "vdso" : "elf"); break;
-	case 4: if (cache) n = snprintf(buf, size, "%s/.build-id/%.2s/%s", bdir, s->bid_hex, s->bid_hex + 2); break;
-	case 5: if (cache) n = snprintf(buf, size, "%s/.build-id/%.2s/%s/debug", bdir, s->bid_hex, s->bid_hex + 2); break;
-	case 6: if (id) n = snprintf(buf, size, "%s/usr/lib/debug/.build-id/%.2s/%s.debug", sfs, s->bid_hex, s->bid_hex + 2); break;
-	case 7: if (abs) n = snprintf(buf, size, "%s/usr/lib/debug%s.debug", sfs, s->path); break;
-	case 8: if (abs) n = snprintf(buf, size, "%s/usr/lib/debug%s", sfs, s->path); break;
-	case 9: if (abs) n = snprintf(buf, size, "%s%s", sfs, s->path); break;
-	default: return -1;
-	}
+	if (i > 9)
+		return -1;
+	if (i < 3 && link && abs)
+		n = i == 0 ? snprintf(buf, size, "%s%.*s/%s", sfs, dl, p, link)
+		  : i == 1 ? snprintf(buf, size, "%s%.*s/.debug/%s", sfs, dl, p, link)
+			   : snprintf(buf, size, "%s/usr/lib/debug%.*s/%s", sfs, dl, p, link);
+	else if (i >= 3 && i < 6 && s->bid_len && bdir)
+		n = cache_candidate(s, i - 3, bdir, buf, size);
+	else if (i == 6 && s->bid_len)
+		n = snprintf(buf, size, "%s/usr/lib/debug/.build-id/%.2s/%s.debug", sfs, h, h + 2);
+	else if (i > 6 && abs)
+		n = i == 7 ? snprintf(buf, size, "%s/usr/lib/debug%s.debug", sfs, p)
+		  : i == 8 ? snprintf(buf, size, "%s/usr/lib/debug%s", sfs, p)
+			   : snprintf(buf, size, "%s%s", sfs, p);
 	return n >= 0 && (size_t)n < size;
 }
 
@@ -249,7 +263,8 @@ int perfsym_file_load(struct perfsym_file *f, const struct perfsym_opts *o, cons
 	memset(&s, 0, sizeof(s));
 	s.o = o, s.path = path;
 	s.bid_len = bid_len < 20 ? bid_len : 20;
-	memcpy(s.bid, bid, s.bid_len);
+	if (s.bid_len)
+		memcpy(s.bid, bid, s.bid_len);
 	hex_id(s.bid, s.bid_len, s.bid_hex);
 	open_runtime(&s, bdir);
 	if (open_symtab(&s, bdir, &sym, &f->from) == 0) {

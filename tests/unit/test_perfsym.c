@@ -25,6 +25,7 @@
 static char dir[] = "/tmp/perfsym-test-XXXXXX";
 static int have_tools;
 
+__attribute__((format(printf, 1, 2))) static int sh(const char *fmt, ...);
 static int sh(const char *fmt, ...)
 {
 	char cmd[4096];
