@@ -11,11 +11,14 @@
  * `perf script --show-mmap-events -F pid,ip,sym,dso` output against its
  * own lookup (tests/perfsym.sh). */
 #include "check.h"
+#include "demangle.h"
 #include "kallsyms.h"
 #include "perfsym.h"
 #include "perfsym_tab.h"
 
 #include <stdarg.h>
+#include <sys/auxv.h>
+#include <link.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -453,6 +456,66 @@ static void tab_tests(void)
 	perfsym_tab_release(&t);
 }
 
+/* [vdso]: this process's own image, when the recording's build id is
+ * its; nothing without a build id (perf prints [unknown]).  Truth: nm on
+ * a copy of the image, the global of each weak/global alias pair (perf
+ * prefers non-weak symbols at one address). */
+static void vdso_tests(void)
+{
+	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)getauxval(AT_SYSINFO_EHDR);
+	char path[600], cmd[700], line[512], hex[48];
+	uint8_t id[20];
+	size_t n, size, checked = 0;
+	struct perfsym *s;
+	FILE *f, *p;
+
+	if (!eh || !have_tools)
+		return;
+	size = (size_t)eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	snprintf(path, sizeof(path), "%s/vdso.so", dir);
+	f = fopen(path, "wb");
+	CHECK(f && fwrite(eh, 1, size, f) == size && fclose(f) == 0);
+	n = read_build_id(path, id, hex);
+	s = perfsym_new(&(struct perfsym_opts){ .buildid_dir = "" });
+	snprintf(cmd, sizeof(cmd), "nm -D -S --defined-only %s", path);
+	p = popen(cmd, "r");
+	while (p && fgets(line, sizeof(line), p)) {
+		unsigned long long a, sz;
+		char t, name[256];
+		uint64_t off;
+		struct perfsym_map m = { "[vdso]", (uint64_t)(uintptr_t)eh, 0x2000, 0, id, n, 1 };
+		struct perfsym_map anon = { "[vdso]", (uint64_t)(uintptr_t)eh, 0x2000, 0, NULL, 0, 1 };
+
+		if (sscanf(line, "%llx %llx %c %255s", &a, &sz, &t, name) != 4 || t != 'T')
+			continue;
+		name[strcspn(name, "@")] = '\0';	/* nm's version suffix */
+		CHECK_STR(perfsym_lookup(s, &m, m.start + a + sz / 2, &off), name);
+		CHECK(off == sz / 2);
+		CHECK(perfsym_lookup(s, &anon, m.start + a, &off) == NULL);
+		checked++;
+	}
+	if (p)
+		pclose(p);
+	CHECK(checked > 0);
+	perfsym_free(s);
+}
+
+/* Rust names as libiberty (and so perf) shows them: legacy without the
+ * hash, v0 without the crate disambiguator; C++ without parameters. */
+static void demangle_tests(void)
+{
+	char *d;
+
+	CHECK_STR(d = demangle_name("_ZN4core3fmt5write17h0123456789abcdefE"), "core::fmt::write");
+	free(d);
+	CHECK_STR(d = demangle_name("_RNvCs1234_7mycrate3foo"), "mycrate::foo");
+	free(d);
+	CHECK_STR(d = demangle_name("_ZN2ns3BoxIlE4spinEi"), "ns::Box<long>::spin");
+	free(d);
+	CHECK(demangle_name("main") == NULL);
+	CHECK(demangle_name("_Z") == NULL);
+}
+
 /* --perf: perf script's own names against ours. */
 struct pmap {
 	struct perfsym_map m;	/* as the MMAP record gave it */
@@ -575,7 +638,9 @@ int main(int argc, char **argv)
 	tab_tests();
 	kernel_tests();
 	jit_tests();
+	demangle_tests();
 	elf_tests();
+	vdso_tests();
 	if (have_tools)
 		sh("rm -rf %s", dir);
 	return check_done();
