@@ -221,8 +221,12 @@ static size_t demangled_len(void *ctx, const char *raw)
  * "[kernel.kallsyms]", normally _text). */
 static int load_kernel(struct perfsym *s, struct psfile *f, const struct perfsym_map *m)
 {
-	const char *file = s->o.kallsyms ? s->o.kallsyms : "/proc/kallsyms";
 	const char *ref = starts(m->path, "[kernel.kallsyms]") ? m->path + 17 : "";
+	uint32_t n = strtab_find(s->noted, "[kernel.kallsyms]", 17);
+	const struct noted_id *id = n != UINT32_MAX ? strtab_val(s->noted, n) : NULL;
+	char buf[4096];
+	const char *file = perfsym_file_kallsyms(&s->o, id ? id->id : NULL, id ? id->len : 0, buf,
+						 sizeof(buf));
 	size_t len;
 	char *text = perfsym_file_slurp(file, TEXT_MAX, &len);
 

@@ -285,3 +285,52 @@ int perfsym_file_load(struct perfsym_file *f, const struct perfsym_opts *o, cons
 	perfsym_tab_finish(&f->tab, PERFSYM_TAB_ELF, demangled_len, ctx);
 	return ok || f->tab.n ? 0 : -1;
 }
+
+/* The running kernel's build id, from /sys/kernel/notes (raw ELF notes:
+ * namesz, descsz, type, then name and desc each padded to 4 bytes). */
+static size_t running_kernel_id(uint8_t *id)
+{
+	size_t len, pos = 0, n = 0;
+	char *notes = perfsym_file_slurp("/sys/kernel/notes", 1 << 16, &len);
+
+	while (notes && len - pos >= 12) {
+		uint32_t h[3];
+		size_t name, desc;
+
+		memcpy(h, notes + pos, sizeof(h));
+		name = ((size_t)h[0] + 3) & ~(size_t)3;
+		desc = ((size_t)h[1] + 3) & ~(size_t)3;
+		if (name > len - pos - 12 || desc > len - pos - 12 - name)
+			break;
+		if (h[2] == NT_GNU_BUILD_ID && h[0] == 4 && memcmp(notes + pos + 12, "GNU", 4) == 0) {
+			n = h[1] < 20 ? h[1] : 20;
+			memcpy(id, notes + pos + 12 + name, n);
+			break;
+		}
+		pos += 12 + name + desc;
+	}
+	free(notes);
+	return n;
+}
+
+const char *perfsym_file_kallsyms(const struct perfsym_opts *o, const uint8_t *bid,
+				  size_t bid_len, char *buf, size_t size)
+{
+	uint8_t run[20];
+	char bbuf[PATH_MAX], hex[41];
+	const char *bdir = buildid_dir(o, bbuf, sizeof(bbuf));
+	size_t run_len;
+
+	if (o->kallsyms)
+		return o->kallsyms;
+	if (!bid_len || !bdir)
+		return "/proc/kallsyms";
+	run_len = running_kernel_id(run);
+	if (perfsym_file_same_id(bid, bid_len, run, run_len))
+		return "/proc/kallsyms";
+	hex_id(bid, bid_len < 20 ? bid_len : 20, hex);
+	if (snprintf(buf, size, "%s/[kernel.kallsyms]/%s/kallsyms", bdir, hex) >= (int)size ||
+	    access(buf, R_OK) != 0)
+		return "/proc/kallsyms";
+	return buf;
+}

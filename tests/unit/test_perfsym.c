@@ -356,6 +356,32 @@ static const char *look(struct perfsym *s, const char *path, uint64_t pgoff, uin
 	if (want) CHECK(off_ == (want_off)); \
 } while (0)
 
+/* A recording of another kernel than the running one: its kallsyms
+ * comes from the build-id cache. */
+static void kernel_cache_test(void)
+{
+	char d[] = "/tmp/perfsym-kcache-XXXXXX", path[600];
+	struct perfsym_opts o = { 0 };
+	uint8_t id[20];
+	struct perfsym *s;
+	FILE *f;
+
+	if (!mkdtemp(d))
+		return;
+	memset(id, 0xab, sizeof(id));
+	snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/abababababababababababababababababababab", d);
+	CHECK(sh("mkdir -p '%s'", path) == 0);
+	strcat(path, "/kallsyms");
+	f = fopen(path, "w");
+	CHECK(f && fputs("ffffffff81000000 T _text\nffffffff81000100 T cached_fn\n", f) >= 0 && fclose(f) == 0);
+	o.buildid_dir = d;
+	s = perfsym_new(&o);
+	perfsym_note_build_id(s, "[kernel.kallsyms]", id, 20);
+	CHECK_AT(s, "[kernel.kallsyms]_text", 0xffffffff81000000ULL, 0xffffffff81000110ULL, "cached_fn", 0x10);
+	perfsym_free(s);
+	sh("rm -rf '%s'", d);
+}
+
 /* A made-up kallsyms, relocated as KASLR would: the recording saw _text
  * 16 MiB higher than this file says. */
 static void kernel_tests(void)
@@ -401,6 +427,7 @@ static void kernel_tests(void)
 	CHECK_AT(s, "[kernel.kallsyms]_text", 0xffffffff81000000ULL, 0xffffffff81001004ULL, "do_thing", 4);
 	perfsym_free(s);
 	unlink(path);
+	kernel_cache_test();
 }
 
 static void jit_tests(void)
