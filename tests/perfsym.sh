@@ -6,6 +6,7 @@
 # changed, and perf and perfsym see the same one.
 _ps=$TMP/perfsym
 _bin=$B/tests/test_perfsym
+_out=
 if ! command -v perf > /dev/null 2>&1 || ! command -v cc > /dev/null 2>&1 ||
    ! command -v c++ > /dev/null 2>&1; then
 	skip "perfsym vs perf script" "perf, cc or c++ missing"
@@ -31,4 +32,27 @@ else
 	else
 		fail "perf script named the test programs' functions" "$(grep -c . "$_ps/script") lines, none of spin/helper_static"
 	fi
+fi
+
+# JIT code: node writes /tmp/perf-PID.map with --perf-basic-prof; perf
+# script names its frames from that file, perfsym must too.
+if [ -z "$_out" ] || ! command -v node > /dev/null 2>&1; then
+	skip "perfsym vs perf script, JIT map" "${_out:+node missing}${_out:-no perf recording}"
+else
+	ls /tmp/perf-*.map > "$_ps/maps.before" 2> /dev/null
+	# In $_ps: node may leave a v8 log in its working directory.
+	(cd "$_ps" && PERF_BUILDID_DIR=$_ps/debug perf record -q -g -o "$_ps/jit.data" -- node --perf-basic-prof \
+		-e 'function f(i) { return Math.sqrt(i) * 2 } let s = 0; for (let i = 0; i < 1e7; i++) s += f(i)' \
+		> /dev/null 2>&1)
+	PERF_BUILDID_DIR=$_ps/debug perf script -i "$_ps/jit.data" --show-mmap-events \
+		-F pid,ip,sym,dso > "$_ps/jit.script" 2> /dev/null
+	PERF_BUILDID_DIR=$_ps/debug perf buildid-list -i "$_ps/jit.data" > "$_ps/jit.ids" 2> /dev/null
+	if ! grep -q '^	.*JS:.*(/tmp/perf-[0-9]*\.map)$' "$_ps/jit.script"; then
+		fail "perfsym vs perf script, JIT map" "perf script named no JIT frame from a /tmp/perf-PID.map"
+	elif _jout=$(PERF_BUILDID_DIR=$_ps/debug "$_bin" --perf "$_ps/jit.script" "$_ps/jit.ids" 2>&1); then
+		pass "perfsym vs perf script, JIT map ($(printf '%s\n' "$_jout" | tail -n 1))"
+	else
+		fail "perfsym vs perf script, JIT map" "$_jout"
+	fi
+	ls /tmp/perf-*.map 2> /dev/null | grep -vxFf "$_ps/maps.before" | xargs rm -f
 fi

@@ -69,6 +69,7 @@ static void fixup_end(struct perfsym_tab *t, int kallsyms)
 
 		if (prev->end != prev->start)
 			continue;
+		prev->flags |= PERFSYM_UNSIZED;
 		/* The gap between the kernel's text and the modules' is not
 		 * the last symbol's to cover. */
 		if (kallsyms && !(prev->flags & PERFSYM_MODULE) != !(curr->flags & PERFSYM_MODULE))
@@ -76,8 +77,10 @@ static void fixup_end(struct perfsym_tab *t, int kallsyms)
 		else
 			prev->end = curr->start;
 	}
-	if (t->n && t->v[t->n - 1].end == t->v[t->n - 1].start)
+	if (t->n && t->v[t->n - 1].end == t->v[t->n - 1].start) {
 		t->v[t->n - 1].end = page_after(t->v[t->n - 1].start);
+		t->v[t->n - 1].flags |= PERFSYM_UNSIZED;
+	}
 }
 
 static size_t underscores(const char *s)
@@ -150,6 +153,11 @@ struct perfsym_sym *perfsym_tab_find(const struct perfsym_tab *t, uint64_t addr)
 		else
 			hi = mid;
 	}
+	/* ...unless it is an unsized label inside a sized function that
+	 * holds addr too (as perf's search meets the function first)... */
+	if (lo > 1 && (t->v[lo - 1].flags & PERFSYM_UNSIZED) && !(t->v[lo - 2].flags & PERFSYM_UNSIZED) &&
+	    addr < t->v[lo - 2].end)
+		return &t->v[lo - 2];
 	/* ...or, when a sized symbol nests in a larger one and addr is past
 	 * the small one, the larger one just before it. */
 	if (lo && addr < t->v[lo - 1].end)

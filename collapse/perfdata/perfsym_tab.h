@@ -14,7 +14,8 @@ enum {
 	PERFSYM_WEAK = 1,	/* STB_WEAK (kallsyms 'W'/'w') */
 	PERFSYM_GLOBAL = 2,	/* STB_GLOBAL (kallsyms upper case) */
 	PERFSYM_PLT = 4,	/* a synthesized "NAME@plt": demangle NAME only */
-	PERFSYM_MODULE = 8	/* a kallsyms symbol of a module ("[mod]") */
+	PERFSYM_MODULE = 8,	/* a kallsyms symbol of a module ("[mod]") */
+	PERFSYM_UNSIZED = 16	/* its end was given by perfsym_tab_finish */
 };
 
 struct perfsym_sym {

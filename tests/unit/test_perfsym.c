@@ -470,6 +470,9 @@ static void tab_tests(void)
 	perfsym_tab_add(&t, 0x500, 0x10, "__under", 7, PERFSYM_GLOBAL);
 	perfsym_tab_add(&t, 0x500, 0x10, "_under", 6, PERFSYM_GLOBAL);
 	perfsym_tab_add(&t, 0x600, 0, "last", 4, 0);
+	perfsym_tab_add(&t, 0x700, 0x100, "func", 4, PERFSYM_GLOBAL);
+	perfsym_tab_add(&t, 0x740, 0, "label_in_func", 13, 0);
+	perfsym_tab_add(&t, 0x900, 0x10, "after", 5, PERFSYM_GLOBAL);
 	perfsym_tab_finish(&t, PERFSYM_TAB_ELF, NULL, NULL);
 	CHECK(perfsym_tab_find(&t, 0x1ff) && strcmp(perfsym_tab_raw(&t, perfsym_tab_find(&t, 0x1ff)), "a_zero") == 0);
 	CHECK(strcmp(perfsym_tab_raw(&t, perfsym_tab_find(&t, 0x205)), "global_one") == 0);
@@ -477,8 +480,12 @@ static void tab_tests(void)
 	CHECK(strcmp(perfsym_tab_raw(&t, perfsym_tab_find(&t, 0x325)), "inner") == 0);
 	CHECK(strcmp(perfsym_tab_raw(&t, perfsym_tab_find(&t, 0x340)), "outer") == 0);
 	CHECK(strcmp(perfsym_tab_raw(&t, perfsym_tab_find(&t, 0x505)), "_under") == 0);
-	CHECK(strcmp(perfsym_tab_raw(&t, perfsym_tab_find(&t, 0x1fff)), "last") == 0);
-	CHECK(perfsym_tab_find(&t, 0x2000) == NULL);
+	CHECK(strcmp(perfsym_tab_raw(&t, perfsym_tab_find(&t, 0x6ff)), "last") == 0);
+	/* An unsized label inside a function: the function holds what it
+	 * covers, the label what lies between the function and the next. */
+	CHECK(strcmp(perfsym_tab_raw(&t, perfsym_tab_find(&t, 0x750)), "func") == 0);
+	CHECK(strcmp(perfsym_tab_raw(&t, perfsym_tab_find(&t, 0x850)), "label_in_func") == 0);
+	CHECK(perfsym_tab_find(&t, 0x910) == NULL);
 	CHECK(perfsym_tab_find(&t, 0x50) == NULL);
 	perfsym_tab_release(&t);
 }
@@ -601,7 +608,15 @@ static void frame_line(struct pscript *p, const char *line)
 	for (i = p->n; i-- > 0;) {
 		struct pmap *c = &p->maps[i];
 		int kernel = strncmp(c->path, "[kernel.kallsyms]", 17) == 0;
+		/* perf names anonymous executable maps after their JIT map
+		 * file and prints their addresses as they are. */
+		int jit = strncmp(dso, "/tmp/perf-", 10) == 0 && (long)c->m.pid == p->pid &&
+			  (strcmp(c->path, "//anon") == 0 || strcmp(c->path, dso) == 0);
 
+		if (jit && a >= c->m.start && a - c->m.start < c->m.len) {
+			m = c, ip = a;
+			break;
+		}
 		if (kernel ? strcmp(dso, "[kernel.kallsyms]") == 0
 			   : (long)c->m.pid == p->pid && strcmp(c->path, dso) == 0 && a >= c->m.pgoff &&
 			     a - c->m.pgoff < c->m.len) {
