@@ -63,6 +63,10 @@ deps-check:
 	  $(CC) $(CPPFLAGS) -E -x c - >/dev/null 2>&1 || { \
 	  echo "flame: zlib and xxhash headers are missing;" \
 	       "install them with: apt-get install zlib1g-dev libxxhash-dev" >&2; exit 1; }
+	@printf '#include <gelf.h>\n#include <lzma.h>\n#include <libiberty/demangle.h>\n' | \
+	  $(CC) $(CPPFLAGS) -E -x c - >/dev/null 2>&1 || { \
+	  echo "flame: libelf, liblzma and libiberty headers are missing (perf.data symbols);" \
+	       "install them with: apt-get install libelf-dev liblzma-dev libiberty-dev" >&2; exit 1; }
 
 # A stamp holding the compiler and flags: objects are rebuilt when they
 # change (a new CFLAGS default, WERROR=1), not only when sources do.
