@@ -126,6 +126,16 @@ const struct perfsym_stats *perfsym_stats(const struct perfsym *s)
 	return &s->st;
 }
 
+const char *perfsym_missing(const struct perfsym *s, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < s->nfiles; k++)
+		if (!s->byidx[k]->ok && s->byidx[k]->kind != K_NONE && i-- == 0)
+			return s->byidx[k]->f.from ? s->byidx[k]->f.from : s->byidx[k]->key;
+	return NULL;
+}
+
 static int starts(const char *s, const char *prefix)
 {
 	return strncmp(s, prefix, strlen(prefix)) == 0;
@@ -230,12 +240,12 @@ static int load_kernel(struct perfsym *s, struct psfile *f, const struct perfsym
 	size_t len;
 	char *text = perfsym_file_slurp(file, TEXT_MAX, &len);
 
+	f->f.from = xstrndup(file, strlen(file));
 	if (!text)
 		return -1;
 	s->kref_found = kallsyms_parse(text, len, &f->f.tab, ref[0] ? ref : "_text", &s->kref);
 	free(text);
 	perfsym_tab_finish(&f->f.tab, PERFSYM_TAB_KALLSYMS, NULL, NULL);
-	f->f.from = xstrndup(file, strlen(file));
 	return f->f.tab.n ? 0 : -1;
 }
 

@@ -68,4 +68,9 @@ struct perfsym_stats {
 };
 const struct perfsym_stats *perfsym_stats(const struct perfsym *s);
 
+/* The i-th file, in order of first use, that gave no symbols (the path
+ * as recorded, or the perf-PID.map or kallsyms looked for), or NULL past
+ * the last: for a message naming them.  Valid until perfsym_free. */
+const char *perfsym_missing(const struct perfsym *s, size_t i);
+
 #endif

@@ -453,6 +453,9 @@ static void jit_tests(void)
 	s = perfsym_new(NULL);
 	CHECK_AT(s, "//anon", 0, 0x7f0000001010ULL, NULL, 0);
 	CHECK(perfsym_stats(s)->missing == 1);
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
+	CHECK_STR(perfsym_missing(s, 0), path);
+	CHECK(perfsym_missing(s, 1) == NULL);
 	perfsym_free(s);
 }
 
