@@ -291,6 +291,10 @@ static void elf_build_ids(void)
 	o.buildid_dir = r;
 	check_names("build-id cache", t, t, "/nonexistent/pie", &o, PIE_BASE, c_funcs, 1, id, n);
 	check_names("build-id cache, no id", t, t, "/nonexistent/pie", &o, PIE_BASE, c_static, 0, NULL, 0);
+	/* The file on disk was rebuilt since the recording: the cache's copy
+	 * holds the recorded build's symbols. */
+	snprintf(p, sizeof(p), "%s/nopie", dir);
+	check_names("build-id cache over a rebuilt file", t, t, p, &o, PIE_BASE, c_funcs, 1, id, n);
 	CHECK(sh("mkdir -p %s/root/bin %s/root/usr/lib/debug/.build-id/%.2s && cp %s/bare %s/root/bin/prog && "
 		 "cp %s/pie.debug %s/root/usr/lib/debug/.build-id/%.2s/%s.debug", dir, dir, hex, dir, dir,
 		 dir, dir, hex, hex + 2) == 0);
@@ -299,6 +303,19 @@ static void elf_build_ids(void)
 	o.buildid_dir = "";
 	snprintf(p, sizeof(p), "%s/bare", dir);
 	check_names("symfs + /usr/lib/debug/.build-id", t, p, "/bin/prog", &o, PIE_BASE, c_funcs, 1, NULL, 0);
+	/* .gnu_debuglink's file in .debug/ beside the binary, then under
+	 * /usr/lib/debug/DIR, both under --symfs. */
+	CHECK(sh("mkdir -p %s/r2/opt/.debug && cp %s/linked %s/r2/opt/prog && cp %s/pie.debug %s/r2/opt/.debug/",
+		 dir, dir, dir, dir, dir) == 0);
+	snprintf(r, sizeof(r), "%s/r2", dir);
+	o.symfs = r;
+	snprintf(p, sizeof(p), "%s/linked", dir);
+	check_names("symfs + DIR/.debug/LINK", t, p, "/opt/prog", &o, PIE_BASE, c_funcs, 1, NULL, 0);
+	CHECK(sh("mkdir -p %s/r2/usr/lib/debug/opt && mv %s/r2/opt/.debug/pie.debug %s/r2/usr/lib/debug/opt/",
+		 dir, dir, dir) == 0);
+	check_names("symfs + /usr/lib/debug/DIR/LINK", t, p, "/opt/prog", &o, PIE_BASE, c_funcs, 1, NULL, 0);
+	CHECK(sh("rm %s/r2/usr/lib/debug/opt/pie.debug", dir) == 0);
+	check_names("symfs, debug file gone", t, p, "/opt/prog", &o, PIE_BASE, c_static, 0, NULL, 0);
 }
 
 static void cxx_names(void)
