@@ -38,6 +38,19 @@ struct slot {
 	uint32_t name;		/* interned name, PERFSYM_NONAME: unknown */
 };
 
+/* Recent maps, so that a lookup in a map seen lately (a sample's
+ * frames alternate between a few) skips hashing its path. */
+#define MEMO_SLOTS 16
+
+struct memo {
+	struct psfile *f;		/* the map's file, or NULL */
+	char *path;			/* the map's path (owned) */
+	size_t cap;			/* room in path */
+	uint8_t bid[20];		/* the map's own build id */
+	size_t bid_len;			/* its length */
+	uint32_t pid;			/* the map's pid */
+};
+
 struct perfsym {
 	struct perfsym_opts o;		/* options, strings owned */
 	struct perfsym_stats st;	/* counters */
@@ -52,12 +65,7 @@ struct perfsym {
 	int kdelta_set;			/* kdelta is known */
 	char *keybuf;			/* scratch key */
 	size_t keycap;			/* its room */
-	struct psfile *memo;		/* the last map's file, or NULL */
-	char *memo_path;		/* the last map's path */
-	size_t memo_cap;		/* room in memo_path */
-	uint8_t memo_bid[20];		/* the last map's own build id */
-	size_t memo_bid_len;		/* its length */
-	uint32_t memo_pid;		/* the last map's pid */
+	struct memo memo[MEMO_SLOTS];	/* recent maps' files, by path pointer */
 	uint64_t kref;			/* kallsyms' address of the reference symbol */
 	int kref_found;			/* kref was found */
 };
@@ -101,7 +109,8 @@ void perfsym_free(struct perfsym *s)
 	free(s->byidx);
 	free(s->cache);
 	free(s->keybuf);
-	free(s->memo_path);
+	for (i = 0; i < MEMO_SLOTS; i++)
+		free(s->memo[i].path);
 	strtab_free(s->names);
 	strtab_free(s->files);
 	strtab_free(s->noted);
@@ -114,11 +123,13 @@ void perfsym_free(struct perfsym *s)
 void perfsym_note_build_id(struct perfsym *s, const char *path, const uint8_t *id, size_t len)
 {
 	struct noted_id *n = strtab_val(s->noted, strtab_intern(s->noted, path, strlen(path), NULL));
+	size_t i;
 
 	n->len = len < 20 ? len : 20;
 	if (n->len)
 		memcpy(n->id, id, n->len);
-	s->memo = NULL;
+	for (i = 0; i < MEMO_SLOTS; i++)	/* the build id a path means may change */
+		s->memo[i].f = NULL;
 }
 
 const struct perfsym_stats *perfsym_stats(const struct perfsym *s)
@@ -200,7 +211,9 @@ static size_t make_key(struct perfsym *s, enum kind k, const struct perfsym_map 
 	size_t len = 0, idlen;
 	char pid[32];
 
-	xgrow(&s->keybuf, &s->keycap, strlen(m->path) + 64, 1);
+	size_t plen = strlen(m->path);
+
+	xgrow(&s->keybuf, &s->keycap, plen + 64, 1);
 	if (k == K_KERNEL)
 		return (size_t)sprintf(s->keybuf, "[kernel]") + 1;
 	if (k == K_JIT) {
@@ -210,7 +223,8 @@ static size_t make_key(struct perfsym *s, enum kind k, const struct perfsym_map 
 		return (size_t)sprintf(s->keybuf, "/tmp/perf-%s.map", pid) + 1;
 	}
 	wanted_id(s, m, &id, &idlen);
-	len = (size_t)sprintf(s->keybuf, "%s", m->path) + 1;
+	memcpy(s->keybuf, m->path, plen + 1);
+	len = plen + 1;
 	if (idlen)
 		memcpy(s->keybuf + len, id, idlen);
 	return len + idlen;
@@ -305,25 +319,31 @@ static void load(struct perfsym *s, struct psfile *f, const struct perfsym_map *
 		s->st.missing++;
 }
 
-static void remember(struct perfsym *s, struct psfile *f, const struct perfsym_map *m)
+static struct memo *memo_of(struct perfsym *s, const struct perfsym_map *m)
+{
+	return &s->memo[((uintptr_t)m->path >> 3) % MEMO_SLOTS];
+}
+
+static void remember(struct memo *mo, struct psfile *f, const struct perfsym_map *m)
 {
 	size_t n = strlen(m->path) + 1;
 
-	xgrow(&s->memo_path, &s->memo_cap, n, 1);
-	memcpy(s->memo_path, m->path, n);
-	s->memo_bid_len = m->build_id && m->build_id_len ? (m->build_id_len < 20 ? m->build_id_len : 20) : 0;
-	if (s->memo_bid_len)
-		memcpy(s->memo_bid, m->build_id, s->memo_bid_len);
-	s->memo_pid = m->pid;
-	s->memo = f;
+	xgrow(&mo->path, &mo->cap, n, 1);
+	memcpy(mo->path, m->path, n);
+	mo->bid_len = m->build_id && m->build_id_len ? (m->build_id_len < 20 ? m->build_id_len : 20) : 0;
+	if (mo->bid_len)
+		memcpy(mo->bid, m->build_id, mo->bid_len);
+	mo->pid = m->pid;
+	mo->f = f;
 }
 
-static int same_as_memo(const struct perfsym *s, const struct perfsym_map *m)
+static int same_map(const struct memo *mo, const struct perfsym_map *m)
 {
 	size_t len = m->build_id ? (m->build_id_len < 20 ? m->build_id_len : 20) : 0;
 
-	return s->memo && m->pid == s->memo_pid && len == s->memo_bid_len &&
-	       strcmp(m->path, s->memo_path) == 0 && (!len || memcmp(m->build_id, s->memo_bid, len) == 0);
+	/* Only a JIT map's file depends on the process. */
+	return mo->f && (mo->f->kind != K_JIT || m->pid == mo->pid) && len == mo->bid_len &&
+	       strcmp(m->path, mo->path) == 0 && (!len || memcmp(m->build_id, mo->bid, len) == 0);
 }
 
 /* The file for map m, found, or read on first use. */
@@ -334,9 +354,10 @@ static struct psfile *file_for(struct perfsym *s, const struct perfsym_map *m)
 	uint32_t id;
 	int added;
 	struct psfile **slot, *f;
+	struct memo *mo = memo_of(s, m);
 
-	if (same_as_memo(s, m))
-		return s->memo;
+	if (same_map(mo, m))
+		return mo->f;
 	k = kind_of(m->path);
 	len = make_key(s, k, m);
 	id = strtab_intern(s->files, s->keybuf, len, &added);
@@ -352,7 +373,7 @@ static struct psfile *file_for(struct perfsym *s, const struct perfsym_map *m)
 		f->idx = (uint32_t)s->nfiles;
 		load(s, f, m);
 	}
-	remember(s, f, m);
+	remember(mo, f, m);
 	return f;
 }
 
