@@ -27,7 +27,10 @@ VERSION := 0.1.0
 CPPFLAGS += -D_GNU_SOURCE -DFLAME_VERSION=\"$(VERSION)\" -Ilib -I$(B)
 BASE_CFLAGS = -std=c11 -pthread $(WARN) $(CFLAGS)
 ALL_CFLAGS = $(BASE_CFLAGS) -MMD -MP
-LDLIBS  += -lz -lxxhash -ldw -lelf -lm -pthread
+LDLIBS  += -lz -lxxhash -lm -pthread
+# perf.data: ELF files (libelf), DWARF unwinding (libdw), MiniDebugInfo
+# (liblzma), C++ and Rust demangling (libiberty).
+LDLIBS  += -ldw -lelf -llzma -liberty
 
 LIB_SRC    := lib/bytes.c lib/cliopt.c lib/csv.c lib/xalloc.c lib/bsrc.c lib/zsrc.c lib/decode.c lib/lread.c lib/strtab.c lib/stree.c lib/folded.c lib/outfile.c lib/zip.c lib/stackdiff.c lib/progress.c lib/filter.c lib/split.c lib/tpool.c lib/numfmt.c
 RENDER_SRC := render/options.c render/layout.c render/palette.c render/svg.c \
@@ -63,6 +66,10 @@ deps-check:
 	  $(CC) $(CPPFLAGS) -E -x c - >/dev/null 2>&1 || { \
 	  echo "flame: zlib and xxhash headers are missing;" \
 	       "install them with: apt-get install zlib1g-dev libxxhash-dev" >&2; exit 1; }
+	@printf '#include <gelf.h>\n#include <lzma.h>\n#include <libiberty/demangle.h>\n' | \
+	  $(CC) $(CPPFLAGS) -E -x c - >/dev/null 2>&1 || { \
+	  echo "flame: libelf, liblzma and libiberty headers are missing (perf.data symbols);" \
+	       "install them with: apt-get install libelf-dev liblzma-dev libiberty-dev" >&2; exit 1; }
 
 # A stamp holding the compiler and flags: objects are rebuilt when they
 # change (a new CFLAGS default, WERROR=1), not only when sources do.

@@ -52,6 +52,7 @@ suite flame tests/flame.sh
 suite truncated tests/truncated.sh
 suite options tests/options.sh
 suite install tests/install.sh
+suite perfsym tests/perfsym.sh
 suite windows tests/windows.sh
 suite shape tests/shape.sh
 suite fuzz tests/fuzz/replay.sh

@@ -19,6 +19,8 @@ struct perfsym_opts {
 	const char *symfs;	/* --symfs DIR: files looked up under DIR, or NULL */
 	const char *kallsyms;	/* kernel symbols file; NULL: /proc/kallsyms */
 	int no_demangle;	/* keep mangled C++/Rust names */
+	const char *buildid_dir;	/* build-id cache; NULL: $PERF_BUILDID_DIR,
+					   else ~/.debug; "": none (tests) */
 };
 
 /* One mapping of a process, as the recording's MMAP/MMAP2 record gave it. */
@@ -41,13 +43,19 @@ struct perfsym *perfsym_new(const struct perfsym_opts *o);
 void perfsym_free(struct perfsym *s);
 
 /* Notes a build id the recording lists for path (HEADER_BUILD_ID), used
- * when a map carries none. */
+ * when a map carries none.  The kernel's is noted under
+ * "[kernel.kallsyms]": when it is not the running kernel's, its kallsyms
+ * is read from the build-id cache (as perf does). */
 void perfsym_note_build_id(struct perfsym *s, const char *path, const uint8_t *id, size_t len);
 
 /* The name of the function holding ip (an address inside map m, as
  * sampled), or NULL when it cannot be named (perf script's "[unknown]").
  * *off gets ip's offset into the function.  The name is demangled unless
- * no_demangle, and stays valid until perfsym_free. */
+ * no_demangle, and stays valid until perfsym_free.  m->path picks the
+ * source: "[kernel.kallsyms]..." and modules ("[name]", "*.ko") kallsyms,
+ * "//anon" and other anonymous memory /tmp/perf-PID.map (m->pid), [vdso]
+ * the build-id cache or this machine's own vdso when the build id is
+ * its, other paths the ELF file (never one whose build id differs). */
 const char *perfsym_lookup(struct perfsym *s, const struct perfsym_map *m, uint64_t ip,
 			   uint64_t *off);
 
@@ -59,5 +67,10 @@ struct perfsym_stats {
 	uint64_t unknown;	/* of which not named */
 };
 const struct perfsym_stats *perfsym_stats(const struct perfsym *s);
+
+/* The i-th file, in order of first use, that gave no symbols (the path
+ * as recorded, or the perf-PID.map or kallsyms looked for), or NULL past
+ * the last: for a message naming them.  Valid until perfsym_free. */
+const char *perfsym_missing(const struct perfsym *s, size_t i);
 
 #endif

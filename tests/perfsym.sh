@@ -1,0 +1,58 @@
+# The symbol resolver against perf script itself (sourced by run.sh):
+# records two small programs (C, with PLT calls; C++, with templates and
+# overloads) with frame pointers, and checks that perfsym names every
+# frame perf script names (kernel, libc, ld.so, the programs) the same.
+# The build-id cache goes to $TMP, so ~/.debug is neither read nor
+# changed, and perf and perfsym see the same one.
+_ps=$TMP/perfsym
+_bin=$B/tests/test_perfsym
+_out=
+if ! command -v perf > /dev/null 2>&1 || ! command -v cc > /dev/null 2>&1 ||
+   ! command -v c++ > /dev/null 2>&1; then
+	skip "perfsym vs perf script" "perf, cc or c++ missing"
+elif ! mkdir -p "$_ps" || ! cc -O1 -g -fno-omit-frame-pointer -o "$_ps/c" tests/data/perfsym/prog.c ||
+     ! c++ -O1 -g -fno-omit-frame-pointer -o "$_ps/cxx" tests/data/perfsym/prog.cc; then
+	fail "perfsym vs perf script" "cannot build tests/data/perfsym/prog.c or prog.cc"
+elif ! PERF_BUILDID_DIR=$_ps/debug perf record -q -g -o "$_ps/perf.data" -- \
+	sh -c "'$_ps/cxx' 100000 150 >/dev/null; '$_ps/c' 200000 150 >/dev/null; true" > "$_ps/rec.out" 2>&1 ||
+     [ ! -s "$_ps/perf.data" ]; then
+	skip "perfsym vs perf script" "perf record failed (perf_event_paranoid?): $(tail -n 1 "$_ps/rec.out")"
+else
+	PERF_BUILDID_DIR=$_ps/debug perf script -i "$_ps/perf.data" --show-mmap-events \
+		-F pid,ip,sym,dso > "$_ps/script" 2> /dev/null
+	PERF_BUILDID_DIR=$_ps/debug perf buildid-list -i "$_ps/perf.data" > "$_ps/ids" 2> /dev/null
+	if _out=$(PERF_BUILDID_DIR=$_ps/debug "$_bin" --perf "$_ps/script" "$_ps/ids" 2>&1); then
+		pass "perfsym vs perf script ($(printf '%s\n' "$_out" | tail -n 1))"
+	else
+		fail "perfsym vs perf script" "$_out"
+	fi
+	# The programs' own frames were among those compared, C++ names too.
+	if grep -q 'ns::Box<long>::spin (' "$_ps/script" && grep -q 'helper_static (' "$_ps/script"; then
+		pass "perf script named the test programs' functions"
+	else
+		fail "perf script named the test programs' functions" "$(grep -c . "$_ps/script") lines, none of spin/helper_static"
+	fi
+fi
+
+# JIT code: node writes /tmp/perf-PID.map with --perf-basic-prof; perf
+# script names its frames from that file, perfsym must too.
+if [ -z "$_out" ] || ! command -v node > /dev/null 2>&1; then
+	skip "perfsym vs perf script, JIT map" "${_out:+node missing}${_out:-no perf recording}"
+else
+	ls /tmp/perf-*.map > "$_ps/maps.before" 2> /dev/null
+	# In $_ps: node may leave a v8 log in its working directory.
+	(cd "$_ps" && PERF_BUILDID_DIR=$_ps/debug perf record -q -g -o "$_ps/jit.data" -- node --perf-basic-prof \
+		-e 'function f(i) { return Math.sqrt(i) * 2 } let s = 0; for (let i = 0; i < 1e7; i++) s += f(i)' \
+		> /dev/null 2>&1)
+	PERF_BUILDID_DIR=$_ps/debug perf script -i "$_ps/jit.data" --show-mmap-events \
+		-F pid,ip,sym,dso > "$_ps/jit.script" 2> /dev/null
+	PERF_BUILDID_DIR=$_ps/debug perf buildid-list -i "$_ps/jit.data" > "$_ps/jit.ids" 2> /dev/null
+	if ! grep -q '^	.*JS:.*(/tmp/perf-[0-9]*\.map)$' "$_ps/jit.script"; then
+		fail "perfsym vs perf script, JIT map" "perf script named no JIT frame from a /tmp/perf-PID.map"
+	elif _jout=$(PERF_BUILDID_DIR=$_ps/debug "$_bin" --perf "$_ps/jit.script" "$_ps/jit.ids" 2>&1); then
+		pass "perfsym vs perf script, JIT map ($(printf '%s\n' "$_jout" | tail -n 1))"
+	else
+		fail "perfsym vs perf script, JIT map" "$_jout"
+	fi
+	ls /tmp/perf-*.map 2> /dev/null | grep -vxFf "$_ps/maps.before" | xargs rm -f
+fi
