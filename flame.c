@@ -12,6 +12,7 @@
 #include "outfile.h"
 #include "progress.h"
 #include "render.h"
+#include "stackops.h"
 #include "stackdiff.h"
 #include "strtab.h"
 #include "xalloc.h"
@@ -51,6 +52,24 @@ static int collect_all(const struct flame_opts *f, const char *const *in, int n,
 		rc |= r;
 	}
 	return rc;
+}
+
+static void say(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, PROG ": %s\n", msg);
+}
+
+/* Replaces *t by its stacks reshaped by the stack operators, if any. */
+static void reshape(const struct flame_opts *f, struct strtab **t)
+{
+	struct strtab *out;
+
+	if (!stackops_count(f->ops) || !strtab_count(*t))
+		return;
+	out = stackops_apply(f->ops, *t, say, NULL);
+	strtab_free(*t);
+	*t = out;
 }
 
 /* Draws the stacks of t (or of the union u, two counts each) to path. */
@@ -118,6 +137,8 @@ static int run_diff(struct flame_opts *f, const char *const *in)
 		goto out;
 	}
 	rc |= r2;
+	reshape(f, &a);
+	reshape(f, &b);
 	u = stackdiff_union(a, b);
 	if (f->summary || f->top_functions || f->fail_self >= 0 || f->fail_total >= 0)
 		gate = flame_summary(f, u, stackdiff_total(a), stackdiff_total(b));
@@ -222,6 +243,8 @@ static int run(struct flame_opts *f, const char *const *in, int n)
 	f->c.before = strtab_new(sizeof(struct fcount));
 	rc = collect_all(f, in, n, t);
 	if (rc >= 0) {
+		reshape(f, &t);
+		reshape(f, &f->c.before);
 		int s = f->summary || f->top_functions ? flame_profile_summary(f, t) : 0;
 		int r = output(f, t, f->c.before);
 
