@@ -13,6 +13,7 @@
 #include "progress.h"
 #include "render.h"
 #include "stackops.h"
+#include "stackset.h"
 #include "stackdiff.h"
 #include "strtab.h"
 #include "xalloc.h"
@@ -70,6 +71,38 @@ static void reshape(const struct flame_opts *f, struct strtab **t)
 	out = stackops_apply(f->ops, *t, say, NULL);
 	strtab_free(*t);
 	*t = out;
+}
+
+/* Only a graph to draw, with operators: the reshaped stacks then go
+ * straight from the stack model to the renderer, in the model's sorted
+ * order, as render_use would give them; a second table of whole lines
+ * would cost more than the operators themselves. */
+static int direct(const struct flame_opts *f)
+{
+	return stackops_count(f->ops) && !f->split_by && !f->collapsed && !f->c.seq && !f->summary &&
+	       !f->top_functions && strtab_count(f->c.before) == 0;
+}
+
+static int draw_reshaped(const struct flame_opts *f, const struct strtab *t)
+{
+	struct render *r = flame_renderer(&f->fg);
+	struct stackset s;
+	char *buf = NULL;
+	size_t cap = 0, i, len;
+
+	if (!r)
+		return 1;
+	stackset_init(&s, t);
+	stackops_run(f->ops, &s, say, NULL);
+	for (i = 0; i < s.n; i++) {
+		if (s.st[i].dropped)
+			continue;
+		len = stackset_str(&s, i, &buf, &cap);
+		render_add(r, buf, len, &s.st[i].c, NULL);
+	}
+	free(buf);
+	stackset_release(&s);
+	return flame_finish(r, f->fg.output);
 }
 
 /* Draws the stacks of t (or of the union u, two counts each) to path. */
@@ -242,7 +275,11 @@ static int run(struct flame_opts *f, const char *const *in, int n)
 		f->c.seq = &seq;
 	f->c.before = strtab_new(sizeof(struct fcount));
 	rc = collect_all(f, in, n, t);
-	if (rc >= 0) {
+	if (rc >= 0 && direct(f)) {
+		int r = draw_reshaped(f, t);
+
+		rc = r ? r : rc;
+	} else if (rc >= 0) {
 		reshape(f, &t);
 		reshape(f, &f->c.before);
 		int s = f->summary || f->top_functions ? flame_profile_summary(f, t) : 0;

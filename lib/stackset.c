@@ -91,6 +91,7 @@ static void split(struct stackset *s, struct prev *p, size_t i, const char *str,
 void stackset_init(struct stackset *s, const struct strtab *t)
 {
 	struct prev p = { "", 0, NULL, 0, 0 };
+	uint32_t *ids = strtab_sorted(t);
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
@@ -99,12 +100,13 @@ void stackset_init(struct stackset *s, const struct strtab *t)
 	s->st = xcalloc(s->n ? s->n : 1, sizeof(*s->st));
 	for (i = 0; i < s->n; i++) {
 		size_t len;
-		const char *str = strtab_str(t, (uint32_t)i, &len);
+		const char *str = strtab_str(t, ids[i], &len);
 
-		s->st[i].c = *(const struct fcount *)strtab_val(t, (uint32_t)i);
+		s->st[i].c = *(const struct fcount *)strtab_val(t, ids[i]);
 		split(s, &p, i, str, len);
 	}
 	free(p.end);
+	free(ids);
 }
 
 void stackset_release(struct stackset *s)
@@ -117,25 +119,35 @@ void stackset_release(struct stackset *s)
 	memset(s, 0, sizeof(*s));
 }
 
+size_t stackset_str(const struct stackset *s, size_t i, char **buf, size_t *cap)
+{
+	const uint32_t *f = stackset_frames(s, i);
+	size_t j, len = 0, n = s->st[i].len;
+
+	for (j = 0; j < n; j++)
+		len += s->nlen[f[j]] + 1;
+	xgrow(buf, cap, len + 1, 1);
+	for (j = len = 0; j < n; j++) {
+		if (j)
+			(*buf)[len++] = ';';
+		memcpy(*buf + len, s->name[f[j]], s->nlen[f[j]]);
+		len += s->nlen[f[j]];
+	}
+	(*buf)[len] = '\0';
+	return len;
+}
+
 struct strtab *stackset_table(const struct stackset *s)
 {
 	struct strtab *t = strtab_new(sizeof(struct fcount));
 	char *buf = NULL;
-	size_t cap = 0, i, j;
+	size_t cap = 0, i, len;
 
 	for (i = 0; i < s->n; i++) {
-		const struct sstack *x = &s->st[i];
-		const uint32_t *f = stackset_frames(s, i);
-		size_t len = 0;
-
-		if (x->dropped)
+		if (s->st[i].dropped)
 			continue;
-		for (j = 0; j < x->len; j++) {
-			if (j)
-				xappend(&buf, &len, &cap, ";", 1);
-			xappend(&buf, &len, &cap, s->name[f[j]], s->nlen[f[j]]);
-		}
-		fcount_add(strtab_val(t, strtab_intern(t, buf ? buf : "", len, NULL)), &x->c);
+		len = stackset_str(s, i, &buf, &cap);
+		fcount_add(strtab_val(t, strtab_intern(t, buf, len, NULL)), &s->st[i].c);
 	}
 	free(buf);
 	return t;

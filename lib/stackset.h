@@ -29,7 +29,7 @@ struct stackset {
 	uint32_t *fr;		/* the frame pool */
 	size_t nfr;		/* frames in use */
 	size_t frcap;		/* room in fr */
-	struct sstack *st;	/* the stacks, in the input table's id order */
+	struct sstack *st;	/* the stacks, sorted bytewise as they came in */
 	size_t n;		/* how many */
 };
 
@@ -48,6 +48,10 @@ static inline uint32_t *stackset_frames(const struct stackset *s, size_t i)
 {
 	return s->fr + s->st[i].off;
 }
+
+/* Rebuilds stack i, frames joined with ';', into *buf (grown as needed,
+ * *cap its size, NUL-terminated; the caller frees it); returns its length. */
+size_t stackset_str(const struct stackset *s, size_t i, char **buf, size_t *cap);
 
 /* Returns a new table (values: struct fcount; the caller frees it) of the
  * stacks not dropped, joined again with ';'; stacks made equal are merged
