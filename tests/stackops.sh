@@ -211,7 +211,7 @@ ref_case() {
 stackops_real() {
 	_heavy=$(awk '{ c = $NF + 0; if (c > m) { m = c; s = $0 } } END { sub(/ [0-9.]+$/, "", s); print s }' "$1")
 	_leaf=$(esc "${_heavy##*;}")
-	_mid=$(printf '%s\n' "$_heavy" | awk -F';' '{ print NF > 1 ? $2 : $1 }')
+	_mid=$(printf '%s\n' "$_heavy" | awk -F';' '{ print (NF > 1 ? $2 : $1) }')
 	_mid=$(esc "$_mid")
 	_g='^([a-z])[a-z_]*$->$1*'
 	ref_case "$1" "--group" --group "$_g"
