@@ -177,6 +177,31 @@ sed 's/^flame: //' "$S/fl.err" > "$S/fl.msg"
 sed 's/^stackfilter: //' "$S/sf.err" > "$S/sf.msg"
 cmp -s "$S/sf.msg" "$S/fl.msg" && pass "stackops: flame reports the same drops" \
 	|| fail "stackops: flame reports" "$(cat "$S/sf.err" "$S/fl.err")"
+# Drawing with operators goes from the stack model straight to the
+# renderer: the same frames as stackfilter | flamegraph.
+_ops2="--group ^__[a-z]*->libc --exclude ^cmp\$|^idle\$ --fold-pct 2 --focus ^(main|msort_with_tmp.part.0)\$"
+for _f in "$S/in.folded" examples/threads.folded; do
+	# shellcheck disable=SC2086
+	"$B/flame" --title T $_ops2 "$_f" -o "$S/direct.svg" 2>/dev/null
+	# shellcheck disable=SC2086
+	"$SF" $_ops2 "$_f" 2>/dev/null | "$B/flamegraph" --title T > "$S/pipe.svg"
+	[ "$(grep -c '<title>' "$S/direct.svg")" -gt 3 ] && "$B/tests/svgframes" -c "$S/pipe.svg" "$S/direct.svg" > "$S/cmp" 2>&1 \
+		&& pass "stackops: flame draws $(basename "$_f") as stackfilter | flamegraph" \
+		|| fail "stackops: flame draws $(basename "$_f") as stackfilter | flamegraph" "$(head -5 "$S/cmp")"
+done
+# --diff applies the operators to each profile.
+printf 'main;a;x 5\nmain;b 5\n' > "$S/d1.folded"
+printf 'main;a;x 2\nmain;b 9\n' > "$S/d2.folded"
+"$B/flame" --diff --fold '^x$' --exclude '^b$' "$S/d1.folded" "$S/d2.folded" -o "$S/d.svg" 2> "$S/err"
+grep -o '<title>[^ ]* ([0-9]* samples[^;]*; before [0-9]* ' "$S/d.svg" | sed 's/<title>//; s/ (/ /; s/ samples.*before / /' > "$S/got"
+printf 'all 2 5 \nmain 2 5 \na 2 5 \n' > "$S/want"
+cmp -s "$S/want" "$S/got" && [ "$(grep -c dropped "$S/err")" = 2 ] \
+	&& pass "stackops: flame --diff reshapes both profiles" || fail "stackops: flame --diff" "$(cat "$S/got" "$S/err")"
+# Large drops are written with thousands separators.
+printf 'a;b 1234567\nc 8\n' > "$S/big.folded"
+"$SF" --exclude '^b$' "$S/big.folded" > /dev/null 2> "$S/err"
+grep -qx "stackfilter: --exclude '^b\$' dropped 1,234,567 of 1,234,575 samples" "$S/err" \
+	&& pass "stackops: drop counts with thousands separators" || fail "stackops: drop count format" "$(cat "$S/err")"
 # --top-functions reports the reshaped profile: lex folded into parse.
 "$B/flame" --fold '^lex$' "$S/in.folded" -o "$S/x.svg" --top-functions 20 > "$S/top" 2>&1
 awk '$5 == "parse" { print $1, $3 }' "$S/top" > "$S/got"
