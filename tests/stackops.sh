@@ -165,7 +165,9 @@ for _t in stackfilter flame; do
 done
 expect_exit 2 "stackops: flame --flamechart refuses operators (not yet)" "$B/flame" --flamechart --fold x "$S/in.folded"
 
-# flame takes the same options and gives the same stacks.
+# flame takes the same options and gives the same stacks.  (No globbing:
+# the operator lists below are split on spaces only.)
+set -f
 _ops="--exclude ^idle\$ --group libc\\.so!.*=>libc --fold-pct 5 --callers ^run\$"
 # shellcheck disable=SC2086
 "$SF" $_ops "$S/in.folded" > "$S/sf" 2> "$S/sf.err"
@@ -189,6 +191,7 @@ for _f in "$S/in.folded" examples/threads.folded; do
 		&& pass "stackops: flame draws $(basename "$_f") as stackfilter | flamegraph" \
 		|| fail "stackops: flame draws $(basename "$_f") as stackfilter | flamegraph" "$(head -5 "$S/cmp")"
 done
+set +f
 # --diff applies the operators to each profile.
 printf 'main;a;x 5\nmain;b 5\n' > "$S/d1.folded"
 printf 'main;a;x 2\nmain;b 9\n' > "$S/d2.folded"
