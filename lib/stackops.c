@@ -300,10 +300,18 @@ static void filter(struct pass *p, stackops_say_fn *say, void *ctx)
 	say(ctx, msg);
 }
 
-/* Removes the frames of each stack for which fold[id] is set; a stack
- * that would be left empty keeps its root frame. */
-static void fold_by(struct stackset *s, const unsigned char *fold)
+/* Whether frame id folds: by the pattern, decided when first met, or by
+ * the share fold_pct left in hit. */
+static int folds(struct pass *p, uint32_t id)
 {
+	return p->op->kind == K_FOLD ? hit(p, id) : p->hit[id];
+}
+
+/* Removes the frames of each stack that fold; a stack that would be left
+ * empty keeps its root frame. */
+static void fold_by(struct pass *p)
+{
+	struct stackset *s = p->s;
 	size_t i, j, w;
 
 	for (i = 0; i < s->n; i++) {
@@ -313,21 +321,10 @@ static void fold_by(struct stackset *s, const unsigned char *fold)
 		if (x->dropped)
 			continue;
 		for (j = w = 0; j < x->len; j++)
-			if (!fold[f[j]])
+			if (!folds(p, f[j]))
 				f[w++] = f[j];
 		x->len = w || !x->len ? (uint32_t)w : 1;
 	}
-}
-
-static void fold_pattern(struct pass *p)
-{
-	size_t id;
-
-	for (id = 0; id < p->nf; id++)
-		hit(p, (uint32_t)id);
-	for (id = 0; id < p->nf; id++)
-		p->hit[id] = p->hit[id] == 2;
-	fold_by(p->s, p->hit);
 }
 
 /* PerfView's Fold%: a frame whose inclusive count, by name (each stack
@@ -354,7 +351,7 @@ static void fold_pct(struct pass *p)
 	}
 	for (j = 0; j < p->nf; j++)
 		p->hit[j] = inc[j] < total * p->op->pct / 100;
-	fold_by(s, p->hit);
+	fold_by(p);
 	free(inc);
 	free(seen);
 }
@@ -460,7 +457,7 @@ void stackops_run(const struct stackops *o, struct stackset *s, stackops_say_fn 
 
 		switch (p.op->kind) {
 		case K_GROUP: group(&p); break;
-		case K_FOLD: fold_pattern(&p); break;
+		case K_FOLD: fold_by(&p); break;
 		case K_FOLD_PCT: fold_pct(&p); break;
 		default: filter(&p, say, ctx); break;
 		}
