@@ -32,7 +32,7 @@ LDLIBS  += -lz -lxxhash -lm -pthread
 # (liblzma), C++ and Rust demangling (libiberty).
 LDLIBS  += -ldw -lelf -llzma -liberty
 
-LIB_SRC    := lib/bytes.c lib/cliopt.c lib/csv.c lib/xalloc.c lib/bsrc.c lib/zsrc.c lib/decode.c lib/lread.c lib/strtab.c lib/stree.c lib/folded.c lib/outfile.c lib/zip.c lib/stackdiff.c lib/progress.c lib/filter.c lib/split.c lib/tpool.c lib/numfmt.c
+LIB_SRC    := lib/bytes.c lib/cliopt.c lib/csv.c lib/xalloc.c lib/bsrc.c lib/zsrc.c lib/decode.c lib/lread.c lib/strtab.c lib/stree.c lib/folded.c lib/outfile.c lib/zip.c lib/stackdiff.c lib/progress.c lib/filter.c lib/split.c lib/tpool.c lib/numfmt.c lib/stackset.c lib/stackops.c
 RENDER_SRC := render/options.c render/layout.c render/palette.c render/svg.c \
               render/render.c render/order.c render/nameattr.c render/xmlesc.c
 # Each format lives in a folder of collapse/; its sources and its
@@ -41,7 +41,7 @@ COLLAPSE_DIRS := collapse $(patsubst %/,%,$(sort $(dir $(wildcard collapse/*/*.c
 COLLAPSE_INC := $(COLLAPSE_DIRS:%=-I%)
 COLLAPSE_MAINS := $(wildcard collapse/*/stackcollapse-*.c) collapse/folded/difffolded.c
 COLLAPSE_SRC := $(filter-out $(COLLAPSE_MAINS),$(wildcard collapse/*.c collapse/*/*.c))
-TOOLS      := flamegraph flame $(notdir $(COLLAPSE_MAINS:.c=))
+TOOLS      := flamegraph flame stackfilter $(notdir $(COLLAPSE_MAINS:.c=))
 EXE        :=
 include windows.mk
 LIB_OBJ    := $(LIB_SRC:%.c=$(B)/%.o)
@@ -106,6 +106,9 @@ $$(B)/$(notdir $(1:.c=))$$(EXE): $$(B)/$(1:.c=.o) $$(COLLAPSE_OBJ) $$(LIB_OBJ)
 endef
 $(foreach m,$(filter-out %/difffolded.c,$(COLLAPSE_MAINS)),$(eval $(call collapse_tool,$(m))))
 $(B)/difffolded$(EXE): $(B)/collapse/folded/difffolded.o $(LIB_OBJ)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+# Folded in, folded out: the stack operators alone.
+$(B)/stackfilter$(EXE): $(B)/stackfilter.o $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 $(B)/flame$(EXE): $(B)/flame.o $(B)/flame_opts.o $(B)/flame_record.o $(B)/flame_report.o $(RENDER_OBJ) $(COLLAPSE_OBJ) $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)

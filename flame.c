@@ -13,6 +13,8 @@
 #include "outfile.h"
 #include "progress.h"
 #include "render.h"
+#include "stackops.h"
+#include "stackset.h"
 #include "stackdiff.h"
 #include "strtab.h"
 #include "xalloc.h"
@@ -52,6 +54,56 @@ static int collect_all(const struct flame_opts *f, const char *const *in, int n,
 		rc |= r;
 	}
 	return rc;
+}
+
+static void say(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, PROG ": %s\n", msg);
+}
+
+/* Replaces *t by its stacks reshaped by the stack operators, if any. */
+static void reshape(const struct flame_opts *f, struct strtab **t)
+{
+	struct strtab *out;
+
+	if (!stackops_count(f->ops) || !strtab_count(*t))
+		return;
+	out = stackops_apply(f->ops, *t, say, NULL);
+	strtab_free(*t);
+	*t = out;
+}
+
+/* Only a graph to draw, with operators: the reshaped stacks then go
+ * straight from the stack model to the renderer, in the model's sorted
+ * order, as render_use would give them; a second table of whole lines
+ * would cost more than the operators themselves. */
+static int direct(const struct flame_opts *f)
+{
+	return stackops_count(f->ops) && !f->split_by && !f->collapsed && !f->c.seq && !f->summary &&
+	       !f->top_functions && strtab_count(f->c.before) == 0;
+}
+
+static int draw_reshaped(const struct flame_opts *f, const struct strtab *t)
+{
+	struct render *r = flame_renderer(&f->fg);
+	struct stackset s;
+	char *buf = NULL;
+	size_t cap = 0, i, len;
+
+	if (!r)
+		return 1;
+	stackset_init(&s, t);
+	stackops_run(f->ops, &s, say, NULL);
+	for (i = 0; i < s.n; i++) {
+		if (s.st[i].dropped)
+			continue;
+		len = stackset_str(&s, i, &buf, &cap);
+		render_add(r, buf, len, &s.st[i].c, NULL);
+	}
+	free(buf);
+	stackset_release(&s);
+	return flame_finish(r, f->fg.output);
 }
 
 /* Draws the stacks of t (or of the union u, two counts each) to path. */
@@ -119,6 +171,8 @@ static int run_diff(struct flame_opts *f, const char *const *in)
 		goto out;
 	}
 	rc |= r2;
+	reshape(f, &a);
+	reshape(f, &b);
 	u = stackdiff_union(a, b);
 	if (f->summary || f->top_functions || f->fail_self >= 0 || f->fail_total >= 0)
 		gate = flame_summary(f, u, stackdiff_total(a), stackdiff_total(b));
@@ -222,7 +276,13 @@ static int run(struct flame_opts *f, const char *const *in, int n)
 		f->c.seq = &seq;
 	f->c.before = strtab_new(sizeof(struct fcount));
 	rc = collect_all(f, in, n, t);
-	if (rc >= 0) {
+	if (rc >= 0 && direct(f)) {
+		int r = draw_reshaped(f, t);
+
+		rc = r ? r : rc;
+	} else if (rc >= 0) {
+		reshape(f, &t);
+		reshape(f, &f->c.before);
 		int s = f->summary || f->top_functions ? flame_profile_summary(f, t) : 0;
 		int r = output(f, t, f->c.before);
 

@@ -4,6 +4,7 @@
  * flamegraph.pl option works. */
 #include "flame_opts.h"
 #include "cliopt.h"
+#include "stackops.h"
 #include "xalloc.h"
 
 #include <math.h>
@@ -101,7 +102,7 @@ static int set_own(void *ctx, int key, const char *a, char *err, size_t errlen)
 	}
 }
 
-#define MAX_GROUPS 8
+#define MAX_GROUPS 10
 
 /* flame's own options first: an option of its own (--pid N) is not the
  * format tools' option of the same name (stackcollapse-perf --pid). */
@@ -115,6 +116,8 @@ static size_t groups(struct flame_opts *f, struct cliopt_group *g)
 
 		g[n++] = (struct cliopt_group){ fam->title, fam->opts, fam->set, f->fopts[i] };
 	}
+	g[n++] = (struct cliopt_group){ stackops_family.title, stackops_family.opts,
+					stackops_family.set, f->ops };
 	return n;
 }
 
@@ -212,6 +215,8 @@ static const char *check(const struct flame_opts *f, int operands)
 		return "--fail-if-*, --classic-diff and --normalize go with --diff";
 	if (f->split_by && (!f->fg.output || f->diff || f->collapsed))
 		return "--split-by needs -o DIR (and no --diff or --collapsed)";
+	if (f->fg.flamechart && stackops_count(f->ops))
+		return "stack operators do not go with --flamechart (not yet)";
 	if (!operands && isatty(0))	/* would wait for typing */
 		return "no input: name a profile, or pipe one in";
 	return NULL;
@@ -225,6 +230,7 @@ int flame_opts_parse(struct flame_opts *f, int argc, char **argv, char *err, siz
 
 	memset(f, 0, sizeof(*f));
 	families_init(f);
+	f->ops = xcalloc(1, stackops_family.size);
 	f->fail_self = f->fail_total = -1;
 	f->top = 1;
 	f->argv = xcalloc((size_t)argc + 1, sizeof(*f->argv));
@@ -259,6 +265,10 @@ void flame_opts_release(struct flame_opts *f)
 	for (i = 0; i < f->c.filter.nprocess; i++)
 		free(f->procs[i]);
 	free(f->procs);
+	if (f->ops)
+		stackops_family.release(f->ops);
+	free(f->ops);
+	f->ops = NULL;
 	free(f->pids);
 	free(f->tids);
 	free(f->argv);

@@ -29,7 +29,7 @@ measure() {
 }
 
 # BENCH_ONLY="perf flame" runs only those sections (flamegraph, perf, etw,
-# perfview, flame, real); the perf input is still made when flame needs it.
+# perfview, flame, stackops, real); the perf input is still made when flame needs it.
 section() { [ -z "${BENCH_ONLY:-}" ] || case " $BENCH_ONLY " in *" $1 "*) true ;; *) false ;; esac; }
 if section flamegraph; then
 big=$OUT/big.folded
@@ -230,6 +230,14 @@ rm -f "$OUT/fsample.txt" "$OUT/flame.svg" "$OUT/pipe.svg" "$OUT/stdin.svg"
 echo "perf script input with 100k distinct stacks: $(awk -v s="$(wc -c < "$OUT/fsample.txt")" 'BEGIN { printf "%.1f MB", s / 1e6 }')"
 versus deep "$OUT/fsample.txt"
 rm -f "$OUT/fsample.txt" "$OUT/flame.svg" "$OUT/pipe.svg"
+fi
+
+if section stackops; then
+# ---- stack operators (issue 19): five operators against plain rendering ----
+# On bench/out/real/real.folded when bench/record-real.sh made it (or
+# STACKOPS_FOLDED), else on 250k generated distinct stacks.
+echo "---- stack operators (bench/stackops.sh) ----"
+B=$B sh bench/stackops.sh
 fi
 
 if section real; then

@@ -1,4 +1,4 @@
-# bash completion for the flame tools: flame, flamegraph, difffolded and
+# bash completion for the flame tools: flame, flamegraph, difffolded, stackfilter and
 # the stackcollapse-* collapsers.  make install puts this file in
 # bash-completion's directory under each tool's name; to try it without
 # installing:  . completions/flame.bash
@@ -79,5 +79,5 @@ _flame_complete() {
 	fi
 }
 
-complete -o filenames -F _flame_complete flame flamegraph difffolded \
+complete -o filenames -F _flame_complete flame flamegraph difffolded stackfilter \
 	stackcollapse-perf stackcollapse-etw stackcollapse-vsp stackcollapse-perfview

@@ -9,7 +9,7 @@
 #  - make dist: the tarball builds on its own.
 IN=$TMP/install
 mkdir -p "$IN"
-IN_TOOLS="flame flamegraph difffolded stackcollapse-perf stackcollapse-etw stackcollapse-vsp stackcollapse-perfview"
+IN_TOOLS="flame flamegraph difffolded stackfilter stackcollapse-perf stackcollapse-etw stackcollapse-vsp stackcollapse-perfview"
 IN_VERSION=$(sed -n 's/^VERSION *:= *//p' Makefile)
 
 # inst_make ARGS...: make as make check was run (its variables come in
@@ -230,6 +230,7 @@ inst_run() {
 	flamegraph) "$_b" "$IN/a.folded" > "$IN/run.out" ;;
 	flame) "$_b" examples/threads.perf.gz -o "$IN/run.out" ;;
 	difffolded) "$_b" "$IN/a.folded" "$IN/b.folded" > "$IN/run.out" ;;
+	stackfilter) "$_b" --fold memchr "$IN/a.folded" > "$IN/run.out" ;;
 	stackcollapse-perf) "$_b" examples/threads.perf.gz > "$IN/run.out" ;;
 	stackcollapse-etw) "$_b" tests/data/etw/cpu.csv > "$IN/run.out" ;;
 	stackcollapse-vsp) "$_b" tests/data/vsp/tree-en.csv > "$IN/run.out" ;;
@@ -346,7 +347,7 @@ else
 		fail "make dist writes flame-$IN_VERSION.tar.gz" "$(cat "$IN/dist.out")"
 	else
 		pass "make dist writes flame-$IN_VERSION.tar.gz"
-		_junk=$(tar tzf "$_tar" | grep -E '(^|/)build/|\.o$|node_modules/|/(flame|flamegraph|difffolded|stackcollapse-[a-z]*)$')
+		_junk=$(tar tzf "$_tar" | grep -E '(^|/)build/|\.o$|node_modules/|/(flame|flamegraph|difffolded|stackfilter|stackcollapse-[a-z]*)$')
 		[ -z "$_junk" ] && pass "make dist: no build output in the tarball" \
 			|| fail "make dist: no build output in the tarball" "$_junk"
 		# Built as a user would: its own make, nothing from this tree.

@@ -49,6 +49,7 @@ suite collapse-vsp tests/collapse-vsp.sh
 suite collapse-etw tests/collapse-etw.sh
 suite collapse-perfview tests/collapse-perfview.sh
 suite flame tests/flame.sh
+suite stackops tests/stackops.sh
 suite truncated tests/truncated.sh
 suite options tests/options.sh
 suite install tests/install.sh
