@@ -165,6 +165,11 @@ windows_linux_only() {
 	wexe stackcollapse-perf --inline examples/threads.perf.gz > "$W/win.folded" 2> "$W/err"
 	grep -q "only the Linux build can run" "$W/err" && same "windows: --inline falls back to perf's frames" \
 		"$W/lin.folded" "$W/win.folded" || fail "windows: --inline message" "$(cat "$W/err")"
+	wexe flame --fold 'x' examples/threads.perf.gz > /dev/null 2> "$W/err"
+	_rc=$?
+	[ "$_rc" = 2 ] && grep -q "need the Linux build" "$W/err" \
+		&& pass "windows: a stack operator's pattern says it needs Linux" \
+		|| fail "windows: --fold pattern" "exit $_rc: $(cat "$W/err")"
 }
 
 if [ -z "$WINE_BIN" ] || [ ! -x "$WINE_BIN" ]; then
