@@ -26,6 +26,11 @@ struct collect_opts {
 					   ("stack N M"): the N, or NULL */
 	struct fseq *seq;		/* for a flame chart: the samples in
 					   time (or input) order too, or NULL */
+	/* Collapsed-stack input only: each line goes to folded_sink (which
+	 * returns -1 for a line that is no stack) instead of into the table,
+	 * so a graph can be drawn without a table in between; or NULL. */
+	int (*folded_sink)(void *ctx, const char *line, size_t len);
+	void *sink_ctx;			/* for folded_sink */
 };
 
 /* Collapses path ("-": stdin) into t.  *fmt gets the format used (NULL
