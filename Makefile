@@ -26,7 +26,7 @@ VERSION := 0.1.0
 CPPFLAGS += -D_GNU_SOURCE -DFLAME_VERSION=\"$(VERSION)\" -Ilib -I$(B)
 BASE_CFLAGS = -std=c11 -pthread $(WARN) $(CFLAGS)
 ALL_CFLAGS = $(BASE_CFLAGS) -MMD -MP
-LDLIBS  += -lz -lxxhash -lm -pthread
+LDLIBS  += -lz -lxxhash -lzstd -lm -pthread
 
 LIB_SRC    := lib/bytes.c lib/cliopt.c lib/csv.c lib/xalloc.c lib/bsrc.c lib/zsrc.c lib/decode.c lib/lread.c lib/strtab.c lib/stree.c lib/folded.c lib/outfile.c lib/zip.c lib/stackdiff.c lib/progress.c lib/filter.c lib/split.c lib/tpool.c lib/numfmt.c
 RENDER_SRC := render/options.c render/layout.c render/palette.c render/svg.c \

@@ -7,6 +7,8 @@
  * messages, so line numbers and messages come out in input order at the
  * end, whatever thread did the work. */
 #include "perf_run.h"
+#include "perfdata.h"
+#include "perfdata_format.h"
 #include "folded.h"
 #include "lread.h"
 #include "strtab.h"
@@ -328,6 +330,42 @@ static void run_init(struct run *r, const struct perf_opts *o, const struct perf
 	worker_init(&r->self, &r->opts);
 }
 
+/* Opens an input, telling from its first bytes whether it is a perf.data
+ * (read natively): a file is opened again, stdin's bytes replayed. */
+static struct lread *open_input(const char *path, int *perfdata)
+{
+	char head[16];
+	struct lread *lr = strcmp(path, "-") ? lread_open(path) : lread_stdin_tee();
+	unsigned char *prefix;
+	ssize_t n;
+	size_t len;
+
+	if (!lr)
+		return NULL;
+	n = lread_read(lr, head, sizeof(head));
+	*perfdata = n > 0 && perfdata_sniff(head, (size_t)n);
+	if (strcmp(path, "-")) {
+		lread_free(lr);
+		return lread_open(path);
+	}
+	prefix = lread_take_record(lr, &len);
+	return lread_resume_stdin(prefix, len);
+}
+
+/* A perf.data, read on the calling thread into its own table. */
+static int perfdata_input(struct run *r, struct lread *lr, const char *name, perf_warn_fn *warn,
+			  void *ctx, char *err, size_t errlen)
+{
+	char msg[400];
+	int rc = perfdata_collapse(r->self.p, lr, name, warn, ctx, msg, sizeof(msg));
+
+	if (rc < 0)
+		snprintf(err, errlen, "%s: %s", name, msg);
+	else if (rc > 0)
+		snprintf(err, errlen, "%s: the recording broke off; what came before is kept", name);
+	return rc;
+}
+
 int perf_run(const struct perf_opts *o, const char *const *inputs, int ninputs,
 	     const struct perf_run_opts *ro, struct strtab *out, struct perf_stats *st,
 	     perf_warn_fn *warn, void *ctx, char *err, size_t errlen)
@@ -338,16 +376,21 @@ int perf_run(const struct perf_opts *o, const char *const *inputs, int ninputs,
 	run_init(&r, o, ro, st);
 	for (i = 0; i < ninputs && rc == 0; i++) {
 		const char *name = strcmp(inputs[i], "-") ? inputs[i] : "<stdin>";
-		struct lread *lr = lread_open(inputs[i]);
+		int perfdata = 0;
+		struct lread *lr = open_input(inputs[i], &perfdata);
 
 		if (!lr) {
 			snprintf(err, errlen, "cannot open '%s': %s", inputs[i], strerror(errno));
 			rc = -1;
 			break;
 		}
-		rc = chunk_input(&r, lr, i, name);
-		if (rc)
-			snprintf(err, errlen, "%s: %s", name, lread_error(lr));
+		if (perfdata) {
+			rc = perfdata_input(&r, lr, name, warn, ctx, err, errlen);
+		} else {
+			rc = chunk_input(&r, lr, i, name);
+			if (rc)
+				snprintf(err, errlen, "%s: %s", name, lread_error(lr));
+		}
 		lread_free(lr);
 	}
 	finish(&r, out, st);

@@ -1,0 +1,118 @@
+/* perfdata_emit: a sample to the perf collapser, frame by frame as perf
+ * script prints them: "addr sym (dso)", where addr is the offset into the
+ * file for a mapped file and the address itself for the kernel, JIT maps
+ * and addresses in no map; sym and dso are "[unknown]" when not known. */
+#include "perfdata_int.h"
+#include "perf.h"
+#include "perf_header.h"
+#include "perfsym.h"
+#include "strtab.h"
+
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <string.h>
+
+/* perf script shows at most this many frames (kernel.perf_event_max_stack). */
+#define MAX_STACK 127
+
+static size_t hex(char *out, uint64_t v)
+{
+	char tmp[16];
+	size_t n = 0, i;
+
+	do {
+		tmp[n++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	for (i = 0; i < n; i++)
+		out[i] = tmp[n - 1 - i];
+	return n;
+}
+
+/* mode: PERF_RECORD_MISC_KERNEL or _USER name the maps to look in; the
+ * hypervisor's and guests' addresses are in none. */
+static void frame(struct pd *d, const struct pd_thread *t, unsigned mode, uint64_t ip)
+{
+	int kernel = mode == PERF_RECORD_MISC_KERNEL;
+	const struct pd_map *m = kernel || mode == PERF_RECORD_MISC_USER ?
+				 pd_find_map(d, t, kernel, ip) : NULL;
+	const char *sym = NULL, *dso = "[unknown]";
+	size_t dlen = 9, n;
+	struct perfsym_map pm;
+	uint64_t off;
+
+	if (!m) {
+		n = hex(d->hexbuf, ip);
+		perf_event_frame(d->perf, d->hexbuf, n, "[unknown]", 9, dso, dlen);
+		return;
+	}
+	dso = strtab_str(d->names, m->path, &dlen);
+	n = hex(d->hexbuf, m->ident ? ip : ip - m->start + m->pgoff);
+	pm.path = dso;
+	pm.start = m->start;
+	pm.len = m->end - m->start;
+	pm.pgoff = m->pgoff;
+	pm.build_id = m->bid_len ? m->build_id : NULL;
+	pm.build_id_len = m->bid_len;
+	pm.pid = kernel ? UINT32_MAX : t->pid;
+	sym = perfsym_lookup(d->sym, &pm, ip, &off);
+	if (!sym)
+		sym = "[unknown]";
+	perf_event_frame(d->perf, d->hexbuf, n, sym, strlen(sym), dso, dlen);
+}
+
+/* The callchain, leaf first: PERF_CONTEXT_* entries say whose addresses
+ * follow (perf starts in user space). */
+static void chain(struct pd *d, const struct pd_sample *s, const struct pd_thread *t)
+{
+	unsigned mode = PERF_RECORD_MISC_USER, kept = 0;
+	uint64_t i;
+
+	for (i = 0; i < s->nchain && kept < MAX_STACK; i++) {
+		uint64_t ip = pd_u64(d, s->chain + 8 * i);
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			mode = ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL :
+			       ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER :
+			       PERF_RECORD_MISC_HYPERVISOR;
+			continue;
+		}
+		kept++;
+		frame(d, t, mode, ip);
+	}
+}
+
+static size_t dec(char *out, uint32_t v)
+{
+	return (size_t)sprintf(out, "%d", (int)v);
+}
+
+void pd_emit(struct pd *d, const struct pd_sample *s)
+{
+	struct pd_thread *t = pd_thread_get(d, s->pid, s->tid);
+	struct perf_header h;
+	char ids[32];
+
+	memset(&h, 0, sizeof(h));
+	h.comm = pd_thread_comm(d, t, &h.commlen);
+	h.pid = ids;
+	h.pidlen = dec(ids, s->pid);
+	h.tid = ids + 16;
+	h.tidlen = dec(ids + 16, s->tid);
+	h.event = s->attr->name;
+	h.eventlen = strlen(s->attr->name);
+	h.period = s->period;
+	if (s->time != UINT64_MAX) {
+		/* perf script prints microseconds; filters compare those. */
+		h.time = (double)(s->time / 1000000000) + (double)(s->time % 1000000000 / 1000) / 1e6;
+		h.has_time = 1;
+	}
+	d->st->samples++;
+	if (perf_event_begin(d->perf, &h)) {
+		if (s->attr->sample_type & PERF_SAMPLE_CALLCHAIN)
+			chain(d, s, t);
+		else
+			frame(d, t, s->cpumode, s->ip);
+	}
+	perf_event_end(d->perf);
+}
