@@ -438,6 +438,14 @@ static int inlined(struct perf *p, const char *pc, size_t pclen, const char *fn,
 	return 1;
 }
 
+static int is_frame(const char *s, size_t n)
+{
+	const char *pc, *fn, *dso;
+	size_t pclen, fnlen, dlen;
+
+	return split_frame(s, n, &pc, &pclen, &fn, &fnlen, &dso, &dlen) == 0;
+}
+
 static int frame_line(struct perf *p, const char *s, size_t n)
 {
 	const char *pc, *fn, *dso;
@@ -690,6 +698,10 @@ static int header_line(struct perf *p, const char *s, size_t n)
 	perf_event_begin(p, &h);
 	/* Without a call graph perf prints the one frame on the header. */
 	if (h.restlen && p->skip == KEEP && frame_line(p, h.rest, h.restlen) == 0 && p->nfr)
+		end_event(p);
+	/* A skipped event ends there too: else the headers after it, indented
+	 * when perf right-aligns the command, would read as its frames. */
+	else if (h.restlen && p->skip != KEEP && is_frame(h.rest, h.restlen))
 		end_event(p);
 	return 0;
 }

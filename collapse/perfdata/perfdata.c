@@ -327,6 +327,7 @@ static void pd_release(struct pd *d)
 		free(d->attrs[i].ids);
 	free(d->attrs);
 	free(d->idmap);
+	free(d->kname);
 	pd_zstd_free(d);
 	pd_proc_release(d);
 }

@@ -1,7 +1,9 @@
 /* perfdata_emit: a sample to the perf collapser, frame by frame as perf
- * script prints them: "addr sym (dso)", where addr is the offset into the
- * file for a mapped file and the address itself for the kernel, JIT maps
- * and addresses in no map; sym and dso are "[unknown]" when not known. */
+ * script prints them: "addr sym (dso)", where addr is, in a callchain, the
+ * offset into the file for a mapped file and the address itself for the
+ * kernel, JIT maps and addresses in no map (the sample's own address,
+ * without a callchain, always itself); sym and dso are "[unknown]" when
+ * not known. */
 #include "perfdata_int.h"
 #include "perf.h"
 #include "perf_header.h"
@@ -31,7 +33,7 @@ static size_t hex(char *out, uint64_t v)
 
 /* mode: PERF_RECORD_MISC_KERNEL or _USER name the maps to look in; the
  * hypervisor's and guests' addresses are in none. */
-static void frame(struct pd *d, const struct pd_thread *t, unsigned mode, uint64_t ip)
+static void frame(struct pd *d, const struct pd_thread *t, unsigned mode, uint64_t ip, int raw)
 {
 	int kernel = mode == PERF_RECORD_MISC_KERNEL;
 	const struct pd_map *m = kernel || mode == PERF_RECORD_MISC_USER ?
@@ -47,7 +49,7 @@ static void frame(struct pd *d, const struct pd_thread *t, unsigned mode, uint64
 		return;
 	}
 	dso = strtab_str(d->names, m->path, &dlen);
-	n = hex(d->hexbuf, m->ident ? ip : ip - m->start + m->pgoff);
+	n = hex(d->hexbuf, m->ident || raw ? ip : ip - m->start + m->pgoff);
 	pm.path = dso;
 	pm.start = m->start;
 	pm.len = m->end - m->start;
@@ -78,7 +80,7 @@ static void chain(struct pd *d, const struct pd_sample *s, const struct pd_threa
 			continue;
 		}
 		kept++;
-		frame(d, t, mode, ip);
+		frame(d, t, mode, ip, 0);
 	}
 }
 
@@ -100,8 +102,11 @@ void pd_emit(struct pd *d, const struct pd_sample *s)
 	h.tid = ids + 16;
 	h.tidlen = dec(ids + 16, s->tid);
 	h.event = s->attr->name;
-	h.eventlen = strlen(s->attr->name);
-	h.period = s->period;
+	/* The text path reads "cycles:pp:" and "sched:sched_switch:" up to
+	 * the first colon; names must match it for --event-filter. */
+	h.eventlen = strcspn(s->attr->name, ":");
+	/* perf script prints no period for tracepoints: each counts 1 there. */
+	h.period = s->attr->type == PERF_TYPE_TRACEPOINT ? 0 : s->period;
 	if (s->time != UINT64_MAX) {
 		/* perf script prints microseconds; filters compare those. */
 		h.time = (double)(s->time / 1000000000) + (double)(s->time % 1000000000 / 1000) / 1e6;
@@ -112,7 +117,7 @@ void pd_emit(struct pd *d, const struct pd_sample *s)
 		if (s->attr->sample_type & PERF_SAMPLE_CALLCHAIN)
 			chain(d, s, t);
 		else
-			frame(d, t, s->cpumode, s->ip);
+			frame(d, t, s->cpumode, s->ip, 1);
 	}
 	perf_event_end(d->perf);
 }

@@ -174,6 +174,18 @@ bad:
 	pd_bad(d, off, "event descriptions cut short; events unnamed from here keep perf's generic names");
 }
 
+/* perf names the kernel after the first kernel file of the build-id
+ * table that is not a module: "[kernel.kallsyms]", or a vmlinux path. */
+static void kernel_name(struct pd *d, const char *path)
+{
+	size_t n = strlen(path);
+
+	if (d->kname || (path[0] == '[' && strcmp(path, "[kernel.kallsyms]") != 0) || !n ||
+	    strstr(path, ".ko"))
+		return;
+	d->kname = xstrndup(path, n);
+}
+
 /* build_id_event records: header, pid, 24 bytes of id (the first byte
  * after 20 its size, when misc says so), file name. */
 void pd_build_ids(struct pd *d, const unsigned char *p, size_t n, uint64_t off)
@@ -192,6 +204,8 @@ void pd_build_ids(struct pd *d, const unsigned char *p, size_t n, uint64_t off)
 			idlen = p[pos + 32];
 		path = xstrndup((const char *)p + pos + 36, strnlen((const char *)p + pos + 36, size - 36));
 		perfsym_note_build_id(d->sym, path, p + pos + 12, idlen);
+		if ((pd_u16(d, p + pos + 4) & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
+			kernel_name(d, path);
 		free(path);
 		pos += size;
 	}

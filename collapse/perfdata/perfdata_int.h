@@ -104,6 +104,8 @@ struct pd {
 	struct pd_thread **threads;	/* hash of tid -> comm, pid */
 	size_t nthreads, threadcap;	/* entries, slots */
 	struct pd_proc *kernel;		/* the kernel's maps (pid -1) */
+	char *kname;			/* the kernel's name from the build-id
+					   table, or NULL: "[kernel.kallsyms]" */
 	struct pd_qent *q;		/* records waiting for their turn */
 	size_t nq, qcap;		/* entries, capacity */
 	unsigned char *arena;		/* their bytes */

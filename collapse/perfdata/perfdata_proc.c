@@ -97,9 +97,15 @@ const char *pd_thread_comm(const struct pd *d, const struct pd_thread *t, size_t
 
 void pd_proc_init(struct pd *d)
 {
+	struct pd_thread *idle;
+
 	d->names = strtab_new(0);
 	d->kernel = xcalloc(1, sizeof(*d->kernel));
 	d->kernel->pid = UINT32_MAX;
+	/* perf names the idle thread before reading anything. */
+	idle = pd_thread_get(d, 0, 0);
+	idle->comm = intern(d, "swapper", 7);
+	idle->comm_set = 1;
 }
 
 void pd_proc_release(struct pd *d)
@@ -187,17 +193,18 @@ const struct pd_map *pd_find_map(struct pd *d, const struct pd_thread *t, int ke
 /* perf's names: the kernel's text is "[kernel.kallsyms]", a module
  * "[name]"; anonymous memory is looked up in the JIT map /tmp/perf-PID.map
  * and, like [heap] and [stack], shown by address. */
-static void map_name(struct pd *d, struct pd_map *m, uint32_t pid, int kernel,
+static void map_name(struct pd *d, struct pd_map *m, uint32_t pid, int kernel, int exec,
 		     const char *f, size_t n)
 {
 	char buf[64];
 	const char *base;
 	size_t i, k;
+	int anon;
 
 	m->ident = 0;
 	if (kernel && n >= 17 && memcmp(f, "[kernel.kallsyms]", 17) == 0) {
 		m->ident = 1;
-		m->path = intern(d, f, 17);
+		m->path = d->kname ? intern(d, d->kname, strlen(d->kname)) : intern(d, f, 17);
 		return;
 	}
 	if (kernel && n > 3 && f[0] == '/' && (base = memmem(f, n, ".ko", 3))) {
@@ -213,15 +220,15 @@ static void map_name(struct pd *d, struct pd_map *m, uint32_t pid, int kernel,
 		m->path = intern(d, buf, k + 2);
 		return;
 	}
-	if ((n == 6 && memcmp(f, "//anon", 6) == 0) || (n == 9 && memcmp(f, "/dev/zero", 9) == 0) ||
-	    (n >= 15 && memcmp(f, "/anon_hugepage", 14) == 0)) {
-		m->ident = 1;
+	anon = (n == 6 && memcmp(f, "//anon", 6) == 0) || (n == 9 && memcmp(f, "/dev/zero", 9) == 0) ||
+	       (n >= 14 && memcmp(f, "/anon_hugepage", 14) == 0);
+	m->ident = anon || (n >= 6 && memcmp(f, "[stack", 6) == 0) ||
+		   (n >= 5 && memcmp(f, "/SYSV", 5) == 0) || (n == 6 && memcmp(f, "[heap]", 6) == 0);
+	/* Only executable ones: JIT code. */
+	if (m->ident && exec)
 		m->path = intern(d, buf, (size_t)snprintf(buf, sizeof(buf), "/tmp/perf-%d.map", (int)pid));
-		return;
-	}
-	m->ident = (n >= 6 && memcmp(f, "[stack", 6) == 0) || (n >= 5 && memcmp(f, "/SYSV", 5) == 0) ||
-		   (n == 6 && memcmp(f, "[heap]", 6) == 0);
-	m->path = intern(d, f, n);
+	else
+		m->path = intern(d, f, n);
 }
 
 /* MMAP and MMAP2: pid, tid, start, len, pgoff, [MMAP2 fields], file. */
@@ -235,6 +242,7 @@ static void apply_mmap(struct pd *d, const unsigned char *r, size_t len, uint64_
 	int kernel = pid == UINT32_MAX || mode == PERF_RECORD_MISC_KERNEL;
 	struct pd_map m;
 	size_t n;
+	int exec;
 
 	if (len < at + tail || len - tail - at == 0) {
 		pd_bad(d, off, "MMAP record of %zu bytes is too short", len);
@@ -251,7 +259,9 @@ static void apply_mmap(struct pd *d, const unsigned char *r, size_t len, uint64_
 		memcpy(m.build_id, r + 44, m.bid_len);
 	}
 	n = strnlen((const char *)r + at, len - tail - at);
-	map_name(d, &m, pid, kernel, (const char *)r + at, n);
+	/* MMAP2 gives the protection; MMAP, executable unless misc says data. */
+	exec = two ? (pd_u32(d, r + 64) & 4) != 0 : !(pd_u16(d, r + 4) & PERF_RECORD_MISC_MMAP_DATA);
+	map_name(d, &m, pid, kernel, exec, (const char *)r + at, n);
 	if (kernel && !m.ident && m.end == m.start)
 		return;
 	if (kernel && m.ident && m.start == 0 && m.end == 0)
