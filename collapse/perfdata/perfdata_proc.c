@@ -217,6 +217,7 @@ static void map_name(struct pd *d, struct pd_map *m, uint32_t pid, int kernel, i
 		for (i = 0; i < k; i++)
 			buf[i + 1] = slash[i] == '-' ? '_' : slash[i];
 		buf[k + 1] = ']';
+		m->ident = 1;	/* perf shows module addresses as they are */
 		m->path = intern(d, buf, k + 2);
 		return;
 	}
