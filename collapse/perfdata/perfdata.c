@@ -23,6 +23,8 @@
 #define MAGIC2 0x32454c4946524550ULL	/* "PERFILE2" read little-endian */
 #define REPORT_MAX 10			/* messages shown per input */
 #define CHUNK ((size_t)256 << 10)	/* bytes read from a stream at a time */
+#define SPOOL_MEM ((size_t)64 << 20)	/* a file-mode stream up to this size
+					   is read in memory, not a temporary file */
 
 /* A stream's bytes: buf[pos, len) not yet used; off is pos's place. */
 struct stream {
@@ -32,30 +34,6 @@ struct stream {
 	uint64_t off;		/* input offset of buf[pos] */
 	int failed;		/* lread broke off */
 };
-
-uint64_t pd_u64(const struct pd *d, const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return d->swap ? __builtin_bswap64(v) : v;
-}
-
-uint32_t pd_u32(const struct pd *d, const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return d->swap ? __builtin_bswap32(v) : v;
-}
-
-uint16_t pd_u16(const struct pd *d, const unsigned char *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, 2);
-	return d->swap ? __builtin_bswap16(v) : v;
-}
 
 void pd_bad(struct pd *d, uint64_t off, const char *fmt, ...)
 {
@@ -280,22 +258,36 @@ static void *spool(struct pd *d, struct stream *s, uint64_t *size, char *err, si
 	return m == MAP_FAILED ? NULL : m;
 }
 
+/* Reads the stream on while it fits in SPOOL_MEM: 1 when all of it is in
+ * s->buf now, 0 when it is bigger. */
+static int all_in_memory(struct stream *s)
+{
+	while (s->len - s->pos < SPOOL_MEM)
+		if (need(s, s->len - s->pos + CHUNK) < 0)
+			return 1;
+	return 0;
+}
+
 static int file_mode(struct pd *d, struct stream *s, char *err, size_t errlen)
 {
 	uint64_t size = 0;
-	int mapped = 0, rc;
+	int rc;
 	void *m = NULL;
 
-	if (strcmp(d->name, "<stdin>") != 0)
+	if (d->name[0] != '<')
 		m = map_file(d->name, &size);
-	if (m)
-		mapped = 1;
-	else if (!(m = spool(d, s, &size, err, errlen)))
+	if (!m && all_in_memory(s)) {
+		if (s->failed)
+			d->warn(d->ctx, d->name, lread_error(s->lr));
+		d->st->bytes = s->len - s->pos;
+		rc = pd_file(d, s->buf + s->pos, s->len - s->pos, err, errlen);
+		return rc == 0 && s->failed ? 1 : rc;
+	}
+	if (!m && !(m = spool(d, s, &size, err, errlen)))
 		return -1;
 	d->st->bytes = size;
 	rc = pd_file(d, m, size, err, errlen);
 	munmap(m, (size_t)size);
-	(void)mapped;
 	return rc == 0 && s->failed ? 1 : rc;
 }
 

@@ -8,7 +8,6 @@
 #include "perf.h"
 #include "perf_header.h"
 #include "perfsym.h"
-#include "strtab.h"
 
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -33,11 +32,11 @@ static size_t hex(char *out, uint64_t v)
 
 /* mode: PERF_RECORD_MISC_KERNEL or _USER name the maps to look in; the
  * hypervisor's and guests' addresses are in none. */
-static void frame(struct pd *d, const struct pd_thread *t, unsigned mode, uint64_t ip, int raw)
+static void frame(struct pd *d, struct pd_proc *user, unsigned mode, uint64_t ip, int raw)
 {
 	int kernel = mode == PERF_RECORD_MISC_KERNEL;
-	const struct pd_map *m = kernel || mode == PERF_RECORD_MISC_USER ?
-				 pd_find_map(d, t, kernel, ip) : NULL;
+	const struct pd_map *m = kernel ? pd_find_map(d->kernel, ip) :
+				 mode == PERF_RECORD_MISC_USER ? pd_find_map(user, ip) : NULL;
 	const char *sym = NULL, *dso = "[unknown]";
 	size_t dlen = 9, n;
 	struct perfsym_map pm;
@@ -48,7 +47,8 @@ static void frame(struct pd *d, const struct pd_thread *t, unsigned mode, uint64
 		perf_event_frame(d->perf, d->hexbuf, n, "[unknown]", 9, dso, dlen);
 		return;
 	}
-	dso = strtab_str(d->names, m->path, &dlen);
+	dso = m->path;
+	dlen = m->pathlen;
 	n = hex(d->hexbuf, m->ident || raw ? ip : ip - m->start + m->pgoff);
 	pm.path = dso;
 	pm.start = m->start;
@@ -56,20 +56,41 @@ static void frame(struct pd *d, const struct pd_thread *t, unsigned mode, uint64
 	pm.pgoff = m->pgoff;
 	pm.build_id = m->bid_len ? m->build_id : NULL;
 	pm.build_id_len = m->bid_len;
-	pm.pid = kernel ? UINT32_MAX : t->pid;
+	pm.pid = d->cur_pid;
 	sym = perfsym_lookup(d->sym, &pm, ip, &off);
 	if (!sym)
 		sym = "[unknown]";
 	perf_event_frame(d->perf, d->hexbuf, n, sym, strlen(sym), dso, dlen);
 }
 
+/* perf drops a whole callchain holding a context it does not know (a
+ * guest's, a deferred user one), as corrupt: the sample stays, frameless.
+ * Only the entries it reaches count. */
+static int chain_ok(const struct pd *d, const struct pd_sample *s)
+{
+	unsigned kept = 0;
+	uint64_t i;
+
+	for (i = 0; i < s->nchain && kept < MAX_STACK; i++) {
+		uint64_t ip = pd_u64(d, s->chain + 8 * i);
+
+		if (ip < PERF_CONTEXT_MAX)
+			kept++;
+		else if (ip != PERF_CONTEXT_KERNEL && ip != PERF_CONTEXT_USER && ip != PERF_CONTEXT_HV)
+			return 0;
+	}
+	return 1;
+}
+
 /* The callchain, leaf first: PERF_CONTEXT_* entries say whose addresses
  * follow (perf starts in user space). */
-static void chain(struct pd *d, const struct pd_sample *s, const struct pd_thread *t)
+static void chain(struct pd *d, const struct pd_sample *s, struct pd_proc *user)
 {
 	unsigned mode = PERF_RECORD_MISC_USER, kept = 0;
 	uint64_t i;
 
+	if (!chain_ok(d, s))
+		return;
 	for (i = 0; i < s->nchain && kept < MAX_STACK; i++) {
 		uint64_t ip = pd_u64(d, s->chain + 8 * i);
 
@@ -80,13 +101,26 @@ static void chain(struct pd *d, const struct pd_sample *s, const struct pd_threa
 			continue;
 		}
 		kept++;
-		frame(d, t, mode, ip, 0);
+		frame(d, user, mode, ip, 0);
 	}
 }
 
 static size_t dec(char *out, uint32_t v)
 {
-	return (size_t)sprintf(out, "%d", (int)v);
+	char tmp[12];
+	size_t n = 0, i = 0;
+
+	if (v == UINT32_MAX) {	/* -1: no such id */
+		memcpy(out, "-1", 2);
+		return 2;
+	}
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		out[i++] = tmp[--n];
+	return i;
 }
 
 void pd_emit(struct pd *d, const struct pd_sample *s)
@@ -114,10 +148,13 @@ void pd_emit(struct pd *d, const struct pd_sample *s)
 	}
 	d->st->samples++;
 	if (perf_event_begin(d->perf, &h)) {
+		struct pd_proc *user = pd_proc_of(d, t);
+
+		d->cur_pid = t->pid;
 		if (s->attr->sample_type & PERF_SAMPLE_CALLCHAIN)
-			chain(d, s, t);
+			chain(d, s, user);
 		else
-			frame(d, t, s->cpumode, s->ip, 1);
+			frame(d, user, s->cpumode, s->ip, 1);
 	}
 	perf_event_end(d->perf);
 }

@@ -51,7 +51,9 @@ struct pd_sample {
 struct pd_map {
 	uint64_t start, end;		/* [start, end) */
 	uint64_t pgoff;			/* file offset of start */
-	uint32_t path;			/* file name as perf shows it (names) */
+	const char *path;		/* file name as perf shows it (in names,
+					   whose strings never move) */
+	size_t pathlen;			/* its length */
 	int ident;			/* perf prints the address itself, not
 					   its offset in the file */
 	uint8_t build_id[20];		/* from MMAP2, when bid_len */
@@ -117,14 +119,34 @@ struct pd {
 	void *zstd;			/* ZSTD_DStream for COMPRESSED, or NULL */
 	unsigned char *zbuf;		/* decompressed bytes not yet used */
 	size_t zlen, zcap;		/* used, capacity */
-	char *pidbuf;			/* scratch for header fields */
+	uint32_t cur_pid;		/* the process of the sample being read */
 	char hexbuf[32];		/* scratch for a frame's address */
 };
 
-/* Byte order of the file. */
-uint64_t pd_u64(const struct pd *d, const unsigned char *p);
-uint32_t pd_u32(const struct pd *d, const unsigned char *p);
-uint16_t pd_u16(const struct pd *d, const unsigned char *p);
+/* Numbers in the file's byte order. */
+static inline uint64_t pd_u64(const struct pd *d, const unsigned char *p)
+{
+	uint64_t v;
+
+	__builtin_memcpy(&v, p, 8);
+	return d->swap ? __builtin_bswap64(v) : v;
+}
+
+static inline uint32_t pd_u32(const struct pd *d, const unsigned char *p)
+{
+	uint32_t v;
+
+	__builtin_memcpy(&v, p, 4);
+	return d->swap ? __builtin_bswap32(v) : v;
+}
+
+static inline uint16_t pd_u16(const struct pd *d, const unsigned char *p)
+{
+	uint16_t v;
+
+	__builtin_memcpy(&v, p, 2);
+	return d->swap ? __builtin_bswap16(v) : v;
+}
 
 /* A message about the input at byte off (UINT64_MAX: none); counted in
  * st->bad, the first few shown. */
@@ -159,8 +181,8 @@ void pd_drain(struct pd *d);
  * holding addr, kernel or user by cpumode, or NULL. */
 struct pd_thread *pd_thread_get(struct pd *d, uint32_t pid, uint32_t tid);
 const char *pd_thread_comm(const struct pd *d, const struct pd_thread *t, size_t *len);
-const struct pd_map *pd_find_map(struct pd *d, const struct pd_thread *t, int kernel,
-				 uint64_t addr);
+struct pd_proc *pd_proc_of(struct pd *d, const struct pd_thread *t);
+const struct pd_map *pd_find_map(struct pd_proc *p, uint64_t addr);
 
 /* perfdata_emit.c */
 void pd_emit(struct pd *d, const struct pd_sample *s);

@@ -22,6 +22,7 @@ struct pd_proc {
 	uint32_t pid;		/* process id (UINT32_MAX: the kernel) */
 	struct pd_map *maps;	/* sorted by start, not overlapping */
 	size_t n, cap;		/* entries, capacity */
+	size_t last;		/* the map found last: frames repeat it */
 };
 
 static size_t slot(uint32_t key, size_t cap)
@@ -72,6 +73,11 @@ static struct pd_proc *proc_get(struct pd *d, uint32_t pid)
 static uint32_t intern(struct pd *d, const char *s, size_t n)
 {
 	return strtab_intern(d->names, s, n, NULL);
+}
+
+static void set_path(struct pd *d, struct pd_map *m, const char *s, size_t n)
+{
+	m->path = strtab_str(d->names, intern(d, s, n), &m->pathlen);
 }
 
 struct pd_thread *pd_thread_get(struct pd *d, uint32_t pid, uint32_t tid)
@@ -181,13 +187,23 @@ static void map_insert(struct pd_proc *p, const struct pd_map *m)
 		p->maps[i] = tail;
 }
 
-const struct pd_map *pd_find_map(struct pd *d, const struct pd_thread *t, int kernel,
-				 uint64_t addr)
+struct pd_proc *pd_proc_of(struct pd *d, const struct pd_thread *t)
 {
-	const struct pd_proc *p = kernel ? d->kernel : proc_get(d, t->pid);
-	size_t i = first_after(p, addr);
+	return proc_get(d, t->pid);
+}
 
-	return i < p->n && p->maps[i].start <= addr ? &p->maps[i] : NULL;
+const struct pd_map *pd_find_map(struct pd_proc *p, uint64_t addr)
+{
+	size_t i = p->last;
+
+	if (i < p->n && p->maps[i].start <= addr && addr < p->maps[i].end)
+		return &p->maps[i];
+	i = first_after(p, addr);
+	if (i < p->n && p->maps[i].start <= addr) {
+		p->last = i;
+		return &p->maps[i];
+	}
+	return NULL;
 }
 
 /* perf's names: the kernel's text is "[kernel.kallsyms]", a module
@@ -204,7 +220,10 @@ static void map_name(struct pd *d, struct pd_map *m, uint32_t pid, int kernel, i
 	m->ident = 0;
 	if (kernel && n >= 17 && memcmp(f, "[kernel.kallsyms]", 17) == 0) {
 		m->ident = 1;
-		m->path = d->kname ? intern(d, d->kname, strlen(d->kname)) : intern(d, f, 17);
+		if (d->kname)
+			set_path(d, m, d->kname, strlen(d->kname));
+		else
+			set_path(d, m, f, 17);
 		return;
 	}
 	if (kernel && n > 3 && f[0] == '/' && (base = memmem(f, n, ".ko", 3))) {
@@ -218,7 +237,7 @@ static void map_name(struct pd *d, struct pd_map *m, uint32_t pid, int kernel, i
 			buf[i + 1] = slash[i] == '-' ? '_' : slash[i];
 		buf[k + 1] = ']';
 		m->ident = 1;	/* perf shows module addresses as they are */
-		m->path = intern(d, buf, k + 2);
+		set_path(d, m, buf, k + 2);
 		return;
 	}
 	anon = (n == 6 && memcmp(f, "//anon", 6) == 0) || (n == 9 && memcmp(f, "/dev/zero", 9) == 0) ||
@@ -227,9 +246,9 @@ static void map_name(struct pd *d, struct pd_map *m, uint32_t pid, int kernel, i
 		   (n >= 5 && memcmp(f, "/SYSV", 5) == 0) || (n == 6 && memcmp(f, "[heap]", 6) == 0);
 	/* Only executable ones: JIT code. */
 	if (m->ident && exec)
-		m->path = intern(d, buf, (size_t)snprintf(buf, sizeof(buf), "/tmp/perf-%d.map", (int)pid));
+		set_path(d, m, buf, (size_t)snprintf(buf, sizeof(buf), "/tmp/perf-%d.map", (int)pid));
 	else
-		m->path = intern(d, f, n);
+		set_path(d, m, f, n);
 }
 
 /* MMAP and MMAP2: pid, tid, start, len, pgoff, [MMAP2 fields], file. */
