@@ -56,10 +56,10 @@ all: deps-check $(TOOLS:%=$(B)/%) $(TOP_COPIES)
 
 # Stop early, naming the packages, when a header the build needs is missing.
 deps-check:
-	@printf '#include <zlib.h>\n#include <xxhash.h>\n' | \
+	@printf '#include <zlib.h>\n#include <xxhash.h>\n#include <zstd.h>\n' | \
 	  $(CC) $(CPPFLAGS) -E -x c - >/dev/null 2>&1 || { \
-	  echo "flame: zlib and xxhash headers are missing;" \
-	       "install them with: apt-get install zlib1g-dev libxxhash-dev" >&2; exit 1; }
+	  echo "flame: zlib, xxhash or zstd headers are missing;" \
+	       "install them with: apt-get install zlib1g-dev libxxhash-dev libzstd-dev" >&2; exit 1; }
 
 # A stamp holding the compiler and flags: objects are rebuilt when they
 # change (a new CFLAGS default, WERROR=1), not only when sources do.

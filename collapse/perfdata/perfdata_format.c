@@ -90,6 +90,7 @@ int perfdata_collect(const struct format_job *j)
 	const struct perf_cli *cli = j->fopts;
 	struct perf_opts po;
 	struct perf *p;
+	char msg[400];
 	int rc;
 
 	memset(&po, 0, sizeof(po));
@@ -101,7 +102,9 @@ int perfdata_collect(const struct format_job *j)
 		po.pid = po.tid = 1;
 	po.seq = j->o->seq;
 	p = perf_new(&po, j->t, j->warn, j->ctx);
-	rc = perfdata_collapse(p, j->lr, j->name, j->warn, j->ctx, j->err, j->errlen);
+	rc = perfdata_collapse(p, j->lr, j->name, j->warn, j->ctx, msg, sizeof(msg));
+	if (rc < 0)
+		snprintf(j->err, j->errlen, "%s: %s", j->name, msg);
 	report_perf(j, perf_stats(p));
 	perf_free(p);
 	return rc < 0 ? -1 : rc;
