@@ -16,6 +16,8 @@
 #include "xalloc.h"
 
 #include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -331,11 +333,15 @@ static void run_init(struct run *r, const struct perf_opts *o, const struct perf
 }
 
 /* Opens an input, telling from its first bytes whether it is a perf.data
- * (read natively): a file is opened again, stdin's bytes replayed. */
+ * (read natively): a file is opened again, stdin rewound when it is a
+ * file and its bytes replayed when it is a pipe. */
 static struct lread *open_input(const char *path, int *perfdata)
 {
 	char head[16];
-	struct lread *lr = strcmp(path, "-") ? lread_open(path) : lread_stdin_tee();
+	struct stat sb;
+	int piped = !strcmp(path, "-") && (fstat(0, &sb) < 0 || !S_ISREG(sb.st_mode));
+	off_t start = strcmp(path, "-") || piped ? 0 : lseek(0, 0, SEEK_CUR);
+	struct lread *lr = piped ? lread_stdin_tee() : lread_open(path);
 	unsigned char *prefix;
 	ssize_t n;
 	size_t len;
@@ -344,11 +350,14 @@ static struct lread *open_input(const char *path, int *perfdata)
 		return NULL;
 	n = lread_read(lr, head, sizeof(head));
 	*perfdata = n > 0 && perfdata_sniff(head, (size_t)n);
-	if (strcmp(path, "-")) {
+	if (!piped) {
 		lread_free(lr);
-		return lread_open(path);
+		if (strcmp(path, "-"))
+			return lread_open(path);
+		return lseek(0, start, SEEK_SET) < 0 ? NULL : lread_open(NULL);
 	}
 	prefix = lread_take_record(lr, &len);
+	lread_free(lr);
 	return lread_resume_stdin(prefix, len);
 }
 

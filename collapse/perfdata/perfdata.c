@@ -294,9 +294,6 @@ static int file_mode(struct pd *d, struct stream *s, char *err, size_t errlen)
 /* Tells the byte order from the magic; -1 with a message when it is none. */
 static int magic(struct pd *d, const unsigned char *h, char *err, size_t errlen)
 {
-	uint64_t v;
-
-	memcpy(&v, h, 8);
 	d->swap = 0;
 	if (memcmp(h, "PERFILE2", 8) == 0 || memcmp(h, "2ELIFREP", 8) == 0) {
 		d->swap = pd_u64(d, h) != MAGIC2;
@@ -307,7 +304,6 @@ static int magic(struct pd *d, const unsigned char *h, char *err, size_t errlen)
 			 "before Linux 2.6.37) is not read here; rewrite it with a newer perf");
 	else
 		snprintf(err, errlen, "byte 0: not a perf.data (no PERFILE2 magic)");
-	(void)v;
 	return -1;
 }
 

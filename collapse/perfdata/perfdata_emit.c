@@ -50,7 +50,7 @@ static void frame(struct pd *d, struct pd_proc *user, unsigned mode, uint64_t ip
 	dso = m->path;
 	dlen = m->pathlen;
 	n = hex(d->hexbuf, m->ident || raw ? ip : ip - m->start + m->pgoff);
-	pm.path = dso;
+	pm.path = m->sympath;
 	pm.start = m->start;
 	pm.len = m->end - m->start;
 	pm.pgoff = m->pgoff;

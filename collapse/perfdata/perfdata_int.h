@@ -54,6 +54,8 @@ struct pd_map {
 	const char *path;		/* file name as perf shows it (in names,
 					   whose strings never move) */
 	size_t pathlen;			/* its length */
+	const char *sympath;		/* the name perfsym is given: as recorded
+					   for the kernel and modules, else path */
 	int ident;			/* perf prints the address itself, not
 					   its offset in the file */
 	uint8_t build_id[20];		/* from MMAP2, when bid_len */
@@ -120,6 +122,7 @@ struct pd {
 	unsigned char *zbuf;		/* decompressed bytes not yet used */
 	size_t zlen, zcap;		/* used, capacity */
 	uint32_t cur_pid;		/* the process of the sample being read */
+	size_t copied;			/* maps copied by FORKs so far */
 	char hexbuf[32];		/* scratch for a frame's address */
 };
 

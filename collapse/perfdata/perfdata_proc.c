@@ -17,6 +17,9 @@
 #include <string.h>
 
 #define QUEUE_MAX ((size_t)256 << 20)	/* queued bytes before half goes out */
+#define MAPS_MAX ((size_t)4 << 20)	/* maps copied by forks, in all: a
+					   hostile file must not make them
+					   grow as the square of its size */
 
 struct pd_proc {
 	uint32_t pid;		/* process id (UINT32_MAX: the kernel) */
@@ -282,6 +285,7 @@ static void apply_mmap(struct pd *d, const unsigned char *r, size_t len, uint64_
 	/* MMAP2 gives the protection; MMAP, executable unless misc says data. */
 	exec = two ? (pd_u32(d, r + 64) & 4) != 0 : !(pd_u16(d, r + 4) & PERF_RECORD_MISC_MMAP_DATA);
 	map_name(d, &m, pid, kernel, exec, (const char *)r + at, n);
+	m.sympath = kernel ? strtab_str(d->names, intern(d, (const char *)r + at, n), NULL) : m.path;
 	if (kernel && !m.ident && m.end == m.start)
 		return;
 	if (kernel && m.ident && m.start == 0 && m.end == 0)
@@ -330,6 +334,12 @@ static void apply_fork(struct pd *d, const unsigned char *r, size_t len)
 	pp = proc_get(d, parent->pid);
 	cp = proc_get(d, pid);
 	cp->n = 0;
+	if (d->copied + pp->n > MAPS_MAX) {
+		pd_bad(d, UINT64_MAX, "more than %zu maps copied by forks; process %u starts with none",
+		       MAPS_MAX, (unsigned)pid);
+		return;
+	}
+	d->copied += pp->n;
 	xgrow(&cp->maps, &cp->cap, pp->n, sizeof(*cp->maps));
 	if (pp->n)
 		memcpy(cp->maps, pp->maps, pp->n * sizeof(*pp->maps));
@@ -428,15 +438,21 @@ void pd_queue(struct pd *d, const unsigned char *r, size_t len, uint64_t time, u
 		d->max_time = time;
 }
 
+static void sort_queue(struct pd *d)
+{
+	if (d->nq)
+		qsort(d->q, d->nq, sizeof(*d->q), cmp_qent);
+}
+
 void pd_round(struct pd *d)
 {
-	qsort(d->q, d->nq, sizeof(*d->q), cmp_qent);
+	sort_queue(d);
 	deliver(d, upto(d, d->next_flush));
 	d->next_flush = d->max_time;
 }
 
 void pd_drain(struct pd *d)
 {
-	qsort(d->q, d->nq, sizeof(*d->q), cmp_qent);
+	sort_queue(d);
 	deliver(d, d->nq);
 }

@@ -61,10 +61,6 @@ void pd_decompress(struct pd *d, const unsigned char *p, size_t len, uint64_t of
 		}
 		d->zlen += out.pos;
 		records(d, off);
-		if (out.pos == 0 && rc != 0 && in.pos == in.size)
-			break;
-		if (out.pos == 0 && in.pos < in.size && rc == 0)
-			continue;
 	}
 }
 
