@@ -45,6 +45,12 @@ struct pd_sample {
 	const unsigned char *chain;	/* CALLCHAIN entries (file byte order) */
 	uint64_t nchain;		/* how many */
 	unsigned cpumode;		/* misc & PERF_RECORD_MISC_CPUMODE_MASK */
+	/* For a DWARF unwinder (--call-graph dwarf), not used yet: */
+	uint64_t regs_abi;		/* REGS_USER abi, 0: no registers */
+	const unsigned char *regs;	/* their values, one u64 per bit of
+					   attr->regs_user, in bit order */
+	const unsigned char *stack;	/* STACK_USER bytes from the user sp */
+	uint64_t stack_size;		/* bytes kept (dyn_size of them valid) */
 };
 
 /* One mapping of a process. */

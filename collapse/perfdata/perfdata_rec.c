@@ -177,10 +177,11 @@ static void skip_read(struct cur *c, uint64_t rf)
 	}
 }
 
-static void skip_regs(struct cur *c, uint64_t mask)
+/* Registers: abi, then (abi not 0) one u64 per bit of mask. */
+static const unsigned char *skip_regs(struct cur *c, uint64_t mask, uint64_t *abi)
 {
-	if (take64(c))	/* abi: 0 means no registers follow */
-		take(c, 8 * (uint64_t)bits(mask));
+	*abi = take64(c);
+	return *abi ? take(c, 8 * (uint64_t)bits(mask)) : NULL;
 }
 
 static void skip_sized(struct cur *c)
@@ -191,9 +192,9 @@ static void skip_sized(struct cur *c)
 }
 
 /* The fields after CALLCHAIN: read past, so a bad size is caught. */
-static void after_chain(struct cur *c, const struct pd_attr *a)
+static void after_chain(struct cur *c, const struct pd_attr *a, struct pd_sample *s)
 {
-	uint64_t t = a->sample_type;
+	uint64_t t = a->sample_type, abi;
 
 	if (t & PERF_SAMPLE_RAW) {
 		const unsigned char *p = take(c, 4);
@@ -210,19 +211,20 @@ static void after_chain(struct cur *c, const struct pd_attr *a)
 		take(c, 24 * nr);
 	}
 	if (t & PERF_SAMPLE_REGS_USER)
-		skip_regs(c, a->regs_user);
+		s->regs = skip_regs(c, a->regs_user, &s->regs_abi);
 	if (t & PERF_SAMPLE_STACK_USER) {
-		uint64_t n = take64(c);
+		uint64_t n = take64(c), dyn;
 
 		if (n) {
-			take(c, n);
-			take(c, 8);	/* dyn_size */
+			s->stack = take(c, n);
+			dyn = take64(c);
+			s->stack_size = dyn < n ? dyn : n;
 		}
 	}
 	take(c, 8 * (uint64_t)(!!(t & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) +
 			       !!(t & PERF_SAMPLE_DATA_SRC) + !!(t & PERF_SAMPLE_TRANSACTION)));
 	if (t & PERF_SAMPLE_REGS_INTR)
-		skip_regs(c, a->regs_intr);
+		skip_regs(c, a->regs_intr, &abi);
 	take(c, 8 * (uint64_t)(!!(t & PERF_SAMPLE_PHYS_ADDR) + !!(t & PERF_SAMPLE_CGROUP) +
 			       !!(t & PERF_SAMPLE_DATA_PAGE_SIZE) +
 			       !!(t & PERF_SAMPLE_CODE_PAGE_SIZE)));
@@ -266,6 +268,9 @@ int pd_parse_sample(struct pd *d, const unsigned char *r, size_t len, struct pd_
 	s->period = 0;
 	s->chain = NULL;
 	s->nchain = 0;
+	s->regs_abi = 0;
+	s->regs = s->stack = NULL;
+	s->stack_size = 0;
 	s->cpumode = pd_u16(d, r + 4) & PERF_RECORD_MISC_CPUMODE_MASK;
 	head_fields(&c, t, s);
 	if (t & PERF_SAMPLE_READ)
@@ -276,6 +281,6 @@ int pd_parse_sample(struct pd *d, const unsigned char *r, size_t len, struct pd_
 			return -1;
 		s->chain = take(&c, 8 * s->nchain);
 	}
-	after_chain(&c, a);
+	after_chain(&c, a, s);
 	return c.bad ? -1 : 0;
 }
