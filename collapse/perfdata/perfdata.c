@@ -286,6 +286,7 @@ static int file_mode(struct pd *d, struct stream *s, char *err, size_t errlen)
 	if (!m && !(m = spool(d, s, &size, err, errlen)))
 		return -1;
 	d->st->bytes = size;
+	d->mapped = 1;
 	rc = pd_file(d, m, size, err, errlen);
 	munmap(m, (size_t)size);
 	return rc == 0 && s->failed ? 1 : rc;

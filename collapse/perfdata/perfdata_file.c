@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define FEAT_BUILD_ID 2		/* HEADER_BUILD_ID */
 #define FEAT_EVENT_DESC 12	/* HEADER_EVENT_DESC */
@@ -269,9 +270,49 @@ static int attrs(struct pd *d, const unsigned char *b, uint64_t size, const unsi
 	return 0;
 }
 
+/* A mapped file's pages behind the records read go back to the kernel
+ * every so often: every record read was copied or used, and memory must
+ * not follow the recording's size. */
+static void give_back(const struct pd *d, const unsigned char *b, uint64_t *done, uint64_t upto)
+{
+	const uint64_t page = 4096, step = (uint64_t)64 << 20;
+
+	if (!d->mapped || upto - *done < step)
+		return;
+	upto &= ~(page - 1);
+	madvise((void *)(uintptr_t)(b + *done), (size_t)(upto - *done), MADV_DONTNEED);
+	*done = upto;
+}
+
+/* The records of the data section, in file order. */
+static int data_section(struct pd *d, const unsigned char *b, uint64_t doff, uint64_t dlen)
+{
+	uint64_t pos, done = 0;
+
+	for (pos = 0; pos + 8 <= dlen;) {
+		const unsigned char *r = b + doff + pos;
+		size_t rs = pd_u16(d, r + 6);
+		uint64_t extra;
+
+		if (rs < 8 || rs > dlen - pos) {
+			pd_bad(d, doff + pos, "record of %zu bytes %s; the rest of the data is not read",
+			       rs, rs < 8 ? "is too short" : "runs past the end of the data");
+			pd_drain(d);
+			return 1;
+		}
+		d->st->records++;
+		extra = pd_record(d, r, rs, doff + pos);
+		pos += rs;
+		pos += extra > dlen - pos ? dlen - pos : extra;
+		give_back(d, b, &done, doff + pos);
+	}
+	pd_drain(d);
+	return 0;
+}
+
 int pd_file(struct pd *d, const unsigned char *b, uint64_t size, char *err, size_t errlen)
 {
-	uint64_t doff, dlen, pos, bits[4];
+	uint64_t doff, dlen, bits[4];
 	int i;
 
 	if (size < 104 || pd_u64(d, b + 8) < 104) {
@@ -293,24 +334,7 @@ int pd_file(struct pd *d, const unsigned char *b, uint64_t size, char *err, size
 		features(d, b, size, doff + dlen, bits);
 	}
 	pd_layout(d);
-	for (pos = 0; pos + 8 <= dlen;) {
-		const unsigned char *r = b + doff + pos;
-		size_t rs = pd_u16(d, r + 6);
-		uint64_t extra;
-
-		if (rs < 8 || rs > dlen - pos) {
-			pd_bad(d, doff + pos, "record of %zu bytes %s; the rest of the data is not read",
-			       rs, rs < 8 ? "is too short" : "runs past the end of the data");
-			pd_drain(d);
-			return 1;
-		}
-		d->st->records++;
-		extra = pd_record(d, r, rs, doff + pos);
-		pos += rs;
-		pos += extra > dlen - pos ? dlen - pos : extra;
-	}
-	pd_drain(d);
-	return 0;
+	return data_section(d, b, doff, dlen);
 }
 
 /* PERF_RECORD_HEADER_ATTR: the attr (its own size) and then its ids. */

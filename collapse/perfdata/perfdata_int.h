@@ -102,6 +102,7 @@ struct pd {
 	struct perfdata_stats *st;	/* counters */
 	unsigned reported;		/* messages so far */
 	int swap;			/* the file has the other byte order */
+	int mapped;			/* file mode over a mapping of the file */
 	struct pd_attr *attrs;		/* events */
 	size_t nattrs;			/* how many */
 	struct pd_idmap *idmap;		/* ids -> attrs, sorted by id */
