@@ -76,6 +76,20 @@ if "$B/flame" - -o "$TMP/pd.svg" < "$PD/zpipe.data" 2> "$TMP/pd.err" && grep -q 
 else
 	fail "perfdata flame - (pipe mode, compressed)" "$(cat "$TMP/pd.err")"
 fi
+# flame's filters read the same fields as in perf script's text.
+_pid=$(zcat "$PD/ev2.script.gz" | awk 'NR == 1 { split($2, a, "/"); print a[1] }')
+_t=$(zcat "$PD/ev2.script.gz" | awk '/cpu-clock/ { sub(":", "", $3); print $3 }' | sed -n 20p)
+for _o in "--pid $_pid" "--tid $_pid" "--begin $_t" "--end $_t" "--process calls"; do
+	# shellcheck disable=SC2086
+	"$B/flame" --collapsed $_o "$PD/ev2.data" 2> /dev/null | LC_ALL=C sort > "$TMP/pd.a"
+	# shellcheck disable=SC2086
+	zcat "$PD/ev2.script.gz" | "$B/flame" --collapsed $_o - 2> /dev/null | LC_ALL=C sort > "$TMP/pd.b"
+	if [ -s "$TMP/pd.b" ] && cmp -s "$TMP/pd.a" "$TMP/pd.b"; then
+		pass "perfdata flame $_o"
+	else
+		fail "perfdata flame $_o" "$(diff "$TMP/pd.a" "$TMP/pd.b" | head)"
+	fi
+done
 # The event filter's report names the other event, as the text path does.
 "$SC" "$PD/ev2.data" > /dev/null 2> "$TMP/pd.err"
 if grep -q "kept only 'cpu-clock' events; skipped [0-9]* samples of other events such as 'task-clock'" "$TMP/pd.err"; then

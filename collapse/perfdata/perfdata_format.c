@@ -25,8 +25,7 @@ static void relay(void *ctx, const char *file, const char *msg)
 	s->warn(s->ctx, file, 0, msg);
 }
 
-static void report(const struct sink *s, const char *name, const struct perfdata_stats *st,
-		   const struct perfsym_stats *ss)
+static void report(const struct sink *s, const char *name, const struct perfdata_stats *st)
 {
 	char msg[200];
 
@@ -45,7 +44,6 @@ static void report(const struct sink *s, const char *name, const struct perfdata
 			 st->bad);
 		s->warn(s->ctx, name, 0, msg);
 	}
-	(void)ss;
 }
 
 int perfdata_collapse(struct perf *p, struct lread *lr, const char *name, perf_warn_fn *warn,
@@ -60,7 +58,7 @@ int perfdata_collapse(struct perf *p, struct lread *lr, const char *name, perf_w
 	rc = perfdata_run(name, lr, p, sym, &st, relay, &s, err, errlen);
 	perf_end(p);
 	if (rc >= 0)
-		report(&s, name, &st, perfsym_stats(sym));
+		report(&s, name, &st);
 	perfsym_free(sym);
 	return rc;
 }
