@@ -438,27 +438,9 @@ static int inlined(struct perf *p, const char *pc, size_t pclen, const char *fn,
 	return 1;
 }
 
-static int is_frame(const char *s, size_t n)
-{
-	const char *pc, *fn, *dso;
-	size_t pclen, fnlen, dlen;
-
-	return split_frame(s, n, &pc, &pclen, &fn, &fnlen, &dso, &dlen) == 0;
-}
-
-static int frame_line(struct perf *p, const char *s, size_t n)
-{
-	const char *pc, *fn, *dso;
-	size_t pclen, fnlen, dlen;
-
-	if (split_frame(s, n, &pc, &pclen, &fn, &fnlen, &dso, &dlen) < 0)
-		return -1;
-	perf_event_frame(p, pc, pclen, fn, fnlen, dso, dlen);
-	return 0;
-}
-
-void perf_event_frame(struct perf *p, const char *pc, size_t pclen, const char *fn, size_t fnlen,
-		      const char *dso, size_t dlen)
+/* One frame "pc sym (dso)" of the event, tidied; leaf first. */
+static void event_frame(struct perf *p, const char *pc, size_t pclen, const char *fn,
+			       size_t fnlen, const char *dso, size_t dlen)
 {
 	const char *part;
 	size_t first = p->nfr, k, parts = 0;
@@ -493,6 +475,23 @@ void perf_event_frame(struct perf *p, const char *pc, size_t pclen, const char *
 		p->srcwait = parts;
 	if (skip_after(p, fn, fnlen))
 		p->skip = SKIP_REST;
+}
+
+static int frame_line(struct perf *p, const char *s, size_t n)
+{
+	const char *pc, *fn, *dso;
+	size_t pclen, fnlen, dlen;
+
+	if (split_frame(s, n, &pc, &pclen, &fn, &fnlen, &dso, &dlen) < 0)
+		return -1;
+	event_frame(p, pc, pclen, fn, fnlen, dso, dlen);
+	return 0;
+}
+
+void perf_event_frame(struct perf *p, const char *pc, size_t pclen, const char *fn, size_t fnlen,
+		      const char *dso, size_t dlen)
+{
+	event_frame(p, pc, pclen, fn, fnlen, dso, dlen);
 }
 
 /* "  file.c:12" or "  libc.so.6[27b25]": what -F +srcline writes after a
@@ -696,12 +695,10 @@ static int header_line(struct perf *p, const char *s, size_t n)
 		return -1;
 	perf_header_event(s + after, n - after, &h);
 	perf_event_begin(p, &h);
-	/* Without a call graph perf prints the one frame on the header. */
-	if (h.restlen && p->skip == KEEP && frame_line(p, h.rest, h.restlen) == 0 && p->nfr)
-		end_event(p);
-	/* A skipped event ends there too: else the headers after it, indented
+	/* Without a call graph perf prints the one frame on the header.  A
+	 * skipped event ends there too: else the headers after it, indented
 	 * when perf right-aligns the command, would read as its frames. */
-	else if (h.restlen && p->skip != KEEP && is_frame(h.rest, h.restlen))
+	if (h.restlen && frame_line(p, h.rest, h.restlen) == 0 && (p->nfr || p->skip == SKIP_EVENT))
 		end_event(p);
 	return 0;
 }

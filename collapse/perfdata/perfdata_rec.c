@@ -5,6 +5,7 @@
  * field is found whatever comes before it and a lying size is caught.
  * Other records carry a sample_id_all trailer at their end. */
 #include "perfdata_int.h"
+#include "xalloc.h"
 
 #include <linux/perf_event.h>
 #include <stdlib.h>
@@ -82,16 +83,15 @@ void pd_layout(struct pd *d)
 		d->id_trail = 1 + !!(t & PERF_SAMPLE_STREAM_ID) + !!(t & PERF_SAMPLE_CPU);
 	}
 	free(d->idmap);
-	d->idmap = n ? malloc(n * sizeof(*d->idmap)) : NULL;
-	if (n && !d->idmap)
-		n = 0;
+	d->idmap = n ? xmalloc(n * sizeof(*d->idmap)) : NULL;
 	d->nidmap = 0;
 	for (i = 0; i < d->nattrs && n; i++)
 		for (j = 0; j < d->attrs[i].nids; j++) {
 			d->idmap[d->nidmap].id = d->attrs[i].ids[j];
 			d->idmap[d->nidmap++].attr = i;
 		}
-	qsort(d->idmap, d->nidmap, sizeof(*d->idmap), cmp_id);
+	if (d->nidmap)
+		qsort(d->idmap, d->nidmap, sizeof(*d->idmap), cmp_id);
 }
 
 static const struct pd_attr *attr_by_id(struct pd *d, uint64_t id)
