@@ -263,7 +263,7 @@ static int attrs(struct pd *d, const unsigned char *b, uint64_t size, const unsi
 		if (ioff > size || ilen > size - ioff) {
 			pd_bad(d, off + i * asz, "ids of event %llu lie outside the file",
 			       (unsigned long long)i);
-			ilen = 0;
+			ioff = ilen = 0;
 		}
 		pd_attr_ids(d, a, b + ioff, (size_t)(ilen / 8));
 	}
