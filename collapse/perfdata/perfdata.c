@@ -80,6 +80,8 @@ static uint64_t user_record(struct pd *d, const unsigned char *r, size_t len, ui
 	case 83:	/* COMPRESSED2: u64 size, then the data */
 		if (d->inflating) {
 			pd_bad(d, off, "a compressed record inside a compressed one; skipped");
+		} else if (len < 16 && pd_u32(d, r) == 83) {
+			pd_bad(d, off, "compressed record of %zu bytes is too short", len);
 		} else {
 			uint64_t at = pd_u32(d, r) == 81 ? 8 : 16;
 			uint64_t n = at == 8 ? len - 8 : len >= 16 ? pd_u64(d, r + 8) : 0;
