@@ -282,13 +282,14 @@ static int file_mode(struct pd *d, struct stream *s, char *err, size_t errlen)
 		if (s->failed)
 			d->warn(d->ctx, d->name, lread_error(s->lr));
 		d->st->bytes = s->len - s->pos;
+		d->stable = 1;
 		rc = pd_file(d, s->buf + s->pos, s->len - s->pos, err, errlen);
 		return rc == 0 && s->failed ? 1 : rc;
 	}
 	if (!m && !(m = spool(d, s, &size, err, errlen)))
 		return -1;
 	d->st->bytes = size;
-	d->mapped = 1;
+	d->mapped = d->stable = 1;
 	rc = pd_file(d, m, size, err, errlen);
 	munmap(m, (size_t)size);
 	return rc == 0 && s->failed ? 1 : rc;

@@ -275,11 +275,16 @@ static int attrs(struct pd *d, const unsigned char *b, uint64_t size, const unsi
  * not follow the recording's size. */
 static void give_back(const struct pd *d, const unsigned char *b, uint64_t *done, uint64_t upto)
 {
-	const uint64_t page = 4096, step = (uint64_t)64 << 20;
+	const uint64_t page = 4096;
+	size_t i;
 
-	if (!d->mapped || upto - *done < step)
-		return;
+	/* Not past a record still waiting in the queue. */
+	for (i = 0; i < d->nq; i++)
+		if (d->q[i].ptr && (uint64_t)(d->q[i].ptr - b) < upto)
+			upto = (uint64_t)(d->q[i].ptr - b);
 	upto &= ~(page - 1);
+	if (upto <= *done)
+		return;
 	madvise((void *)(uintptr_t)(b + *done), (size_t)(upto - *done), MADV_DONTNEED);
 	*done = upto;
 }
@@ -287,7 +292,8 @@ static void give_back(const struct pd *d, const unsigned char *b, uint64_t *done
 /* The records of the data section, in file order. */
 static int data_section(struct pd *d, const unsigned char *b, uint64_t doff, uint64_t dlen)
 {
-	uint64_t pos, done = 0;
+	const uint64_t step = (uint64_t)64 << 20;
+	uint64_t pos, done = 0, next = step;
 
 	for (pos = 0; pos + 8 <= dlen;) {
 		const unsigned char *r = b + doff + pos;
@@ -304,7 +310,10 @@ static int data_section(struct pd *d, const unsigned char *b, uint64_t doff, uin
 		extra = pd_record(d, r, rs, doff + pos);
 		pos += rs;
 		pos += extra > dlen - pos ? dlen - pos : extra;
-		give_back(d, b, &done, doff + pos);
+		if (d->mapped && doff + pos >= next) {
+			give_back(d, b, &done, doff + pos);
+			next = doff + pos + step;
+		}
 	}
 	pd_drain(d);
 	return 0;

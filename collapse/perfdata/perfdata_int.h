@@ -90,6 +90,8 @@ struct pd_qent {
 	size_t off;			/* where in the arena */
 	uint32_t len;			/* bytes */
 	uint64_t fileoff;		/* where in the input, for messages */
+	const unsigned char *ptr;	/* the record where it lies (file mode:
+					   not copied), or NULL: in the arena */
 };
 
 /* The reader's state over one input. */
@@ -119,7 +121,10 @@ struct pd {
 					   table, or NULL: "[kernel.kallsyms]" */
 	struct pd_qent *q;		/* records waiting for their turn */
 	size_t nq, qcap;		/* entries, capacity */
-	unsigned char *arena;		/* their bytes */
+	size_t qbytes;			/* bytes of the records queued */
+	int stable;			/* records stay where they are read
+					   until the end (file mode) */
+	unsigned char *arena;		/* bytes of the records copied */
 	size_t alen, acap;		/* used, capacity */
 	uint64_t seq;			/* next arrival number */
 	uint64_t max_time;		/* latest time queued */

@@ -385,19 +385,27 @@ static int cmp_qent(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+static const unsigned char *rec_of(const struct pd *d, const struct pd_qent *e)
+{
+	return e->ptr ? e->ptr : d->arena + e->off;
+}
+
 /* Applies the first k queued records (sorted) and keeps the rest. */
 static void deliver(struct pd *d, size_t k)
 {
 	unsigned char *rest;
-	size_t i, o = 0, restcap;
+	size_t i, o = 0;
 
-	for (i = 0; i < k; i++)
-		pd_apply(d, d->arena + d->q[i].off, d->q[i].len, d->q[i].fileoff);
-	restcap = d->acap;
-	rest = xmalloc(restcap ? restcap : 1);
+	for (i = 0; i < k; i++) {
+		pd_apply(d, rec_of(d, &d->q[i]), d->q[i].len, d->q[i].fileoff);
+		d->qbytes -= d->q[i].len;
+	}
+	rest = xmalloc(d->acap ? d->acap : 1);
 	for (i = k; i < d->nq; i++) {
-		memcpy(rest + o, d->arena + d->q[i].off, d->q[i].len);
 		d->q[i - k] = d->q[i];
+		if (d->q[i].ptr)
+			continue;
+		memcpy(rest + o, d->arena + d->q[i].off, d->q[i].len);
 		d->q[i - k].off = o;
 		o += d->q[i].len;
 	}
@@ -420,20 +428,25 @@ void pd_queue(struct pd *d, const unsigned char *r, size_t len, uint64_t time, u
 {
 	struct pd_qent *e;
 
-	if (d->alen + len > QUEUE_MAX && d->nq) {
+	if (d->qbytes + len > QUEUE_MAX && d->nq) {
 		qsort(d->q, d->nq, sizeof(*d->q), cmp_qent);
 		deliver(d, d->nq / 2 ? d->nq / 2 : d->nq);
 	}
 	xgrow(&d->q, &d->qcap, d->nq + 1, sizeof(*d->q));
-	xgrow(&d->arena, &d->acap, d->alen + len, 1);
 	e = &d->q[d->nq++];
 	e->time = time;
 	e->seq = d->seq++;
-	e->off = d->alen;
 	e->len = (uint32_t)len;
 	e->fileoff = off;
-	memcpy(d->arena + d->alen, r, len);
-	d->alen += len;
+	/* A record of the file stays where it is; others are copied. */
+	e->ptr = d->stable && !d->inflating ? r : NULL;
+	e->off = d->alen;
+	if (!e->ptr) {
+		xgrow(&d->arena, &d->acap, d->alen + len, 1);
+		memcpy(d->arena + d->alen, r, len);
+		d->alen += len;
+	}
+	d->qbytes += len;
 	if (time > d->max_time)
 		d->max_time = time;
 }
