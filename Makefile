@@ -27,7 +27,7 @@ VERSION := 0.1.0
 CPPFLAGS += -D_GNU_SOURCE -DFLAME_VERSION=\"$(VERSION)\" -Ilib -I$(B)
 BASE_CFLAGS = -std=c11 -pthread $(WARN) $(CFLAGS)
 ALL_CFLAGS = $(BASE_CFLAGS) -MMD -MP
-LDLIBS  += -lz -lxxhash -lm -pthread
+LDLIBS  += -lz -lxxhash -lzstd -lm -pthread
 # perf.data: ELF files (libelf), DWARF unwinding (libdw), MiniDebugInfo
 # (liblzma), C++ and Rust demangling (libiberty).
 LDLIBS  += -ldw -lelf -llzma -liberty
@@ -62,14 +62,14 @@ all: deps-check $(TOOLS:%=$(B)/%) $(TOP_COPIES)
 
 # Stop early, naming the packages, when a header the build needs is missing.
 deps-check:
-	@printf '#include <zlib.h>\n#include <xxhash.h>\n' | \
+	@printf '#include <zlib.h>\n#include <xxhash.h>\n#include <zstd.h>\n' | \
 	  $(CC) $(CPPFLAGS) -E -x c - >/dev/null 2>&1 || { \
-	  echo "flame: zlib and xxhash headers are missing;" \
-	       "install them with: apt-get install zlib1g-dev libxxhash-dev" >&2; exit 1; }
-	@printf '#include <gelf.h>\n#include <lzma.h>\n#include <libiberty/demangle.h>\n' | \
+	  echo "flame: zlib, xxhash or zstd headers are missing;" \
+	       "install them with: apt-get install zlib1g-dev libxxhash-dev libzstd-dev" >&2; exit 1; }
+	@printf '#include <gelf.h>\n#include <elfutils/libdwfl.h>\n#include <lzma.h>\n#include <libiberty/demangle.h>\n' | \
 	  $(CC) $(CPPFLAGS) -E -x c - >/dev/null 2>&1 || { \
-	  echo "flame: libelf, liblzma and libiberty headers are missing (perf.data symbols);" \
-	       "install them with: apt-get install libelf-dev liblzma-dev libiberty-dev" >&2; exit 1; }
+	  echo "flame: libelf, libdw, liblzma or libiberty headers are missing (perf.data);" \
+	       "install them with: apt-get install libelf-dev libdw-dev liblzma-dev libiberty-dev" >&2; exit 1; }
 
 # A stamp holding the compiler and flags: objects are rebuilt when they
 # change (a new CFLAGS default, WERROR=1), not only when sources do.

@@ -10,6 +10,7 @@
 #include "folded_format.h"
 #include "perf_cli.h"
 #include "perf_format.h"
+#include "perfdata_format.h"
 #include "pv_format.h"
 #include "vsp_cli.h"
 #include "vsp_format.h"
@@ -20,6 +21,8 @@
 const struct format formats[] = {
 	{ "perf", "perf script text", perf_sniff, perf_collect, &perf_cli_family,
 	  FILTER_IDS | FILTER_TIME, 0 },
+	{ "perf.data", "perf record's binary recording", perfdata_fmt_sniff, perfdata_collect,
+	  &perf_cli_family, FILTER_IDS | FILTER_TIME, 0 },
 	{ "wpa-csv", "wpaexporter CPU sampling CSV (ETW)", wpa_sniff, etw_collect, &etw_cli_family,
 	  FILTER_IDS | FILTER_TIME, 0 },
 	{ "xperf-dumper", "xperf -a dumper text (ETW)", dumper_sniff, etw_collect, &etw_cli_family,
@@ -110,8 +113,6 @@ int format_first_line(const char *head, size_t len, const char **s, size_t *n)
 
 const char *format_hint(const char *head, size_t len)
 {
-	if (len >= 8 && memcmp(head, "PERFILE2", 8) == 0)
-		return "a perf.data file: convert it first with 'perf script -i FILE | flame -'";
 	if (len >= 8 && memcmp(head, "Nettrace", 8) == 0)
 		return "a .nettrace file: open it in PerfView and save the stacks as .PerfView.xml.zip";
 	if (len >= 4 && memcmp(head, "\x89PNG", 4) == 0)

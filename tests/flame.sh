@@ -162,7 +162,7 @@ expect_err "flame: ignored filters are named" "vs-calltree input has no process,
 # Near misses and exit codes.
 printf 'Name,Count,Stack Size\nmain,3,12\n' > "$F/other.csv"
 frun 1 "a CSV that is not wpaexporter's" "$F/other.csv"
-expect_err "flame: near miss: says it cannot tell, lists formats" "cannot tell its format; name it with --format (one of: perf, wpa-csv"
+expect_err "flame: near miss: says it cannot tell, lists formats" "cannot tell its format; name it with --format (one of: perf, perf.data, wpa-csv"
 # Near misses of other shapes: each is refused or said to hold nothing,
 # never drawn as if it were a profile.
 printf '<?xml version="1.0"?>\n<root><Frame ID="1">x</Frame></root>\n' > "$F/other.xml"
@@ -181,8 +181,8 @@ printf 'a;b 3\na;c 2\nd 5\nx;y 1\n' | cmp -s - "$TMP/out" && pass "flame: a few 
 	|| fail "flame: few bad lines" "$(cat "$TMP/out")"
 expect_err "flame: the bad lines counted with the first one's line" "fewbad.folded:3: ignored 2 lines"
 printf 'PERFILE2\150\0\0\0\0\0\0\0\0\0\0\0\0\0\0' > "$F/perf.data"
-frun 1 "a perf.data file" "$F/perf.data"
-expect_err "flame: perf.data: says how to convert it" "perf.data: a perf.data file: convert it first with 'perf script -i FILE | flame -'"
+frun 1 "a perf.data cut short" "$F/perf.data"
+expect_err "flame: perf.data cut short: named with its byte offset" "perf.data: byte 0: perf.data header cut short"
 "$FL" tests/data/etw/cpu.csv -o "$F/made.svg" 2>/dev/null
 frun 1 "an SVG given back" "$F/made.svg"
 expect_err "flame: an SVG is named as one" "made.svg: an SVG image already, not a profile"
@@ -226,7 +226,7 @@ done > "$F/rule"
 [ -s "$F/rule" ] && fail "flame and the collapsers: one exit rule" "$(cat "$F/rule")" \
 	|| pass "flame and every collapser: skipped rows exit 0, a broken input exits 1"
 frun 2 "unknown --format lists the known" --format foo x
-expect_err "flame: unknown format message" "unknown --format 'foo' (known: perf, wpa-csv"
+expect_err "flame: unknown format message" "unknown --format 'foo' (known: perf, perf.data, wpa-csv"
 frun 1 "missing input" "$F/none.txt"
 expect_err "flame: missing input named" "cannot open '$F/none.txt'"
 printf '{"Samples": []}' > "$F/nothing.json"

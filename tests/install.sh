@@ -181,7 +181,7 @@ _time=" time"
 [ -x /usr/bin/time ] && _time=""
 fake_run "fresh, root, NodeSource node" 0 "nodejs" "npm" "node npm" --test
 fake_expect "fresh root machine with NodeSource's node: installs the rest, no sudo, no npm package" 0 \
-	"+apt-get update" "+install -y -qq build-essential zlib1g-dev libxxhash-dev libelf-dev" \
+	"+apt-get update" "+install -y -qq build-essential zlib1g-dev libxxhash-dev libzstd-dev libelf-dev" \
 	"+install -y -qq chromium python3 perl$_time man-db zsh" "-install -y -qq chromium python3 perl$_time man-db zsh npm" \
 	"-nodejs" "-sudo" "+npm ci"
 fake_run "node without npm" 0 "$_deb_all nodejs" "npm" "node"

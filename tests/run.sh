@@ -45,6 +45,7 @@ suite golden tests/golden.sh
 suite cli tests/cli.sh
 suite conformance tests/conformance.sh
 suite collapse-perf tests/collapse-perf.sh
+suite perfdata tests/perfdata.sh
 suite collapse-vsp tests/collapse-vsp.sh
 suite collapse-etw tests/collapse-etw.sh
 suite collapse-perfview tests/collapse-perfview.sh

@@ -462,20 +462,20 @@ static int inlined(struct perf *p, const char *pc, size_t pclen, const char *fn,
 	return 1;
 }
 
-static int tidy_frame(struct perf *p, const char *s, size_t n)
+/* One frame "pc sym (dso)" of the event, tidied; leaf first. */
+static void event_frame(struct perf *p, const char *pc, size_t pclen, const char *fn,
+			       size_t fnlen, const char *dso, size_t dlen)
 {
-	const char *pc, *fn, *dso, *part;
-	size_t pclen, fnlen, dlen, first = p->nfr, k, parts = 0;
+	const char *part;
+	size_t first = p->nfr, k, parts = 0;
 
-	if (split_frame(s, n, &pc, &pclen, &fn, &fnlen, &dso, &dlen) < 0)
-		return -1;
-	if (inlined(p, pc, pclen, fn, fnlen, dso, dlen))
-		return 0;
+	if (p->skip != KEEP || inlined(p, pc, pclen, fn, fnlen, dso, dlen))
+		return;
 	fnlen = strip_offset(fn, fnlen);
 	/* "(comm)" is a process name, not a frame; "(anonymous namespace)::f"
 	 * is a C++ function that stackcollapse-perf.pl loses this way. */
 	if (fnlen > 0 && fn[0] == '(' && !(fnlen >= 21 && memcmp(fn, "(anonymous namespace)", 21) == 0))
-		return 0;
+		return;
 	fn = rust_fix(p, fn, &fnlen);
 	/* Java inlining ("a->b->c"): the parts after the first are inlined. */
 	for (part = fn; part <= fn + fnlen; parts++) {
@@ -499,6 +499,16 @@ static int tidy_frame(struct perf *p, const char *s, size_t n)
 		p->srcwait = parts;
 	if (skip_after(p, fn, fnlen))
 		p->skip = SKIP_REST;
+}
+
+static int tidy_frame(struct perf *p, const char *s, size_t n)
+{
+	const char *pc, *fn, *dso;
+	size_t pclen, fnlen, dlen;
+
+	if (split_frame(s, n, &pc, &pclen, &fn, &fnlen, &dso, &dlen) < 0)
+		return -1;
+	event_frame(p, pc, pclen, fn, fnlen, dso, dlen);
 	return 0;
 }
 
@@ -557,6 +567,12 @@ static int frame_line(struct perf *p, const char *s, size_t n)
 	rc = tidy_frame(p, s, n);
 	memo_put(p, m, h, s + j, n - j, rc, first);
 	return rc;
+}
+
+void perf_event_frame(struct perf *p, const char *pc, size_t pclen, const char *fn, size_t fnlen,
+		      const char *dso, size_t dlen)
+{
+	event_frame(p, pc, pclen, fn, fnlen, dso, dlen);
 }
 
 /* "  file.c:12" or "  libc.so.6[27b25]": what -F +srcline writes after a
@@ -733,6 +749,24 @@ static int looks_like_header(const char *s, size_t n)
 	return perf_header_ids(s, n, &h, &after) == 0;
 }
 
+int perf_event_begin(struct perf *p, const struct perf_header *h)
+{
+	end_event(p);
+	p->in_event = 1;
+	p->nfr = 0;
+	p->flen = 0;
+	p->srcwait = 0;
+	p->skip = event_wanted(p, h) && filter_keeps(p, h) ? KEEP : SKIP_EVENT;
+	p->period = h->period ? h->period : 1;
+	set_pname(p, h);
+	return p->skip == KEEP;
+}
+
+void perf_event_end(struct perf *p)
+{
+	end_event(p);
+}
+
 static int header_line(struct perf *p, const char *s, size_t n)
 {
 	struct perf_header h;
@@ -741,15 +775,11 @@ static int header_line(struct perf *p, const char *s, size_t n)
 	if (perf_header_ids(s, n, &h, &after) < 0)
 		return -1;
 	perf_header_event(s + after, n - after, &h);
-	p->in_event = 1;
-	p->nfr = 0;
-	p->flen = 0;
-	p->srcwait = 0;
-	p->skip = event_wanted(p, &h) && filter_keeps(p, &h) ? KEEP : SKIP_EVENT;
-	p->period = h.period ? h.period : 1;
-	set_pname(p, &h);
-	/* Without a call graph perf prints the one frame on the header. */
-	if (h.restlen && p->skip == KEEP && frame_line(p, h.rest, h.restlen) == 0 && p->nfr)
+	perf_event_begin(p, &h);
+	/* Without a call graph perf prints the one frame on the header.  A
+	 * skipped event ends there too: else the headers after it, indented
+	 * when perf right-aligns the command, would read as its frames. */
+	if (h.restlen && frame_line(p, h.rest, h.restlen) == 0 && (p->nfr || p->skip == SKIP_EVENT))
 		end_event(p);
 	return 0;
 }

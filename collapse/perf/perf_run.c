@@ -7,6 +7,8 @@
  * messages, so line numbers and messages come out in input order at the
  * end, whatever thread did the work. */
 #include "perf_run.h"
+#include "perfdata.h"
+#include "perfdata_format.h"
 #include "folded.h"
 #include "lread.h"
 #include "strtab.h"
@@ -14,6 +16,8 @@
 #include "xalloc.h"
 
 #include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -332,6 +336,49 @@ static void run_init(struct run *r, const struct perf_opts *o, const struct perf
 	worker_init(&r->self, &r->opts);
 }
 
+/* Opens an input, telling from its first bytes whether it is a perf.data
+ * (read natively): a file is opened again, stdin rewound when it is a
+ * file and its bytes replayed when it is a pipe. */
+static struct lread *open_input(const char *path, int *perfdata)
+{
+	char head[16];
+	struct stat sb;
+	int piped = !strcmp(path, "-") && (fstat(0, &sb) < 0 || !S_ISREG(sb.st_mode));
+	off_t start = strcmp(path, "-") || piped ? 0 : lseek(0, 0, SEEK_CUR);
+	struct lread *lr = piped ? lread_stdin_tee() : lread_open(path);
+	unsigned char *prefix;
+	ssize_t n;
+	size_t len;
+
+	if (!lr)
+		return NULL;
+	n = lread_read(lr, head, sizeof(head));
+	*perfdata = n > 0 && perfdata_sniff(head, (size_t)n);
+	if (!piped) {
+		lread_free(lr);
+		if (strcmp(path, "-"))
+			return lread_open(path);
+		return lseek(0, start, SEEK_SET) < 0 ? NULL : lread_open(NULL);
+	}
+	prefix = lread_take_record(lr, &len);
+	lread_free(lr);
+	return lread_resume_stdin(prefix, len);
+}
+
+/* A perf.data, read on the calling thread into its own table. */
+static int perfdata_input(struct run *r, struct lread *lr, const char *name, perf_warn_fn *warn,
+			  void *ctx, char *err, size_t errlen)
+{
+	char msg[400];
+	int rc = perfdata_collapse(r->self.p, lr, name, warn, ctx, msg, sizeof(msg));
+
+	if (rc < 0)
+		snprintf(err, errlen, "%s: %s", name, msg);
+	else if (rc > 0)
+		snprintf(err, errlen, "%s: the recording broke off; what came before is kept", name);
+	return rc;
+}
+
 int perf_run(const struct perf_opts *o, const char *const *inputs, int ninputs,
 	     const struct perf_run_opts *ro, struct strtab *out, struct perf_stats *st,
 	     perf_warn_fn *warn, void *ctx, char *err, size_t errlen)
@@ -342,16 +389,21 @@ int perf_run(const struct perf_opts *o, const char *const *inputs, int ninputs,
 	run_init(&r, o, ro, st);
 	for (i = 0; i < ninputs && rc == 0; i++) {
 		const char *name = strcmp(inputs[i], "-") ? inputs[i] : "<stdin>";
-		struct lread *lr = lread_open(inputs[i]);
+		int perfdata = 0;
+		struct lread *lr = open_input(inputs[i], &perfdata);
 
 		if (!lr) {
 			snprintf(err, errlen, "cannot open '%s': %s", inputs[i], strerror(errno));
 			rc = -1;
 			break;
 		}
-		rc = chunk_input(&r, lr, i, name);
-		if (rc)
-			snprintf(err, errlen, "%s: %s", name, lread_error(lr));
+		if (perfdata) {
+			rc = perfdata_input(&r, lr, name, warn, ctx, err, errlen);
+		} else {
+			rc = chunk_input(&r, lr, i, name);
+			if (rc)
+				snprintf(err, errlen, "%s: %s", name, lread_error(lr));
+		}
 		lread_free(lr);
 	}
 	finish(&r, out, st);

@@ -17,7 +17,10 @@
 static void warn(void *ctx, const char *file, unsigned long line, const char *msg)
 {
 	(void)ctx;
-	fprintf(stderr, PROG ": %s:%lu: %s\n", file, line, msg);
+	if (line)
+		fprintf(stderr, PROG ": %s:%lu: %s\n", file, line, msg);
+	else
+		fprintf(stderr, PROG ": %s: %s\n", file, msg);
 }
 
 int main(int argc, char **argv)

@@ -24,7 +24,7 @@ static void rows_complete(void)
 	CHECK(n >= 8);
 	CHECK(format_find("no-such-format") == NULL);
 	format_names(names, sizeof(names));
-	CHECK(strncmp(names, "perf, wpa-csv, ", 15) == 0);
+	CHECK(strncmp(names, "perf, perf.data, wpa-csv, ", 26) == 0);
 	CHECK(strstr(names, ", collapsed") != NULL);
 }
 
@@ -47,7 +47,10 @@ static void detection(void)
 	CHECK_STR(detected("<StackWindow><StackSource>"), "perfview-xml");
 	CHECK_STR(detected(""), "none");
 	CHECK_STR(detected("hello\nworld\n"), "none");
-	CHECK(format_hint("PERFILE2xxxxxxxx", 16) != NULL);
+	CHECK_STR(detected("PERFILE2xxxxxxxx"), "perf.data");
+	CHECK_STR(detected("2ELIFREPxxxxxxxx"), "perf.data");
+	CHECK(format_hint("PERFILE2xxxxxxxx", 16) == NULL);
+	CHECK(format_hint("Nettrace", 8) != NULL);
 }
 
 /* An option named in two families must take a value in both or neither

@@ -1,0 +1,109 @@
+/* perfdata_format: perf.data as a row of the format table, and the one
+ * call perf_run makes for a perf.data given to stackcollapse-perf.  Both
+ * feed the perf text collapser, so options and names are the text
+ * path's. */
+#include "perfdata_format.h"
+#include "collect.h"
+#include "perf_cli.h"
+#include "perfdata.h"
+#include "perfsym.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+/* perf_warn_fn's context, for perfdata's messages. */
+struct sink {
+	perf_warn_fn *warn;	/* where messages go */
+	void *ctx;		/* its context */
+};
+
+static void relay(void *ctx, const char *file, const char *msg)
+{
+	const struct sink *s = ctx;
+
+	s->warn(s->ctx, file, 0, msg);
+}
+
+static void report(const struct sink *s, const char *name, const struct perfdata_stats *st)
+{
+	char msg[200];
+
+	if (st->lost) {
+		snprintf(msg, sizeof(msg), "the kernel lost %" PRIu64 " samples while recording "
+			 "(LOST records)", st->lost);
+		s->warn(s->ctx, name, 0, msg);
+	}
+	if (st->unknown) {
+		snprintf(msg, sizeof(msg), "skipped %" PRIu64 " records of types not known here",
+			 st->unknown);
+		s->warn(s->ctx, name, 0, msg);
+	}
+	if (st->bad) {
+		snprintf(msg, sizeof(msg), "%" PRIu64 " records or sections could not be read",
+			 st->bad);
+		s->warn(s->ctx, name, 0, msg);
+	}
+}
+
+int perfdata_collapse(struct perf *p, struct lread *lr, const char *name, perf_warn_fn *warn,
+		      void *ctx, char *err, size_t errlen)
+{
+	struct sink s = { warn, ctx };
+	struct perfdata_stats st;
+	struct perfsym *sym = perfsym_new(NULL);
+	int rc;
+
+	perf_begin(p, name);
+	rc = perfdata_run(name, lr, p, sym, &st, relay, &s, err, errlen);
+	perf_end(p);
+	if (rc >= 0)
+		report(&s, name, &st);
+	perfsym_free(sym);
+	return rc;
+}
+
+int perfdata_fmt_sniff(const char *head, size_t len)
+{
+	return perfdata_sniff(head, len);
+}
+
+/* Other events and filters, as the text path reports them. */
+static void report_perf(const struct format_job *j, const struct perf_stats *st)
+{
+	char msg[300];
+	uint64_t other = st->filtered - st->outside;
+
+	if (other) {
+		snprintf(msg, sizeof(msg), "kept only '%s' events; skipped %" PRIu64 " samples of "
+			 "other events such as '%s' (choose with --event-filter)", st->event, other,
+			 st->other[0] ? st->other : "?");
+		j->warn(j->ctx, j->name, 0, msg);
+	}
+}
+
+int perfdata_collect(const struct format_job *j)
+{
+	const struct filter *fl = &j->o->filter;
+	const struct perf_cli *cli = j->fopts;
+	struct perf_opts po;
+	struct perf *p;
+	char msg[400];
+	int rc;
+
+	memset(&po, 0, sizeof(po));
+	if (cli)
+		po = cli->opts;
+	if (filter_has_ids(fl) || filter_has_time(fl))
+		po.filter = fl;
+	if (j->o->split_roots)
+		po.pid = po.tid = 1;
+	po.seq = j->o->seq;
+	p = perf_new(&po, j->t, j->warn, j->ctx);
+	rc = perfdata_collapse(p, j->lr, j->name, j->warn, j->ctx, msg, sizeof(msg));
+	if (rc < 0)
+		snprintf(j->err, j->errlen, "%s: %s", j->name, msg);
+	report_perf(j, perf_stats(p));
+	perf_free(p);
+	return rc < 0 ? -1 : rc;
+}

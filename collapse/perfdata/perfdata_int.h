@@ -1,0 +1,221 @@
+/* perfdata_int: what the modules of the perf.data reader share (not for
+ * users of perfdata.h).
+ *
+ * perfdata.c drives a run (file or pipe mode, the header, attributes and
+ * feature sections), perfdata_rec.c reads records and the fields of a
+ * sample, perfdata_proc.c keeps the processes' maps and names and puts
+ * records in time order, perfdata_emit.c turns a sample into a stack. */
+#ifndef FLAME_PERFDATA_INT_H
+#define FLAME_PERFDATA_INT_H
+
+#include "perfdata.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct strtab;
+struct perf;
+struct perfsym;
+
+#define PD_NAME_MAX 64		/* event names */
+
+/* One event of the recording (a perf_event_attr) and its sample ids. */
+struct pd_attr {
+	uint32_t type;			/* PERF_TYPE_* */
+	uint64_t config;		/* which event of the type */
+	uint64_t sample_type;		/* PERF_SAMPLE_* fields present */
+	uint64_t read_format;		/* PERF_FORMAT_* of a READ field */
+	uint64_t flags;			/* the bitfield word, LSB = disabled */
+	uint64_t branch_sample_type;	/* PERF_SAMPLE_BRANCH_* */
+	uint64_t regs_user;		/* registers in REGS_USER */
+	uint64_t regs_intr;		/* registers in REGS_INTR */
+	uint64_t *ids;			/* sample ids of this event (owned) */
+	size_t nids;			/* how many */
+	size_t trailer;			/* bytes of a sample_id_all trailer */
+	char name[PD_NAME_MAX];		/* "cycles:u", from EVENT_DESC or made up */
+};
+
+/* A sample's fields, as far as a stack needs them. */
+struct pd_sample {
+	const struct pd_attr *attr;	/* its event */
+	uint64_t ip;			/* IP */
+	uint32_t pid, tid;		/* TID */
+	uint64_t time;			/* TIME, or UINT64_MAX */
+	uint64_t period;		/* PERIOD, or 0 */
+	const unsigned char *chain;	/* CALLCHAIN entries (file byte order) */
+	uint64_t nchain;		/* how many */
+	unsigned cpumode;		/* misc & PERF_RECORD_MISC_CPUMODE_MASK */
+	/* For a DWARF unwinder (--call-graph dwarf), not used yet: */
+	uint64_t regs_abi;		/* REGS_USER abi, 0: no registers */
+	const unsigned char *regs;	/* their values, one u64 per bit of
+					   attr->regs_user, in bit order */
+	const unsigned char *stack;	/* STACK_USER bytes from the user sp */
+	uint64_t stack_size;		/* bytes kept (dyn_size of them valid) */
+};
+
+/* One mapping of a process. */
+struct pd_map {
+	uint64_t start, end;		/* [start, end) */
+	uint64_t pgoff;			/* file offset of start */
+	const char *path;		/* file name as perf shows it (in names,
+					   whose strings never move) */
+	size_t pathlen;			/* its length */
+	const char *sympath;		/* the name perfsym is given: as recorded
+					   for the kernel and modules, else path */
+	int ident;			/* perf prints the address itself, not
+					   its offset in the file */
+	uint8_t build_id[20];		/* from MMAP2, when bid_len */
+	uint8_t bid_len;		/* bytes of build_id, 0: none */
+};
+
+struct pd_proc;
+
+struct pd_thread {
+	uint32_t tid;		/* thread id */
+	uint32_t pid;		/* its process */
+	uint32_t comm;		/* its name (d->names) */
+	int comm_set;		/* named by COMM (else ":TID") */
+};
+
+/* A sample id and the attr it belongs to. */
+struct pd_idmap {
+	uint64_t id;			/* the id */
+	size_t attr;			/* index in pd.attrs */
+};
+
+/* A queued record: bytes in the queue's arena, for time ordering. */
+struct pd_qent {
+	uint64_t time;			/* when it happened */
+	uint64_t seq;			/* arrival order, among equal times */
+	size_t off;			/* where in the arena */
+	uint32_t len;			/* bytes */
+	uint64_t fileoff;		/* where in the input, for messages */
+	const unsigned char *ptr;	/* the record where it lies (file mode:
+					   not copied), or NULL: in the arena */
+};
+
+/* The reader's state over one input. */
+struct pd {
+	const char *name;		/* input name, for messages */
+	struct perf *perf;		/* the collapser stacks go to */
+	struct perfsym *sym;		/* the symbol resolver */
+	perfdata_warn_fn *warn;		/* messages */
+	void *ctx;			/* for warn */
+	struct perfdata_stats *st;	/* counters */
+	unsigned reported;		/* messages so far */
+	int swap;			/* the file has the other byte order */
+	int mapped;			/* file mode over a mapping of the file */
+	struct pd_attr *attrs;		/* events */
+	size_t nattrs;			/* how many */
+	struct pd_idmap *idmap;		/* ids -> attrs, sorted by id */
+	size_t nidmap;			/* entries */
+	int id_pos;			/* ID's u64 index in a sample, -1: none */
+	int id_trail;			/* ID's u64 index from a trailer's end */
+	struct strtab *names;		/* comms and paths, interned */
+	struct pd_proc **procs;		/* hash of pid -> maps (open addressing) */
+	size_t nprocs, proccap;		/* entries, slots */
+	struct pd_thread **threads;	/* hash of tid -> comm, pid */
+	size_t nthreads, threadcap;	/* entries, slots */
+	struct pd_proc *kernel;		/* the kernel's maps (pid -1) */
+	char *kname;			/* the kernel's name from the build-id
+					   table, or NULL: "[kernel.kallsyms]" */
+	struct pd_qent *q;		/* records waiting for their turn */
+	size_t nq, qcap;		/* entries, capacity */
+	size_t qbytes;			/* bytes of the records queued */
+	int stable;			/* records stay where they are read
+					   until the end (file mode) */
+	unsigned char *arena;		/* bytes of the records copied */
+	size_t alen, acap;		/* used, capacity */
+	uint64_t seq;			/* next arrival number */
+	uint64_t max_time;		/* latest time queued */
+	uint64_t next_flush;		/* a round ends: deliver up to here */
+	int inflating;			/* records come out of a COMPRESSED one */
+	void *zstd;			/* ZSTD_DStream for COMPRESSED, or NULL */
+	unsigned char *zbuf;		/* decompressed bytes not yet used */
+	size_t zlen, zcap;		/* used, capacity */
+	uint32_t cur_pid;		/* the process of the sample being read */
+	size_t copied;			/* maps copied by FORKs so far */
+	char hexbuf[32];		/* scratch for a frame's address */
+};
+
+/* Numbers in the file's byte order. */
+static inline uint64_t pd_u64(const struct pd *d, const unsigned char *p)
+{
+	uint64_t v;
+
+	__builtin_memcpy(&v, p, 8);
+	return d->swap ? __builtin_bswap64(v) : v;
+}
+
+static inline uint32_t pd_u32(const struct pd *d, const unsigned char *p)
+{
+	uint32_t v;
+
+	__builtin_memcpy(&v, p, 4);
+	return d->swap ? __builtin_bswap32(v) : v;
+}
+
+static inline uint16_t pd_u16(const struct pd *d, const unsigned char *p)
+{
+	uint16_t v;
+
+	__builtin_memcpy(&v, p, 2);
+	return d->swap ? __builtin_bswap16(v) : v;
+}
+
+/* A message about the input at byte off (UINT64_MAX: none); counted in
+ * st->bad, the first few shown. */
+void pd_bad(struct pd *d, uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* perfdata_rec.c */
+/* Fills a->trailer and d's id positions once every attr is known. */
+void pd_layout(struct pd *d);
+/* The attr of a record (len bytes at r, a sample or not), or NULL. */
+const struct pd_attr *pd_attr_of(struct pd *d, const unsigned char *r, size_t len);
+/* Reads a sample's fields; returns 0, or -1 when it is malformed. */
+int pd_parse_sample(struct pd *d, const unsigned char *r, size_t len, struct pd_sample *s);
+/* The time of a record (sample_id_all for others), or UINT64_MAX. */
+uint64_t pd_time_of(struct pd *d, const unsigned char *r, size_t len);
+/* perfdata.c */
+/* Takes one record of the data (a kernel record, or a user one such as
+ * FINISHED_ROUND): queued, applied or counted.  Returns how many bytes
+ * of payload follow the record in the input (TRACING_DATA, AUXTRACE). */
+uint64_t pd_record(struct pd *d, const unsigned char *r, size_t len, uint64_t off);
+
+/* perfdata_proc.c */
+void pd_proc_init(struct pd *d);
+void pd_proc_release(struct pd *d);
+/* Applies a kernel record in time order (COMM, FORK, MMAP, a sample...). */
+void pd_apply(struct pd *d, const unsigned char *r, size_t len, uint64_t off);
+/* Queues a record by time; FINISHED_ROUND calls pd_round, the end pd_drain. */
+void pd_queue(struct pd *d, const unsigned char *r, size_t len, uint64_t time, uint64_t off);
+void pd_round(struct pd *d);
+void pd_drain(struct pd *d);
+/* The thread tid (made when new, named ":tid" as perf does) and its map
+ * holding addr, kernel or user by cpumode, or NULL. */
+struct pd_thread *pd_thread_get(struct pd *d, uint32_t pid, uint32_t tid);
+const char *pd_thread_comm(const struct pd *d, const struct pd_thread *t, size_t *len);
+struct pd_proc *pd_proc_of(struct pd *d, const struct pd_thread *t);
+const struct pd_map *pd_find_map(struct pd_proc *p, uint64_t addr);
+
+/* perfdata_emit.c */
+void pd_emit(struct pd *d, const struct pd_sample *s);
+
+/* perfdata_file.c */
+/* Reads a whole perf.data of size bytes at b (file mode): 0, 1 when the
+ * data broke off (reported), -1 with a message in err. */
+int pd_file(struct pd *d, const unsigned char *b, uint64_t size, char *err, size_t errlen);
+void pd_attr_parse(struct pd *d, const unsigned char *p, size_t n, struct pd_attr *a);
+struct pd_attr *pd_add_attr(struct pd *d);
+void pd_attr_ids(struct pd *d, struct pd_attr *a, const unsigned char *p, size_t n);
+void pd_event_desc(struct pd *d, const unsigned char *p, size_t n, uint64_t off);
+void pd_build_ids(struct pd *d, const unsigned char *p, size_t n, uint64_t off);
+void pd_pipe_attr(struct pd *d, const unsigned char *r, size_t len, uint64_t off);
+void pd_event_update(struct pd *d, const unsigned char *r, size_t len);
+
+/* perfdata_zstd.c: COMPRESSED records, their records fed to pd_record. */
+void pd_decompress(struct pd *d, const unsigned char *p, size_t len, uint64_t off);
+void pd_zstd_free(struct pd *d);
+
+#endif

@@ -1,0 +1,471 @@
+/* perfdata_proc: the processes of a recording, as perf keeps them, and
+ * the order records are applied in.
+ *
+ * Maps belong to a process (pid): threads share them, a forked process
+ * starts with a copy of its parent's, a new mapping cuts away what it
+ * overlaps.  Names belong to threads (tid); one never named is ":TID".
+ * Records are queued by time and, as perf does, each FINISHED_ROUND
+ * applies those up to the latest time seen at the round before, so a
+ * sample meets the maps and names valid when it was taken. */
+#include "perfdata_int.h"
+#include "strtab.h"
+#include "xalloc.h"
+
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define QUEUE_MAX ((size_t)256 << 20)	/* queued bytes before half goes out */
+#define MAPS_MAX ((size_t)4 << 20)	/* maps copied by forks, in all: a
+					   hostile file must not make them
+					   grow as the square of its size */
+
+struct pd_proc {
+	uint32_t pid;		/* process id (UINT32_MAX: the kernel) */
+	struct pd_map *maps;	/* sorted by start, not overlapping */
+	size_t n, cap;		/* entries, capacity */
+	size_t last;		/* the map found last: frames repeat it */
+};
+
+static size_t slot(uint32_t key, size_t cap)
+{
+	return (size_t)(key * 2654435761u) & (cap - 1);
+}
+
+/* Open addressing over pointers whose first field is the u32 key. */
+static void **hash_find(void **tab, size_t cap, uint32_t key)
+{
+	size_t i = slot(key, cap);
+
+	while (tab[i] && *(const uint32_t *)tab[i] != key)
+		i = (i + 1) & (cap - 1);
+	return &tab[i];
+}
+
+static void hash_add(void ***tab, size_t *n, size_t *cap, void *e)
+{
+	size_t i, oldcap = *cap;
+	void **old = *tab;
+
+	if (2 * (*n + 1) > *cap) {
+		*cap = oldcap ? 2 * oldcap : 64;
+		*tab = xcalloc(*cap, sizeof(void *));
+		for (i = 0; i < oldcap; i++)
+			if (old[i])
+				*hash_find(*tab, *cap, *(const uint32_t *)old[i]) = old[i];
+		free(old);
+	}
+	*hash_find(*tab, *cap, *(const uint32_t *)e) = e;
+	(*n)++;
+}
+
+static struct pd_proc *proc_get(struct pd *d, uint32_t pid)
+{
+	void **e = d->proccap ? hash_find((void **)d->procs, d->proccap, pid) : NULL;
+	struct pd_proc *p;
+
+	if (e && *e)
+		return *e;
+	p = xcalloc(1, sizeof(*p));
+	p->pid = pid;
+	hash_add((void ***)&d->procs, &d->nprocs, &d->proccap, p);
+	return p;
+}
+
+static uint32_t intern(struct pd *d, const char *s, size_t n)
+{
+	return strtab_intern(d->names, s, n, NULL);
+}
+
+static void set_path(struct pd *d, struct pd_map *m, const char *s, size_t n)
+{
+	m->path = strtab_str(d->names, intern(d, s, n), &m->pathlen);
+}
+
+struct pd_thread *pd_thread_get(struct pd *d, uint32_t pid, uint32_t tid)
+{
+	void **e = d->threadcap ? hash_find((void **)d->threads, d->threadcap, tid) : NULL;
+	struct pd_thread *t;
+	char buf[16];
+
+	if (e && *e)
+		return *e;
+	t = xcalloc(1, sizeof(*t));
+	t->tid = tid;
+	t->pid = pid;
+	t->comm = intern(d, buf, (size_t)snprintf(buf, sizeof(buf), ":%d", (int)tid));
+	hash_add((void ***)&d->threads, &d->nthreads, &d->threadcap, t);
+	return t;
+}
+
+const char *pd_thread_comm(const struct pd *d, const struct pd_thread *t, size_t *len)
+{
+	return strtab_str(d->names, t->comm, len);
+}
+
+void pd_proc_init(struct pd *d)
+{
+	struct pd_thread *idle;
+
+	d->names = strtab_new(0);
+	d->kernel = xcalloc(1, sizeof(*d->kernel));
+	d->kernel->pid = UINT32_MAX;
+	/* perf names the idle thread before reading anything. */
+	idle = pd_thread_get(d, 0, 0);
+	idle->comm = intern(d, "swapper", 7);
+	idle->comm_set = 1;
+}
+
+void pd_proc_release(struct pd *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->proccap; i++)
+		if (d->procs[i]) {
+			free(d->procs[i]->maps);
+			free(d->procs[i]);
+		}
+	for (i = 0; i < d->threadcap; i++)
+		free(d->threads[i]);
+	free(d->procs);
+	free(d->threads);
+	free(d->kernel->maps);
+	free(d->kernel);
+	strtab_free(d->names);
+	free(d->q);
+	free(d->arena);
+}
+
+/* ---- maps ---- */
+
+/* The first map ending after addr. */
+static size_t first_after(const struct pd_proc *p, uint64_t addr)
+{
+	size_t lo = 0, hi = p->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->maps[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Inserts m, cutting what it overlaps out of the maps there (a map it
+ * splits in two keeps both ends). */
+static void map_insert(struct pd_proc *p, const struct pd_map *m)
+{
+	size_t i = first_after(p, m->start), j;
+	struct pd_map head, tail;
+	int has_head = 0, has_tail = 0;
+
+	for (j = i; j < p->n && p->maps[j].start < m->end; j++) {
+		const struct pd_map *o = &p->maps[j];
+
+		if (o->start < m->start) {
+			head = *o;
+			head.end = m->start;
+			has_head = 1;
+		}
+		if (o->end > m->end) {
+			tail = *o;
+			tail.start = m->end;
+			if (!tail.ident)
+				tail.pgoff += m->end - o->start;
+			has_tail = 1;
+		}
+	}
+	/* Maps [i, j) go; head, m and tail take their place. */
+	xgrow(&p->maps, &p->cap, p->n + 3, sizeof(*p->maps));
+	memmove(p->maps + i + has_head + 1 + has_tail, p->maps + j, (p->n - j) * sizeof(*p->maps));
+	p->n = p->n - (j - i) + (size_t)has_head + 1 + (size_t)has_tail;
+	if (has_head)
+		p->maps[i++] = head;
+	p->maps[i++] = *m;
+	if (has_tail)
+		p->maps[i] = tail;
+}
+
+struct pd_proc *pd_proc_of(struct pd *d, const struct pd_thread *t)
+{
+	return proc_get(d, t->pid);
+}
+
+const struct pd_map *pd_find_map(struct pd_proc *p, uint64_t addr)
+{
+	size_t i = p->last;
+
+	if (i < p->n && p->maps[i].start <= addr && addr < p->maps[i].end)
+		return &p->maps[i];
+	i = first_after(p, addr);
+	if (i < p->n && p->maps[i].start <= addr) {
+		p->last = i;
+		return &p->maps[i];
+	}
+	return NULL;
+}
+
+/* perf's names: the kernel's text is "[kernel.kallsyms]", a module
+ * "[name]"; anonymous memory is looked up in the JIT map /tmp/perf-PID.map
+ * and, like [heap] and [stack], shown by address. */
+static void map_name(struct pd *d, struct pd_map *m, uint32_t pid, int kernel, int exec,
+		     const char *f, size_t n)
+{
+	char buf[64];
+	const char *base;
+	size_t i, k;
+	int anon;
+
+	m->ident = 0;
+	if (kernel && n >= 17 && memcmp(f, "[kernel.kallsyms]", 17) == 0) {
+		m->ident = 1;
+		if (d->kname)
+			set_path(d, m, d->kname, strlen(d->kname));
+		else
+			set_path(d, m, f, 17);
+		return;
+	}
+	if (kernel && n > 3 && f[0] == '/' && (base = memmem(f, n, ".ko", 3))) {
+		const char *slash = base;
+
+		while (slash > f && slash[-1] != '/')
+			slash--;
+		k = (size_t)(base - slash) < sizeof(buf) - 3 ? (size_t)(base - slash) : sizeof(buf) - 3;
+		buf[0] = '[';
+		for (i = 0; i < k; i++)
+			buf[i + 1] = slash[i] == '-' ? '_' : slash[i];
+		buf[k + 1] = ']';
+		m->ident = 1;	/* perf shows module addresses as they are */
+		set_path(d, m, buf, k + 2);
+		return;
+	}
+	anon = (n == 6 && memcmp(f, "//anon", 6) == 0) || (n == 9 && memcmp(f, "/dev/zero", 9) == 0) ||
+	       (n >= 14 && memcmp(f, "/anon_hugepage", 14) == 0);
+	m->ident = anon || (n >= 6 && memcmp(f, "[stack", 6) == 0) ||
+		   (n >= 5 && memcmp(f, "/SYSV", 5) == 0) || (n == 6 && memcmp(f, "[heap]", 6) == 0);
+	/* Only executable ones: JIT code. */
+	if (m->ident && exec)
+		set_path(d, m, buf, (size_t)snprintf(buf, sizeof(buf), "/tmp/perf-%d.map", (int)pid));
+	else
+		set_path(d, m, f, n);
+}
+
+/* MMAP and MMAP2: pid, tid, start, len, pgoff, [MMAP2 fields], file. */
+static void apply_mmap(struct pd *d, const unsigned char *r, size_t len, uint64_t off, int two)
+{
+	const struct pd_attr *a = pd_attr_of(d, r, len);
+	size_t tail = a && (a->flags & (1ULL << 18)) ? a->trailer : 0;
+	size_t at = two ? 8 + 32 + 24 + 8 : 8 + 32;
+	uint32_t pid = pd_u32(d, r + 8);
+	unsigned mode = pd_u16(d, r + 4) & PERF_RECORD_MISC_CPUMODE_MASK;
+	int kernel = pid == UINT32_MAX || mode == PERF_RECORD_MISC_KERNEL;
+	struct pd_map m;
+	size_t n;
+	int exec;
+
+	if (len < at + tail || len - tail - at == 0) {
+		pd_bad(d, off, "MMAP record of %zu bytes is too short", len);
+		return;
+	}
+	memset(&m, 0, sizeof(m));
+	m.start = pd_u64(d, r + 16);
+	m.end = m.start + pd_u64(d, r + 24);
+	m.pgoff = pd_u64(d, r + 32);
+	if (m.end < m.start)
+		m.end = UINT64_MAX;
+	if (two && (pd_u16(d, r + 4) & PERF_RECORD_MISC_MMAP_BUILD_ID) && r[40] <= 20) {
+		m.bid_len = r[40];
+		memcpy(m.build_id, r + 44, m.bid_len);
+	}
+	n = strnlen((const char *)r + at, len - tail - at);
+	/* MMAP2 gives the protection; MMAP, executable unless misc says data. */
+	exec = two ? (pd_u32(d, r + 64) & 4) != 0 : !(pd_u16(d, r + 4) & PERF_RECORD_MISC_MMAP_DATA);
+	map_name(d, &m, pid, kernel, exec, (const char *)r + at, n);
+	m.sympath = kernel ? strtab_str(d->names, intern(d, (const char *)r + at, n), NULL) : m.path;
+	if (kernel && !m.ident && m.end == m.start)
+		return;
+	if (kernel && m.ident && m.start == 0 && m.end == 0)
+		m.end = UINT64_MAX;
+	map_insert(kernel ? d->kernel : proc_get(d, pd_thread_get(d, pid, pd_u32(d, r + 12))->pid), &m);
+}
+
+static void apply_comm(struct pd *d, const unsigned char *r, size_t len)
+{
+	struct pd_thread *t;
+
+	if (len < 8 + 8 + 1)
+		return;
+	t = pd_thread_get(d, pd_u32(d, r + 8), pd_u32(d, r + 12));
+	t->comm = intern(d, (const char *)r + 16, strnlen((const char *)r + 16, len - 16));
+	t->comm_set = 1;
+}
+
+/* FORK: the child is new (a thread of the same tid goes), named as its
+ * parent; a new process gets a copy of its parent's maps. */
+static void apply_fork(struct pd *d, const unsigned char *r, size_t len)
+{
+	uint32_t pid, ppid, tid, ptid;
+	struct pd_thread *parent, *t;
+	struct pd_proc *pp, *cp;
+
+	if (len < 8 + 16)
+		return;
+	pid = pd_u32(d, r + 8);
+	ppid = pd_u32(d, r + 12);
+	tid = pd_u32(d, r + 16);
+	ptid = pd_u32(d, r + 20);
+	parent = pd_thread_get(d, ppid, ptid);
+	t = pd_thread_get(d, pid, tid);
+	t->pid = pid;
+	t->comm_set = parent->comm_set;
+	if (parent->comm_set) {
+		t->comm = parent->comm;
+	} else {
+		char buf[16];
+
+		t->comm = intern(d, buf, (size_t)snprintf(buf, sizeof(buf), ":%d", (int)tid));
+	}
+	if (pid == parent->pid)
+		return;
+	pp = proc_get(d, parent->pid);
+	cp = proc_get(d, pid);
+	cp->n = 0;
+	if (d->copied + pp->n > MAPS_MAX) {
+		pd_bad(d, UINT64_MAX, "more than %zu maps copied by forks; process %u starts with none",
+		       MAPS_MAX, (unsigned)pid);
+		return;
+	}
+	d->copied += pp->n;
+	xgrow(&cp->maps, &cp->cap, pp->n, sizeof(*cp->maps));
+	if (pp->n)
+		memcpy(cp->maps, pp->maps, pp->n * sizeof(*pp->maps));
+	cp->n = pp->n;
+}
+
+void pd_apply(struct pd *d, const unsigned char *r, size_t len, uint64_t off)
+{
+	struct pd_sample s;
+
+	switch (pd_u32(d, r)) {
+	case PERF_RECORD_SAMPLE:
+		if (pd_parse_sample(d, r, len, &s) < 0)
+			pd_bad(d, off, "sample of %zu bytes does not hold its fields", len);
+		else
+			pd_emit(d, &s);
+		break;
+	case PERF_RECORD_MMAP:
+		apply_mmap(d, r, len, off, 0);
+		break;
+	case PERF_RECORD_MMAP2:
+		apply_mmap(d, r, len, off, 1);
+		break;
+	case PERF_RECORD_COMM:
+		apply_comm(d, r, len);
+		break;
+	case PERF_RECORD_FORK:
+		apply_fork(d, r, len);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- time order ---- */
+
+static int cmp_qent(const void *a, const void *b)
+{
+	const struct pd_qent *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static const unsigned char *rec_of(const struct pd *d, const struct pd_qent *e)
+{
+	return e->ptr ? e->ptr : d->arena + e->off;
+}
+
+/* Applies the first k queued records (sorted) and keeps the rest. */
+static void deliver(struct pd *d, size_t k)
+{
+	unsigned char *rest;
+	size_t i, o = 0;
+
+	for (i = 0; i < k; i++) {
+		pd_apply(d, rec_of(d, &d->q[i]), d->q[i].len, d->q[i].fileoff);
+		d->qbytes -= d->q[i].len;
+	}
+	rest = xmalloc(d->acap ? d->acap : 1);
+	for (i = k; i < d->nq; i++) {
+		d->q[i - k] = d->q[i];
+		if (d->q[i].ptr)
+			continue;
+		memcpy(rest + o, d->arena + d->q[i].off, d->q[i].len);
+		d->q[i - k].off = o;
+		o += d->q[i].len;
+	}
+	free(d->arena);
+	d->arena = rest;
+	d->alen = o;
+	d->nq -= k;
+}
+
+static size_t upto(const struct pd *d, uint64_t t)
+{
+	size_t k = 0;
+
+	while (k < d->nq && d->q[k].time <= t)
+		k++;
+	return k;
+}
+
+void pd_queue(struct pd *d, const unsigned char *r, size_t len, uint64_t time, uint64_t off)
+{
+	struct pd_qent *e;
+
+	if (d->qbytes + len > QUEUE_MAX && d->nq) {
+		qsort(d->q, d->nq, sizeof(*d->q), cmp_qent);
+		deliver(d, d->nq / 2 ? d->nq / 2 : d->nq);
+	}
+	xgrow(&d->q, &d->qcap, d->nq + 1, sizeof(*d->q));
+	e = &d->q[d->nq++];
+	e->time = time;
+	e->seq = d->seq++;
+	e->len = (uint32_t)len;
+	e->fileoff = off;
+	/* A record of the file stays where it is; others are copied. */
+	e->ptr = d->stable && !d->inflating ? r : NULL;
+	e->off = d->alen;
+	if (!e->ptr) {
+		xgrow(&d->arena, &d->acap, d->alen + len, 1);
+		memcpy(d->arena + d->alen, r, len);
+		d->alen += len;
+	}
+	d->qbytes += len;
+	if (time > d->max_time)
+		d->max_time = time;
+}
+
+static void sort_queue(struct pd *d)
+{
+	if (d->nq)
+		qsort(d->q, d->nq, sizeof(*d->q), cmp_qent);
+}
+
+void pd_round(struct pd *d)
+{
+	sort_queue(d);
+	deliver(d, upto(d, d->next_flush));
+	d->next_flush = d->max_time;
+}
+
+void pd_drain(struct pd *d)
+{
+	sort_queue(d);
+	deliver(d, d->nq);
+}

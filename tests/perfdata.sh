@@ -1,0 +1,233 @@
+# stackcollapse-perf and flame reading perf.data natively (sourced by
+# run.sh).  The measure is always perf script's own text of the same
+# recording through the text path: same stacks, same weights.  With the
+# stand-in resolver every frame is unnamed, so that text is perf script's
+# with symbols off (--symfs=/nonexistent --kallsyms=/dev/null).
+#
+#  - tests/data/perfdata: small recordings of calls.c made here (frame
+#    pointers, -z, pipe mode, both, two events, no callchain), each with
+#    its perf script text (-F +pid, so --pid has pids to show);
+#  - ../shared/samples/perf-data: other machines' recordings (perf 3.4 to
+#    6.12, i686, armv7, aarch64, pipe mode, hybrid) and the perf script
+#    text of each (no pids there: no --pid);
+#  - a big-endian copy made by tests/tools/perfdata_swap.py;
+#  - damaged copies (tests/tools/perfdata_patch.py): a clear message with
+#    the byte offset, the valid samples kept, no crash;
+#  - live recordings with this machine's perf, when it can record.
+SC=$B/stackcollapse-perf
+PD=tests/data/perfdata
+REF=../shared/samples/perf-data
+
+# sum_weights: the total of the counts of collapsed lines.
+sum_weights() {
+	awk '{ s += $NF } END { printf "%.0f\n", s }'
+}
+
+# same_stacks NAME DATA TEXT OPTS...: DATA read natively and TEXT (perf
+# script's, maybe gzipped) through the text path give the same stacks.
+same_stacks() {
+	_n=$1 _data=$2 _text=$3
+	shift 3
+	"$SC" "$@" "$_data" 2> "$TMP/pd.err" | LC_ALL=C sort > "$TMP/pd.a"
+	zcat -f "$_text" | "$SC" "$@" 2> /dev/null | LC_ALL=C sort > "$TMP/pd.b"
+	if [ ! -s "$TMP/pd.b" ]; then
+		fail "$_n: perf script's text gives no stacks"
+	elif cmp -s "$TMP/pd.a" "$TMP/pd.b"; then
+		pass "$_n"
+	else
+		fail "$_n" "$(cat "$TMP/pd.err"; diff "$TMP/pd.a" "$TMP/pd.b" | head -10)"
+	fi
+}
+
+# ---- the recordings kept here ----
+for _f in fp z pipe zpipe ev2 nocg; do
+	for _o in "" "--addrs" "--pid --tid" "--kernel --addrs"; do
+		# shellcheck disable=SC2086
+		same_stacks "perfdata $_f ${_o:-(plain)}" "$PD/$_f.data" "$PD/$_f.script.gz" $_o
+	done
+done
+same_stacks "perfdata ev2 --event-filter task-clock" "$PD/ev2.data" "$PD/ev2.script.gz" \
+	--event-filter task-clock
+# stdin: pipe mode streams, file mode is read whole; gzip is inflated.
+for _f in fp pipe zpipe; do
+	"$SC" --addrs < "$PD/$_f.data" | LC_ALL=C sort > "$TMP/pd.a"
+	"$SC" --addrs "$PD/$_f.data" | LC_ALL=C sort > "$TMP/pd.b"
+	if [ -s "$TMP/pd.a" ] && cmp -s "$TMP/pd.a" "$TMP/pd.b"; then
+		pass "perfdata $_f from stdin"
+	else
+		fail "perfdata $_f from stdin" "$(diff "$TMP/pd.a" "$TMP/pd.b" | head)"
+	fi
+	gzip -c < "$PD/$_f.data" > "$TMP/pd.gz"
+	"$SC" --addrs "$TMP/pd.gz" | LC_ALL=C sort > "$TMP/pd.a"
+	if [ -s "$TMP/pd.a" ] && cmp -s "$TMP/pd.a" "$TMP/pd.b"; then
+		pass "perfdata $_f gzipped"
+	else
+		fail "perfdata $_f gzipped" "$(diff "$TMP/pd.a" "$TMP/pd.b" | head)"
+	fi
+done
+# flame: told by its magic, from a file and from a pipe.
+if "$B/flame" "$PD/fp.data" -o "$TMP/pd.svg" 2> "$TMP/pd.err" && grep -q '\[calls\]' "$TMP/pd.svg"; then
+	pass "perfdata flame FILE"
+else
+	fail "perfdata flame FILE" "$(cat "$TMP/pd.err")"
+fi
+if "$B/flame" - -o "$TMP/pd.svg" < "$PD/zpipe.data" 2> "$TMP/pd.err" && grep -q '\[calls\]' "$TMP/pd.svg"; then
+	pass "perfdata flame - (pipe mode, compressed)"
+else
+	fail "perfdata flame - (pipe mode, compressed)" "$(cat "$TMP/pd.err")"
+fi
+# flame's filters read the same fields as in perf script's text.
+_pid=$(zcat "$PD/ev2.script.gz" | awk 'NR == 1 { split($2, a, "/"); print a[1] }')
+_t=$(zcat "$PD/ev2.script.gz" | awk '/cpu-clock/ { sub(":", "", $3); print $3 }' | sed -n 20p)
+for _o in "--pid $_pid" "--tid $_pid" "--begin $_t" "--end $_t" "--process calls"; do
+	# shellcheck disable=SC2086
+	"$B/flame" --collapsed $_o "$PD/ev2.data" 2> /dev/null | LC_ALL=C sort > "$TMP/pd.a"
+	# shellcheck disable=SC2086
+	zcat "$PD/ev2.script.gz" | "$B/flame" --collapsed $_o - 2> /dev/null | LC_ALL=C sort > "$TMP/pd.b"
+	if [ -s "$TMP/pd.b" ] && cmp -s "$TMP/pd.a" "$TMP/pd.b"; then
+		pass "perfdata flame $_o"
+	else
+		fail "perfdata flame $_o" "$(diff "$TMP/pd.a" "$TMP/pd.b" | head)"
+	fi
+done
+# The event filter's report names the other event, as the text path does.
+"$SC" "$PD/ev2.data" > /dev/null 2> "$TMP/pd.err"
+if grep -q "kept only 'cpu-clock' events; skipped [0-9]* samples of other events such as 'task-clock'" "$TMP/pd.err"; then
+	pass "perfdata names the event it skipped"
+else
+	fail "perfdata names the event it skipped" "$(cat "$TMP/pd.err")"
+fi
+
+# ---- the other byte order ----
+if have_python; then
+	for _f in fp ev2 nocg; do
+		python3 tests/tools/perfdata_swap.py "$PD/$_f.data" "$TMP/pd.be"
+		if [ "$(od -An -c -N8 "$TMP/pd.be" | tr -d ' ')" != 2ELIFREP ]; then
+			fail "perfdata $_f big-endian" "the converter wrote no big-endian magic"
+			continue
+		fi
+		for _o in "--addrs" "--pid --tid --kernel"; do
+			# shellcheck disable=SC2086
+			same_stacks "perfdata $_f big-endian $_o" "$TMP/pd.be" "$PD/$_f.script.gz" $_o
+		done
+	done
+else
+	skip "perfdata big-endian" "no python3"
+fi
+
+# ---- other machines' recordings ----
+if [ -d "$REF/reference-perf-script" ]; then
+	for _t in "$REF"/reference-perf-script/*.perf-script.txt; do
+		_b=$(basename "$_t" .perf-script.txt)
+		_d=
+		for _c in quipper lnt hotspot; do
+			[ -f "$REF/$_c/$_b" ] && _d=$REF/$_c/$_b
+		done
+		if [ "$_b" = perfview-symbol-tests.perf.data ] && command -v unzip > /dev/null 2>&1 &&
+		   unzip -q -o "$REF/perfview/symbol-tests.trace.zip" perf.data -d "$TMP/pv" 2> /dev/null; then
+			_d=$TMP/pv/perf.data
+		fi
+		if [ -z "$_d" ]; then
+			skip "perfdata reference $_b" "its recording is not in $REF"
+			continue
+		fi
+		for _o in "" "--addrs" "--kernel --addrs"; do
+			# shellcheck disable=SC2086
+			same_stacks "perfdata reference $_b ${_o:-(plain)}" "$_d" "$_t" $_o
+		done
+	done
+else
+	skip "perfdata references" "$REF is absent"
+fi
+# The first format is refused, by name, not read as garbage.
+if [ -f "$REF/hotspot/perf.data.true.v1" ]; then
+	if "$SC" "$REF/hotspot/perf.data.true.v1" > /dev/null 2> "$TMP/pd.err"; then
+		fail "perfdata v1 refused" "exit 0"
+	else
+		grep -q PERFFILE "$TMP/pd.err" && pass "perfdata v1 refused" ||
+			fail "perfdata v1 refused" "$(cat "$TMP/pd.err")"
+	fi
+fi
+
+# ---- damaged recordings ----
+# bad_input NAME FILE EXIT MSG: FILE fails (EXIT) or not, says MSG.
+bad_input() {
+	"$SC" "$2" > "$TMP/pd.out" 2> "$TMP/pd.err"
+	_rc=$?
+	if [ "$_rc" != "$3" ]; then
+		fail "perfdata $1" "exit $_rc, not $3: $(cat "$TMP/pd.err")"
+	elif ! grep -q -- "$4" "$TMP/pd.err"; then
+		fail "perfdata $1" "no '$4' in: $(cat "$TMP/pd.err")"
+	else
+		pass "perfdata $1"
+	fi
+}
+if have_python; then
+	PATCH=tests/tools/perfdata_patch.py
+	_full=$("$SC" "$PD/fp.data" | sum_weights)
+	python3 $PATCH datasize "$PD/fp.data" "$TMP/pd.bad"
+	bad_input "lying data size" "$TMP/pd.bad" 1 "byte 40: data section .* runs past the end"
+	[ "$(sum_weights < "$TMP/pd.out")" = "$_full" ] && pass "perfdata lying data size keeps every sample" ||
+		fail "perfdata lying data size keeps every sample" "$(sum_weights < "$TMP/pd.out") of $_full"
+	python3 $PATCH unknown "$PD/fp.data" "$TMP/pd.bad"
+	bad_input "unknown record type" "$TMP/pd.bad" 0 "skipped 1 records of types not known"
+	[ "$(sum_weights < "$TMP/pd.out")" = "$_full" ] && pass "perfdata unknown record skipped alone" ||
+		fail "perfdata unknown record skipped alone" "$(sum_weights < "$TMP/pd.out") of $_full"
+	_at=$(python3 $PATCH zerosize "$PD/fp.data" "$TMP/pd.bad")
+	bad_input "record of size 0" "$TMP/pd.bad" 1 "byte $_at: record of 0 bytes"
+	_got=$(sum_weights < "$TMP/pd.out")
+	[ "$_got" -gt 0 ] && [ "$_got" -lt "$_full" ] && pass "perfdata record of size 0 keeps what came before" ||
+		fail "perfdata record of size 0 keeps what came before" "$_got of $_full"
+	# A callchain longer than its record loses that sample alone.
+	set -- $(python3 $PATCH chain "$PD/fp.data" "$TMP/pd.bad")
+	bad_input "callchain past its record" "$TMP/pd.bad" 0 "byte $1: sample of [0-9]* bytes does not hold"
+	[ "$(sum_weights < "$TMP/pd.out")" = "$((_full - $2))" ] &&
+		pass "perfdata callchain past its record loses one sample" ||
+		fail "perfdata callchain past its record loses one sample" "$(sum_weights < "$TMP/pd.out") of $_full - $2"
+	_at=$(python3 $PATCH cut "$PD/fp.data" "$TMP/pd.bad")
+	bad_input "file cut short" "$TMP/pd.bad" 1 "runs past the end of the data"
+	_got=$(sum_weights < "$TMP/pd.out")
+	[ "$_got" -gt 0 ] && [ "$_got" -lt "$_full" ] && pass "perfdata file cut short keeps what came before" ||
+		fail "perfdata file cut short keeps what came before" "$_got of $_full"
+	_at=$(python3 $PATCH zgarbage "$PD/z.data" "$TMP/pd.bad")
+	bad_input "garbage in a compressed record" "$TMP/pd.bad" 0 "byte $_at: compressed record"
+	python3 $PATCH v1 "$PD/fp.data" "$TMP/pd.bad"
+	bad_input "v1 magic" "$TMP/pd.bad" 1 "first format (\"PERFFILE\""
+else
+	skip "perfdata damaged inputs" "no python3"
+fi
+head -c 60 "$PD/pipe.data" > "$TMP/pd.bad"
+bad_input "pipe cut in a record" "$TMP/pd.bad" 1 "cut short"
+head -c 50 "$PD/fp.data" > "$TMP/pd.bad"
+bad_input "header cut short" "$TMP/pd.bad" 1 "header cut short"
+
+# ---- this machine's perf ----
+perf_record() {	# perf_record OUT ARGS...: records calls.c's run
+	_o=$1
+	shift
+	perf record -q -F 999 "$@" -o "$_o" -- "$TMP/calls" 60000 > /dev/null 2>&1
+}
+if ! command -v perf > /dev/null 2>&1 || ! command -v cc > /dev/null 2>&1; then
+	skip "perfdata live recordings" "no perf or no cc"
+elif ! cc -O0 -fno-omit-frame-pointer -o "$TMP/calls" "$PD/calls.c" ||
+     ! perf_record "$TMP/live.data" -g || [ ! -s "$TMP/live.data" ]; then
+	skip "perfdata live recordings" "perf cannot record here"
+else
+	perf_record "$TMP/live-z.data" -g -z
+	perf record -q -F 999 -g -o - -- "$TMP/calls" 60000 2> /dev/null > "$TMP/live-pipe.data"
+	perf_record "$TMP/live-ev.data" -e cpu-clock -e task-clock -g
+	for _f in live live-z live-pipe live-ev; do
+		perf script -i "$TMP/$_f.data" -F +pid --symfs=/nonexistent --kallsyms=/dev/null \
+			> "$TMP/$_f.txt" 2> /dev/null
+		for _o in "--addrs" "--tid"; do
+			# shellcheck disable=SC2086
+			same_stacks "perfdata $_f (recorded now) $_o" "$TMP/$_f.data" "$TMP/$_f.txt" $_o
+		done
+	done
+	same_stacks "perfdata live-ev (recorded now) --event-filter task-clock" "$TMP/live-ev.data" \
+		"$TMP/live-ev.txt" --event-filter task-clock --addrs
+	# The call tree is there: fb (twice fa's work) under main, fa too.
+	"$SC" "$TMP/live.data" > "$TMP/pd.out"
+	grep -q '^calls;.*\[calls\];\[calls\];\[calls\] ' "$TMP/pd.out" && pass "perfdata live call tree" ||
+		fail "perfdata live call tree" "$(head -5 "$TMP/pd.out")"
+fi
