@@ -113,6 +113,12 @@ awk 'BEGIN {
 		if (e % 7 == 0) { printf "\t3 "; for (i = 0; i < 300; i++) printf "L"; printf " (/long)\n" }
 		printf "\t4 main (/bin/x)\n\n"
 	}
+	# One-line events of another event (skipped) with the text of kept ones,
+	# blank-line ended and, as perf right-aligns them, not.
+	for (e = 0; e < 4; e++) {
+		printf "cc 1 1.0: 1 instructions: %x onel (/d)\n\ncc 1 1.0: 1 cycles: %x onel (/d)\n\n", e, e
+		printf "   cc 1 1.0: 1 instructions: %x twol (/d)\n   cc 1 1.0: 1 cycles: %x twol (/d)\n", e, e
+	}
 }' > "$C/memo.txt"
 memo_same() {	# memo_same NAME ARGS...
 	_n=$1

@@ -34,10 +34,10 @@ else
 	cat > "$R/prog.c" <<'EOF'
 volatile unsigned long sink;
 __attribute__((noinline)) void record_leaf(void) { for (unsigned long i = 0; i < 40000000; i++) sink += i; }
-__attribute__((noinline)) void record_mid(void) { record_leaf(); }
+__attribute__((noinline)) void record_mid(void) { record_leaf(); sink++; }
 int main(void) { record_mid(); return 0; }
 EOF
-	gcc -O1 -g -fno-omit-frame-pointer -o "$R/prog" "$R/prog.c"
+	gcc -O0 -g -fno-omit-frame-pointer -o "$R/prog" "$R/prog.c"
 	cd "$R/run" && expect_exit 0 "flame record: a program is recorded and drawn" \
 		env TMPDIR="$R/tmp" "$FL" record -- "$R/prog"
 	cd "$OLDPWD" || exit 1

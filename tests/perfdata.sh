@@ -1,8 +1,9 @@
 # stackcollapse-perf and flame reading perf.data natively (sourced by
 # run.sh).  The measure is always perf script's own text of the same
-# recording through the text path: same stacks, same weights.  With the
-# stand-in resolver every frame is unnamed, so that text is perf script's
-# with symbols off (--symfs=/nonexistent --kallsyms=/dev/null).
+# recording through the text path: same stacks, same weights.  Checks of
+# the reading alone turn symbols off on both sides (perf script's
+# --symfs=/nonexistent --kallsyms=/dev/null, and flame's options of the
+# same names); recordings made here are also compared with symbols on.
 #
 #  - tests/data/perfdata: small recordings of calls.c made here (frame
 #    pointers, -z, pipe mode, both, two events, no callchain), each with
@@ -25,10 +26,13 @@ sum_weights() {
 
 # same_stacks NAME DATA TEXT OPTS...: DATA read natively and TEXT (perf
 # script's, maybe gzipped) through the text path give the same stacks.
+# NOSYM: the native side's options for symbols off (set empty for on).
+NOSYM="--symfs /nonexistent --kallsyms /dev/null"
 same_stacks() {
 	_n=$1 _data=$2 _text=$3
 	shift 3
-	"$SC" "$@" "$_data" 2> "$TMP/pd.err" | LC_ALL=C sort > "$TMP/pd.a"
+	# shellcheck disable=SC2086
+	"$SC" $NOSYM "$@" "$_data" 2> "$TMP/pd.err" | LC_ALL=C sort > "$TMP/pd.a"
 	zcat -f "$_text" | "$SC" "$@" 2> /dev/null | LC_ALL=C sort > "$TMP/pd.b"
 	if [ ! -s "$TMP/pd.b" ]; then
 		fail "$_n: perf script's text gives no stacks"
@@ -66,12 +70,14 @@ for _f in fp pipe zpipe; do
 	fi
 done
 # flame: told by its magic, from a file and from a pipe.
-if "$B/flame" "$PD/fp.data" -o "$TMP/pd.svg" 2> "$TMP/pd.err" && grep -q '\[calls\]' "$TMP/pd.svg"; then
+# shellcheck disable=SC2086
+if "$B/flame" $NOSYM "$PD/fp.data" -o "$TMP/pd.svg" 2> "$TMP/pd.err" && grep -q '\[calls\]' "$TMP/pd.svg"; then
 	pass "perfdata flame FILE"
 else
 	fail "perfdata flame FILE" "$(cat "$TMP/pd.err")"
 fi
-if "$B/flame" - -o "$TMP/pd.svg" < "$PD/zpipe.data" 2> "$TMP/pd.err" && grep -q '\[calls\]' "$TMP/pd.svg"; then
+# shellcheck disable=SC2086
+if "$B/flame" $NOSYM - -o "$TMP/pd.svg" < "$PD/zpipe.data" 2> "$TMP/pd.err" && grep -q '\[calls\]' "$TMP/pd.svg"; then
 	pass "perfdata flame - (pipe mode, compressed)"
 else
 	fail "perfdata flame - (pipe mode, compressed)" "$(cat "$TMP/pd.err")"
@@ -81,7 +87,7 @@ _pid=$(zcat "$PD/ev2.script.gz" | awk 'NR == 1 { split($2, a, "/"); print a[1] }
 _t=$(zcat "$PD/ev2.script.gz" | awk '/cpu-clock/ { sub(":", "", $3); print $3 }' | sed -n 20p)
 for _o in "--pid $_pid" "--tid $_pid" "--begin $_t" "--end $_t" "--process calls"; do
 	# shellcheck disable=SC2086
-	"$B/flame" --collapsed $_o "$PD/ev2.data" 2> /dev/null | LC_ALL=C sort > "$TMP/pd.a"
+	"$B/flame" --collapsed $NOSYM $_o "$PD/ev2.data" 2> /dev/null | LC_ALL=C sort > "$TMP/pd.a"
 	# shellcheck disable=SC2086
 	zcat "$PD/ev2.script.gz" | "$B/flame" --collapsed $_o - 2> /dev/null | LC_ALL=C sort > "$TMP/pd.b"
 	if [ -s "$TMP/pd.b" ] && cmp -s "$TMP/pd.a" "$TMP/pd.b"; then
@@ -226,8 +232,20 @@ else
 	done
 	same_stacks "perfdata live-ev (recorded now) --event-filter task-clock" "$TMP/live-ev.data" \
 		"$TMP/live-ev.txt" --event-filter task-clock --addrs
-	# The call tree is there: fb (twice fa's work) under main, fa too.
+	# Symbols on: names from the ELF files, the kernel's from kallsyms.
+	_nosym=$NOSYM
+	NOSYM=
+	for _f in live live-z live-pipe live-ev; do
+		perf script -i "$TMP/$_f.data" -F +pid > "$TMP/$_f.sym.txt" 2> /dev/null
+		for _o in "" "--tid --all"; do
+			# shellcheck disable=SC2086
+			same_stacks "perfdata $_f (recorded now) with symbols ${_o:-(plain)}" "$TMP/$_f.data" \
+				"$TMP/$_f.sym.txt" $_o
+		done
+	done
+	NOSYM=$_nosym
+	# The call tree is there, named: leaf under fb and under fa, in main.
 	"$SC" "$TMP/live.data" > "$TMP/pd.out"
-	grep -q '^calls;.*\[calls\];\[calls\];\[calls\] ' "$TMP/pd.out" && pass "perfdata live call tree" ||
-		fail "perfdata live call tree" "$(head -5 "$TMP/pd.out")"
+	grep -q '^calls;.*main;fb;leaf ' "$TMP/pd.out" && grep -q '^calls;.*main;fa;leaf ' "$TMP/pd.out" &&
+		pass "perfdata live call tree" || fail "perfdata live call tree" "$(head -5 "$TMP/pd.out")"
 fi

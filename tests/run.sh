@@ -55,6 +55,7 @@ suite truncated tests/truncated.sh
 suite options tests/options.sh
 suite install tests/install.sh
 suite perfsym tests/perfsym.sh
+suite flame-record tests/flame-record.sh
 suite windows tests/windows.sh
 suite shape tests/shape.sh
 suite fuzz tests/fuzz/replay.sh

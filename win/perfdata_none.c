@@ -33,10 +33,10 @@ int perfdata_collect(const struct format_job *j)
 	return -1;
 }
 
-int perfdata_collapse(struct perf *p, struct lread *lr, const char *name, perf_warn_fn *warn,
-		      void *ctx, char *err, size_t errlen)
+int perfdata_collapse(struct perf *p, const struct perf_opts *o, struct lread *lr,
+		      const char *name, perf_warn_fn *warn, void *ctx, char *err, size_t errlen)
 {
-	(void)p, (void)lr, (void)name, (void)warn, (void)ctx;
+	(void)p, (void)o, (void)lr, (void)name, (void)warn, (void)ctx;
 	snprintf(err, errlen, "%s", NEEDS_LINUX);
 	return -1;
 }

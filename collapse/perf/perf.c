@@ -542,8 +542,9 @@ static int frame_line(struct perf *p, const char *s, size_t n)
 	uint64_t h;
 	int rc;
 
-	/* The same text tidies differently under a "java" root. */
-	if (!p->memo || p->java)
+	/* The same text tidies differently under a "java" root, and to
+	 * nothing in an event being skipped. */
+	if (!p->memo || p->java || p->skip != KEEP)
 		return tidy_frame(p, s, n);
 	while (i < n && is_space(s[i]))
 		i++;

@@ -34,6 +34,11 @@ struct perf_opts {
 					   times: seconds), NULL: all */
 	struct fseq *seq;		/* events in order too (ids of out), or
 					   NULL; not with perf_run's workers */
+	/* perf.data only: where its files are found, as perf script's
+	 * options of the same names say. */
+	const char *symfs;		/* --symfs DIR, or NULL */
+	const char *kallsyms;		/* --kallsyms FILE, or NULL: /proc/kallsyms */
+	int no_demangle;		/* --no-demangle */
 };
 
 /* A message sink for a line that could not be read: file and line name

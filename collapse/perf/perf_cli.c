@@ -12,7 +12,7 @@
 
 enum { O_PID = 'p', O_TID = 't', O_KERNEL = 'k', O_JIT = 'j', O_ALL = 'a', O_ADDRS = 'A',
        O_SRCLINE = 's', O_INLINE = 'I', O_CONTEXT = 'c',
-       O_EVENT = 256, O_SKIP, O_THREADS };
+       O_EVENT = 256, O_SKIP, O_THREADS, O_SYMFS, O_KALLSYMS, O_NO_DEMANGLE };
 
 /* What flame offers for perf input too. */
 static const struct cliopt format_opts[] = {
@@ -27,6 +27,10 @@ static const struct cliopt format_opts[] = {
 	  "address; slow, and runs on one thread" },
 	{ "context", O_CONTEXT, NULL, "with --inline, add file:line to those frames" },
 	{ "threads", O_THREADS, "N", "worker threads (0 = all cores; output is the same)" },
+	{ "symfs", O_SYMFS, "DIR", "perf.data: look its files up under DIR (a recording\n"
+	  "made on another machine), as perf script --symfs" },
+	{ "kallsyms", O_KALLSYMS, "FILE", "perf.data: kernel symbols from FILE, not /proc/kallsyms" },
+	{ "no-demangle", O_NO_DEMANGLE, NULL, "perf.data: keep C++ and Rust names mangled" },
 	{ NULL, 0, NULL, NULL }
 };
 
@@ -53,6 +57,9 @@ static int set(void *ctx, int key, const char *arg, char *err, size_t errlen)
 	case O_INLINE: cli->inline_frames = 1; break;
 	case O_CONTEXT: cli->context = 1; break;
 	case O_EVENT: o->event_filter = arg; break;
+	case O_SYMFS: o->symfs = arg; break;
+	case O_KALLSYMS: o->kallsyms = arg; break;
+	case O_NO_DEMANGLE: o->no_demangle = 1; break;
 	case O_SKIP:
 		cli->skip = xrealloc(cli->skip, (cli->nskip + 1) * sizeof(*cli->skip));
 		cli->skip[cli->nskip++] = arg;

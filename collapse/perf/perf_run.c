@@ -370,7 +370,7 @@ static int perfdata_input(struct run *r, struct lread *lr, const char *name, per
 			  void *ctx, char *err, size_t errlen)
 {
 	char msg[400];
-	int rc = perfdata_collapse(r->self.p, lr, name, warn, ctx, msg, sizeof(msg));
+	int rc = perfdata_collapse(r->self.p, &r->opts, lr, name, warn, ctx, msg, sizeof(msg));
 
 	if (rc < 0)
 		snprintf(err, errlen, "%s: %s", name, msg);

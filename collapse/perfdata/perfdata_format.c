@@ -46,12 +46,13 @@ static void report(const struct sink *s, const char *name, const struct perfdata
 	}
 }
 
-int perfdata_collapse(struct perf *p, struct lread *lr, const char *name, perf_warn_fn *warn,
-		      void *ctx, char *err, size_t errlen)
+int perfdata_collapse(struct perf *p, const struct perf_opts *o, struct lread *lr,
+		      const char *name, perf_warn_fn *warn, void *ctx, char *err, size_t errlen)
 {
 	struct sink s = { warn, ctx };
 	struct perfdata_stats st;
-	struct perfsym *sym = perfsym_new(NULL);
+	struct perfsym_opts so = { o->symfs, o->kallsyms, o->no_demangle, NULL };
+	struct perfsym *sym = perfsym_new(&so);
 	int rc;
 
 	perf_begin(p, name);
@@ -100,7 +101,7 @@ int perfdata_collect(const struct format_job *j)
 		po.pid = po.tid = 1;
 	po.seq = j->o->seq;
 	p = perf_new(&po, j->t, j->warn, j->ctx);
-	rc = perfdata_collapse(p, j->lr, j->name, j->warn, j->ctx, msg, sizeof(msg));
+	rc = perfdata_collapse(p, &po, j->lr, j->name, j->warn, j->ctx, msg, sizeof(msg));
 	if (rc < 0)
 		snprintf(j->err, j->errlen, "%s: %s", j->name, msg);
 	report_perf(j, perf_stats(p));

@@ -76,18 +76,24 @@ char *perfsym_file_slurp(const char *path, size_t max, size_t *len)
 	return buf ? buf : xcalloc(1, 1);
 }
 
-/* The build-id cache: $PERF_BUILDID_DIR, else ~/.debug. */
+/* The build-id cache: $PERF_BUILDID_DIR, else ~/.debug; under --symfs
+ * when one is given, as perf looks for it (a recording from elsewhere
+ * must not take this machine's files). */
 static const char *buildid_dir(const struct perfsym_opts *o, char *buf, size_t size)
 {
 	const char *env = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
+	const char *fs = o->symfs ? o->symfs : "";
+	int n;
 
 	if (o->buildid_dir)
 		return o->buildid_dir[0] ? o->buildid_dir : NULL;
 	if (env && env[0])
-		return env;
-	if (!home || snprintf(buf, size, "%s/.debug", home) >= (int)size)
+		n = snprintf(buf, size, "%s%s", fs, env);
+	else if (home)
+		n = snprintf(buf, size, "%s%s/.debug", fs, home);
+	else
 		return NULL;
-	return buf;
+	return n >= 0 && n < (int)size ? buf : NULL;
 }
 
 static int is_vdso(const char *path)

@@ -19,8 +19,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	o.addrs = 1;
 	o.kernel = 1;
+	/* The reading alone: no file of this machine is opened for symbols. */
+	o.symfs = "/nonexistent";
+	o.kallsyms = "/dev/null";
 	p = perf_new(&o, t, fuzz_quiet, NULL);
-	perfdata_collapse(p, lr, "<fuzz>", fuzz_quiet, NULL, err, sizeof(err));
+	perfdata_collapse(p, &o, lr, "<fuzz>", fuzz_quiet, NULL, err, sizeof(err));
 	free(strtab_sorted(t));
 	perf_free(p);
 	strtab_free(t);
