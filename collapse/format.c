@@ -5,6 +5,8 @@
  * format_families, its tests and its fuzz target.  Nothing else. */
 #include "format.h"
 #include "bytes.h"
+#include "dtrace.h"
+#include "dtrace_cli.h"
 #include "etw_cli.h"
 #include "etw_format.h"
 #include "folded_format.h"
@@ -32,13 +34,15 @@ const struct format formats[] = {
 	  PV_KIND_JSON },
 	{ "perfview-xml", "PerfView stack XML", pv_xml_sniff, pv_collect, NULL, FILTER_TIME,
 	  PV_KIND_XML },
+	{ "dtrace", "DTrace stack aggregations (stack(), ustack())", dtrace_sniff, dtrace_collect,
+	  &dtrace_cli_family, 0, 0 },
 	{ "collapsed", "collapsed stacks (flamegraph.pl's input)", folded_sniff, folded_collect,
 	  NULL, 0, 0 },
 	{ NULL, NULL, NULL, NULL, NULL, 0, 0 }
 };
 
 const struct cliopt_family *const format_families[] = {
-	&perf_cli_family, &etw_cli_family, &vsp_cli_family, NULL
+	&perf_cli_family, &etw_cli_family, &vsp_cli_family, &dtrace_cli_family, NULL
 };
 
 const struct format *format_detect(const char *head, size_t len)
