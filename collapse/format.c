@@ -13,6 +13,8 @@
 #include "perf_cli.h"
 #include "perf_format.h"
 #include "pv_format.h"
+#include "sample.h"
+#include "sample_cli.h"
 #include "vsp_cli.h"
 #include "vsp_format.h"
 
@@ -36,13 +38,14 @@ const struct format formats[] = {
 	  PV_KIND_XML },
 	{ "dtrace", "DTrace stack aggregations (stack(), ustack())", dtrace_sniff, dtrace_collect,
 	  &dtrace_cli_family, 0, 0 },
+	{ "sample", "macOS sample report", sample_sniff, sample_collect, &sample_cli_family, 0, 0 },
 	{ "collapsed", "collapsed stacks (flamegraph.pl's input)", folded_sniff, folded_collect,
 	  NULL, 0, 0 },
 	{ NULL, NULL, NULL, NULL, NULL, 0, 0 }
 };
 
 const struct cliopt_family *const format_families[] = {
-	&perf_cli_family, &etw_cli_family, &vsp_cli_family, &dtrace_cli_family, NULL
+	&perf_cli_family, &etw_cli_family, &vsp_cli_family, &dtrace_cli_family, &sample_cli_family, NULL
 };
 
 const struct format *format_detect(const char *head, size_t len)
