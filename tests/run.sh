@@ -48,6 +48,10 @@ suite collapse-perf tests/collapse-perf.sh
 suite collapse-vsp tests/collapse-vsp.sh
 suite collapse-etw tests/collapse-etw.sh
 suite collapse-perfview tests/collapse-perfview.sh
+suite collapse-dtrace tests/collapse-dtrace.sh
+suite collapse-sample tests/collapse-sample.sh
+suite collapse-recursive tests/collapse-recursive.sh
+suite collapse-guess tests/collapse-guess.sh
 suite flame tests/flame.sh
 suite truncated tests/truncated.sh
 suite options tests/options.sh

@@ -45,6 +45,13 @@ static void detection(void)
 	CHECK_STR(detected("Type,Function Name,Inclusive Samples\n"), "vs-callercallee");
 	CHECK_STR(detected("  {\"StackSource\":{}}"), "perfview-json");
 	CHECK_STR(detected("<StackWindow><StackSource>"), "perfview-xml");
+	CHECK_STR(detected("CPU ID FUNCTION:NAME\n  0 1 :tick-60s\n\n\n  genunix`f+0x1\n  unix`g\n  3\n"),
+		  "dtrace");
+	CHECK_STR(detected("h\n\n  0xfffffffffb8001d6\n  1\n"), "dtrace");
+	/* A perf sample's frames have no backquote: not DTrace. */
+	CHECK_STR(detected("p 1 [0] 1.0: 1 cycles:\n\n\tffff f (/x)\n\n"), "perf");
+	CHECK_STR(detected("Process: a [1]\n\nCall graph:\n    12 Thread_1\n    + 12 main  (in a)\n"),
+		  "sample");
 	CHECK_STR(detected(""), "none");
 	CHECK_STR(detected("hello\nworld\n"), "none");
 	CHECK(format_hint("PERFILE2xxxxxxxx", 16) != NULL);
