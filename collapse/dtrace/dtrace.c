@@ -107,20 +107,29 @@ static size_t offset_at(const char *s, size_t n)
 	return n;
 }
 
+/* The bytes scan looks at; all others pass in one test. */
+static const unsigned char special[256] = {
+	['+'] = 1, [':'] = 1, [';'] = 1, ['>'] = 1,
+};
+
 /* The flags of s, and its length without the offset (default mode). */
 static unsigned scan(const char *s, size_t *n)
 {
+	const unsigned char *u = (const unsigned char *)s;
 	unsigned f = 0;
 	size_t i, plus = *n;
 
 	for (i = 0; i < *n; i++) {
-		switch (s[i]) {
-		case '>': if (i > 0 && s[i - 1] == '-') f |= HAS_INLINE; break;
-		case ':': if (i > 0 && s[i - 1] == ':') f |= HAS_CPP; break;
-		case ';': f |= HAS_SEMI; break;
-		case '+': plus = i; break;
-		default: break;
-		}
+		if (!special[u[i]])
+			continue;
+		if (u[i] == '+')
+			plus = i;
+		else if (u[i] == ';')
+			f |= HAS_SEMI;
+		else if (i > 0 && u[i] == '>' && u[i - 1] == '-')
+			f |= HAS_INLINE;
+		else if (i > 0 && u[i] == ':' && u[i - 1] == ':')
+			f |= HAS_CPP;
 	}
 	*n = plus;
 	return f;
