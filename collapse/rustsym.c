@@ -10,25 +10,30 @@ static int is_hex(char c)
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-static const char *const escapes[][2] = {
-	{ "$SP$", "@" }, { "$BP$", "*" }, { "$RF$", "&" }, { "$LT$", "<" }, { "$GT$", ">" },
-	{ "$LP$", "(" }, { "$RP$", ")" }, { "$C$", "," }, { "$u7e$", "~" }, { "$u20$", " " },
-	{ "$u27$", "'" }, { "$u3d$", "=" }, { "$u5b$", "[" }, { "$u5d$", "]" }, { "$u7b$", "{" },
-	{ "$u7d$", "}" }, { "$u3b$", ";" }, { "$u2b$", "+" }, { "$u21$", "!" }, { "$u22$", "\"" },
+/* Each escape, its length and what it stands for. */
+static const struct {
+	const char *s;
+	size_t len;
+	char c;
+} escapes[] = {
+	{ "$SP$", 4, '@' }, { "$BP$", 4, '*' }, { "$RF$", 4, '&' }, { "$LT$", 4, '<' },
+	{ "$GT$", 4, '>' }, { "$LP$", 4, '(' }, { "$RP$", 4, ')' }, { "$C$", 3, ',' },
+	{ "$u7e$", 5, '~' }, { "$u20$", 5, ' ' }, { "$u27$", 5, '\'' }, { "$u3d$", 5, '=' },
+	{ "$u5b$", 5, '[' }, { "$u5d$", 5, ']' }, { "$u7b$", 5, '{' }, { "$u7d$", 5, '}' },
+	{ "$u3b$", 5, ';' }, { "$u2b$", 5, '+' }, { "$u21$", 5, '!' }, { "$u22$", 5, '"' },
 };
 
 /* The escape at s (n bytes): its length, its character in *c; 0: none. */
 static size_t escape(const char *s, size_t n, char *c)
 {
-	size_t k, len;
+	size_t k;
 
-	for (k = 0; k < sizeof(escapes) / sizeof(escapes[0]); k++) {
-		len = strlen(escapes[k][0]);
-		if (n >= len && memcmp(s, escapes[k][0], len) == 0) {
-			*c = escapes[k][1][0];
-			return len;
+	for (k = 0; k < sizeof(escapes) / sizeof(escapes[0]); k++)
+		if (n >= escapes[k].len && s[1] == escapes[k].s[1] &&
+		    memcmp(s, escapes[k].s, escapes[k].len) == 0) {
+			*c = escapes[k].c;
+			return escapes[k].len;
 		}
-	}
 	return 0;
 }
 
@@ -52,6 +57,8 @@ size_t rustsym_fix(const char *s, size_t n, char *out)
 			i += 2;
 		} else if (s[i] != '$') {
 			out[o++] = s[i++];
+			while (i < n && s[i] != '$' && s[i] != '.')
+				out[o++] = s[i++];
 		} else if ((used = escape(s + i, n - i, out + o))) {
 			o++;
 			i += used;

@@ -96,9 +96,11 @@ static void emit(struct sample *s)
 		return;
 	leaf = s->path + (s->depth > 1 ? s->ends[s->depth - 2] + 1 : 0);
 	n = (size_t)(s->path + s->len - leaf);
-	for (i = 0; i < sizeof(idle) / sizeof(idle[0]); i++)
-		if (n >= (k = strlen(idle[i])) && memcmp(leaf + n - k, idle[i], k) == 0)
+	for (i = 0; i < sizeof(idle) / sizeof(idle[0]); i++) {
+		k = strlen(idle[i]);
+		if (n >= k && leaf[n - 1] == idle[i][k - 1] && memcmp(leaf + n - k, idle[i], k) == 0)
 			return;
+	}
 	if (s->seq) {
 		fseq_put(s->t, s->seq, s->path, s->len, &c);
 	} else {
@@ -159,14 +161,19 @@ static int count_of(const char *p, size_t n, uint64_t *v)
  * to ')', without ".dylib"; its length, 0 when there is none. */
 static size_t module_of(const char *p, size_t n, const char **mod)
 {
-	const char *in = NULL, *q = p, *close;
+	const char *in = p + n, *close;
 	size_t len;
 
-	while ((q = memmem(q, (size_t)(p + n - q), "(in ", 4))) {
-		in = q + 4;
-		q = in;
+	/* Backwards from the end: the last "(in " is nearly always the last '('. */
+	for (;;) {
+		in = memrchr(p, '(', (size_t)(in - p));
+		if (!in)
+			return 0;
+		if ((size_t)(p + n - in) >= 4 && memcmp(in, "(in ", 4) == 0)
+			break;
 	}
-	if (!in || !(close = memchr(in, ')', (size_t)(p + n - in))))
+	in += 4;
+	if (!(close = memchr(in, ')', (size_t)(p + n - in))))
 		return 0;
 	len = (size_t)(close - in);
 	if (len >= 6 && memcmp(close - 6, ".dylib", 6) == 0)
