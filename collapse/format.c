@@ -17,6 +17,8 @@
 #include "sample_cli.h"
 #include "vsp_cli.h"
 #include "vsp_format.h"
+#include "vtune.h"
+#include "vtune_cli.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -39,13 +41,14 @@ const struct format formats[] = {
 	{ "dtrace", "DTrace stack aggregations (stack(), ustack())", dtrace_sniff, dtrace_collect,
 	  &dtrace_cli_family, 0, 0 },
 	{ "sample", "macOS sample report", sample_sniff, sample_collect, &sample_cli_family, 0, 0 },
+	{ "vtune", "Intel VTune top-down CSV", vtune_sniff, vtune_collect, &vtune_cli_family, 0, 0 },
 	{ "collapsed", "collapsed stacks (flamegraph.pl's input)", folded_sniff, folded_collect,
 	  NULL, 0, 0 },
 	{ NULL, NULL, NULL, NULL, NULL, 0, 0 }
 };
 
 const struct cliopt_family *const format_families[] = {
-	&perf_cli_family, &etw_cli_family, &vsp_cli_family, &dtrace_cli_family, &sample_cli_family, NULL
+	&perf_cli_family, &etw_cli_family, &vsp_cli_family, &dtrace_cli_family, &sample_cli_family, &vtune_cli_family, NULL
 };
 
 const struct format *format_detect(const char *head, size_t len)

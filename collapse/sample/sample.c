@@ -14,6 +14,10 @@
 #define START "Call graph:"
 #define END "Total number in stack"
 #define MAX_WARN 10	/* bad lines named one by one; the rest counted */
+/* Frames standing for a node that could not be read and for a level the
+ * indent skipped: the nodes below them keep their samples. */
+#define UNREADABLE "[unreadable]"
+#define MISSING "[missing]"
 
 enum { BEFORE, GRAPH, AFTER };
 
@@ -192,14 +196,17 @@ static void node(struct sample *s, const char *p, size_t n, unsigned long lineno
 	while (n > 0 && is_ws(*p))
 		p++, n--;
 	if (!(sp = memchr(p, ' ', n))) {
-		bad(s, lineno, "a call graph line without a count and a function (skipped)");
+		bad(s, lineno, "a call graph line without a count and a function (read as \""
+		    UNREADABLE "\")");
+		s->samples = 0;
+		push(s, NULL, 0, UNREADABLE, sizeof(UNREADABLE) - 1);
 		return;
 	}
 	for (tlen = (size_t)(sp - p); tlen > 0 && is_ws(p[tlen - 1]); tlen--)
 		;
 	if (!count_of(p, tlen, &v)) {
-		bad(s, lineno, "the sample count is not a number (line skipped)");
-		return;
+		bad(s, lineno, "the sample count is not a number (read as 0)");
+		v = 0;
 	}
 	rest = sp + 1;
 	rlen = (size_t)(p + n - rest);
@@ -230,18 +237,18 @@ static void graph_line(struct sample *s, const char *p, size_t n, unsigned long 
 		bad(s, lineno, "a call graph line of indent characters only (skipped)");
 		return;
 	}
-	if ((i - 4) % 2) {
-		bad(s, lineno, "an odd number of indent characters (line skipped)");
-		return;
-	}
+	if ((i - 4) % 2)	/* taken as the level below */
+		bad(s, lineno, "an odd number of indent characters (read as one less)");
 	depth = (i - 4) / 2 + 1;
 	if (depth <= s->depth) {
 		emit(s);
 		s->depth = depth - 1;
 		s->len = depth > 1 ? s->ends[depth - 2] : 0;
 	} else if (depth > s->depth + 1) {
-		bad(s, lineno, "the indent skips a level (line skipped)");
-		return;
+		bad(s, lineno, "the indent skips a level (filled with \"" MISSING "\")");
+		s->samples = 0;
+		while (s->depth < depth - 1)
+			push(s, NULL, 0, MISSING, sizeof(MISSING) - 1);
 	}
 	node(s, p + i, n - i, lineno);
 }
