@@ -10,6 +10,8 @@
 #include "etw_cli.h"
 #include "etw_format.h"
 #include "folded_format.h"
+#include "ghcprof.h"
+#include "ghcprof_cli.h"
 #include "perf_cli.h"
 #include "perf_format.h"
 #include "pv_format.h"
@@ -42,13 +44,15 @@ const struct format formats[] = {
 	  &dtrace_cli_family, 0, 0 },
 	{ "sample", "macOS sample report", sample_sniff, sample_collect, &sample_cli_family, 0, 0 },
 	{ "vtune", "Intel VTune top-down CSV", vtune_sniff, vtune_collect, &vtune_cli_family, 0, 0 },
+	{ "ghcprof", "GHC profiling report (.prof)", ghcprof_sniff, ghcprof_collect,
+	  &ghcprof_cli_family, 0, 0 },
 	{ "collapsed", "collapsed stacks (flamegraph.pl's input)", folded_sniff, folded_collect,
 	  NULL, 0, 0 },
 	{ NULL, NULL, NULL, NULL, NULL, 0, 0 }
 };
 
 const struct cliopt_family *const format_families[] = {
-	&perf_cli_family, &etw_cli_family, &vsp_cli_family, &dtrace_cli_family, &sample_cli_family, &vtune_cli_family, NULL
+	&perf_cli_family, &etw_cli_family, &vsp_cli_family, &dtrace_cli_family, &sample_cli_family, &vtune_cli_family, &ghcprof_cli_family, NULL
 };
 
 const struct format *format_detect(const char *head, size_t len)

@@ -51,6 +51,7 @@ suite collapse-perfview tests/collapse-perfview.sh
 suite collapse-dtrace tests/collapse-dtrace.sh
 suite collapse-sample tests/collapse-sample.sh
 suite collapse-vtune tests/collapse-vtune.sh
+suite collapse-ghcprof tests/collapse-ghcprof.sh
 suite collapse-recursive tests/collapse-recursive.sh
 suite collapse-guess tests/collapse-guess.sh
 suite flame tests/flame.sh

@@ -53,6 +53,8 @@ static void detection(void)
 	CHECK_STR(detected("Process: a [1]\n\nCall graph:\n    12 Thread_1\n    + 12 main  (in a)\n"),
 		  "sample");
 	CHECK_STR(detected("Function Stack,CPU Time:Self,Module\nTotal,0.0,[Unknown]\n"), "vtune");
+	CHECK_STR(detected("\tReport\n\nCOST CENTRE MODULE SRC no. entries %time %alloc %time %alloc\n"),
+		  "ghcprof");
 	CHECK_STR(detected(""), "none");
 	CHECK_STR(detected("hello\nworld\n"), "none");
 	CHECK(format_hint("PERFILE2xxxxxxxx", 16) != NULL);
