@@ -21,6 +21,7 @@
 #include "vsp_format.h"
 #include "vtune.h"
 #include "vtune_cli.h"
+#include "xctrace.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -46,6 +47,8 @@ const struct format formats[] = {
 	{ "vtune", "Intel VTune top-down CSV", vtune_sniff, vtune_collect, &vtune_cli_family, 0, 0 },
 	{ "ghcprof", "GHC profiling report (.prof)", ghcprof_sniff, ghcprof_collect,
 	  &ghcprof_cli_family, 0, 0 },
+	{ "xctrace", "xctrace export XML (Instruments time profile)", xctrace_sniff, xctrace_collect,
+	  NULL, 0, 0 },
 	{ "collapsed", "collapsed stacks (flamegraph.pl's input)", folded_sniff, folded_collect,
 	  NULL, 0, 0 },
 	{ NULL, NULL, NULL, NULL, NULL, 0, 0 }

@@ -52,6 +52,7 @@ suite collapse-dtrace tests/collapse-dtrace.sh
 suite collapse-sample tests/collapse-sample.sh
 suite collapse-vtune tests/collapse-vtune.sh
 suite collapse-ghcprof tests/collapse-ghcprof.sh
+suite collapse-xctrace tests/collapse-xctrace.sh
 suite collapse-recursive tests/collapse-recursive.sh
 suite collapse-guess tests/collapse-guess.sh
 suite flame tests/flame.sh

@@ -55,6 +55,7 @@ static void detection(void)
 	CHECK_STR(detected("Function Stack,CPU Time:Self,Module\nTotal,0.0,[Unknown]\n"), "vtune");
 	CHECK_STR(detected("\tReport\n\nCOST CENTRE MODULE SRC no. entries %time %alloc %time %alloc\n"),
 		  "ghcprof");
+	CHECK_STR(detected("<?xml version=\"1.0\"?>\n<trace-query-result>\n<node>"), "xctrace");
 	CHECK_STR(detected(""), "none");
 	CHECK_STR(detected("hello\nworld\n"), "none");
 	CHECK(format_hint("PERFILE2xxxxxxxx", 16) != NULL);
