@@ -12,6 +12,7 @@
 #include "folded_format.h"
 #include "ghcprof.h"
 #include "ghcprof_cli.h"
+#include "instruments.h"
 #include "perf_cli.h"
 #include "perf_format.h"
 #include "pv_format.h"
@@ -49,6 +50,8 @@ const struct format formats[] = {
 	  &ghcprof_cli_family, 0, 0 },
 	{ "xctrace", "xctrace export XML (Instruments time profile)", xctrace_sniff, xctrace_collect,
 	  NULL, 0, 0 },
+	{ "instruments", "Instruments call tree text export", instruments_sniff,
+	  instruments_collect, NULL, 0, 0 },
 	{ "collapsed", "collapsed stacks (flamegraph.pl's input)", folded_sniff, folded_collect,
 	  NULL, 0, 0 },
 	{ NULL, NULL, NULL, NULL, NULL, 0, 0 }

@@ -56,6 +56,8 @@ static void detection(void)
 	CHECK_STR(detected("\tReport\n\nCOST CENTRE MODULE SRC no. entries %time %alloc %time %alloc\n"),
 		  "ghcprof");
 	CHECK_STR(detected("<?xml version=\"1.0\"?>\n<trace-query-result>\n<node>"), "xctrace");
+	CHECK_STR(detected("Running Time\tSelf (ms)\t\tSymbol Name\n1.0 ms   100.0%\t1.0 ms\t \tmain\n"),
+		  "instruments");
 	CHECK_STR(detected(""), "none");
 	CHECK_STR(detected("hello\nworld\n"), "none");
 	CHECK(format_hint("PERFILE2xxxxxxxx", 16) != NULL);
