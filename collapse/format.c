@@ -5,6 +5,7 @@
  * format_families, its tests and its fuzz target.  Nothing else. */
 #include "format.h"
 #include "bytes.h"
+#include "bpftrace.h"
 #include "dtrace.h"
 #include "dtrace_cli.h"
 #include "etw_cli.h"
@@ -52,6 +53,8 @@ const struct format formats[] = {
 	  NULL, 0, 0 },
 	{ "instruments", "Instruments call tree text export", instruments_sniff,
 	  instruments_collect, NULL, 0, 0 },
+	{ "bpftrace", "bpftrace maps of stacks (@[kstack] = count())", bpftrace_sniff,
+	  bpftrace_collect, NULL, 0, 0 },
 	{ "collapsed", "collapsed stacks (flamegraph.pl's input)", folded_sniff, folded_collect,
 	  NULL, 0, 0 },
 	{ NULL, NULL, NULL, NULL, NULL, 0, 0 }

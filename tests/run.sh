@@ -54,6 +54,7 @@ suite collapse-vtune tests/collapse-vtune.sh
 suite collapse-ghcprof tests/collapse-ghcprof.sh
 suite collapse-xctrace tests/collapse-xctrace.sh
 suite collapse-instruments tests/collapse-instruments.sh
+suite collapse-bpftrace tests/collapse-bpftrace.sh
 suite collapse-recursive tests/collapse-recursive.sh
 suite collapse-guess tests/collapse-guess.sh
 suite flame tests/flame.sh

@@ -58,6 +58,7 @@ static void detection(void)
 	CHECK_STR(detected("<?xml version=\"1.0\"?>\n<trace-query-result>\n<node>"), "xctrace");
 	CHECK_STR(detected("Running Time\tSelf (ms)\t\tSymbol Name\n1.0 ms   100.0%\t1.0 ms\t \tmain\n"),
 		  "instruments");
+	CHECK_STR(detected("Attaching 1 probe...\n\n@[\n    f+1\n    g+2\n]: 3\n"), "bpftrace");
 	CHECK_STR(detected(""), "none");
 	CHECK_STR(detected("hello\nworld\n"), "none");
 	CHECK(format_hint("PERFILE2xxxxxxxx", 16) != NULL);
