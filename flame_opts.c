@@ -101,7 +101,7 @@ static int set_own(void *ctx, int key, const char *a, char *err, size_t errlen)
 	}
 }
 
-#define MAX_GROUPS 8
+#define MAX_GROUPS 16	/* flame's own and the families: room for more */
 
 /* flame's own options first: an option of its own (--pid N) is not the
  * format tools' option of the same name (stackcollapse-perf --pid). */

@@ -14,6 +14,8 @@
 #include "ghcprof.h"
 #include "ghcprof_cli.h"
 #include "instruments.h"
+#include "jstack.h"
+#include "jstack_cli.h"
 #include "perf_cli.h"
 #include "perf_format.h"
 #include "pv_format.h"
@@ -55,13 +57,15 @@ const struct format formats[] = {
 	  instruments_collect, NULL, 0, 0 },
 	{ "bpftrace", "bpftrace maps of stacks (@[kstack] = count())", bpftrace_sniff,
 	  bpftrace_collect, NULL, 0, 0 },
+	{ "jstack", "Java thread dumps (jstack)", jstack_sniff, jstack_collect, &jstack_cli_family,
+	  0, 0 },
 	{ "collapsed", "collapsed stacks (flamegraph.pl's input)", folded_sniff, folded_collect,
 	  NULL, 0, 0 },
 	{ NULL, NULL, NULL, NULL, NULL, 0, 0 }
 };
 
 const struct cliopt_family *const format_families[] = {
-	&perf_cli_family, &etw_cli_family, &vsp_cli_family, &dtrace_cli_family, &sample_cli_family, &vtune_cli_family, &ghcprof_cli_family, NULL
+	&perf_cli_family, &etw_cli_family, &vsp_cli_family, &dtrace_cli_family, &sample_cli_family, &vtune_cli_family, &ghcprof_cli_family, &jstack_cli_family, NULL
 };
 
 const struct format *format_detect(const char *head, size_t len)

@@ -10,7 +10,7 @@
 IN=$TMP/install
 mkdir -p "$IN"
 IN_TOOLS="flame flamegraph difffolded stackcollapse-perf stackcollapse-etw stackcollapse-vsp stackcollapse-perfview
-stackcollapse-dtrace stackcollapse-sample stackcollapse-recursive stackcollapse-guess stackcollapse-vtune stackcollapse-ghcprof stackcollapse-xctrace stackcollapse-instruments stackcollapse-bpftrace"
+stackcollapse-dtrace stackcollapse-sample stackcollapse-recursive stackcollapse-guess stackcollapse-vtune stackcollapse-ghcprof stackcollapse-xctrace stackcollapse-instruments stackcollapse-bpftrace stackcollapse-jstack"
 IN_VERSION=$(sed -n 's/^VERSION *:= *//p' Makefile)
 
 # inst_make ARGS...: make as make check was run (its variables come in
@@ -243,6 +243,7 @@ inst_run() {
 	stackcollapse-xctrace) "$_b" tests/data/xctrace/own.xml > "$IN/run.out" ;;
 	stackcollapse-instruments) "$_b" tests/data/instruments/own.txt > "$IN/run.out" ;;
 	stackcollapse-bpftrace) "$_b" tests/data/bpftrace/own.bt > "$IN/run.out" ;;
+	stackcollapse-jstack) "$_b" tests/data/jstack/own.txt > "$IN/run.out" ;;
 	*) echo "no input for $1"; return ;;
 	esac 2> "$IN/run.err" || { echo "exit $?: $(head -c 300 "$IN/run.err")"; return; }
 	case $1 in

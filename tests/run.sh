@@ -55,6 +55,7 @@ suite collapse-ghcprof tests/collapse-ghcprof.sh
 suite collapse-xctrace tests/collapse-xctrace.sh
 suite collapse-instruments tests/collapse-instruments.sh
 suite collapse-bpftrace tests/collapse-bpftrace.sh
+suite collapse-jstack tests/collapse-jstack.sh
 suite collapse-recursive tests/collapse-recursive.sh
 suite collapse-guess tests/collapse-guess.sh
 suite flame tests/flame.sh

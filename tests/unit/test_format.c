@@ -59,6 +59,8 @@ static void detection(void)
 	CHECK_STR(detected("Running Time\tSelf (ms)\t\tSymbol Name\n1.0 ms   100.0%\t1.0 ms\t \tmain\n"),
 		  "instruments");
 	CHECK_STR(detected("Attaching 1 probe...\n\n@[\n    f+1\n    g+2\n]: 3\n"), "bpftrace");
+	CHECK_STR(detected("Full thread dump OpenJDK:\n\n\"main\" #1\n   java.lang.Thread.State: RUNNABLE\n"),
+		  "jstack");
 	CHECK_STR(detected(""), "none");
 	CHECK_STR(detected("hello\nworld\n"), "none");
 	CHECK(format_hint("PERFILE2xxxxxxxx", 16) != NULL);
