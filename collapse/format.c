@@ -11,6 +11,7 @@
 #include "etw_cli.h"
 #include "etw_format.h"
 #include "folded_format.h"
+#include "gdb.h"
 #include "ghcprof.h"
 #include "ghcprof_cli.h"
 #include "instruments.h"
@@ -59,6 +60,7 @@ const struct format formats[] = {
 	  bpftrace_collect, NULL, 0, 0 },
 	{ "jstack", "Java thread dumps (jstack)", jstack_sniff, jstack_collect, &jstack_cli_family,
 	  0, 0 },
+	{ "gdb", "gdb backtraces (thread apply all bt)", gdb_sniff, gdb_collect, NULL, 0, 0 },
 	{ "collapsed", "collapsed stacks (flamegraph.pl's input)", folded_sniff, folded_collect,
 	  NULL, 0, 0 },
 	{ NULL, NULL, NULL, NULL, NULL, 0, 0 }

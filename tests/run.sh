@@ -56,6 +56,7 @@ suite collapse-xctrace tests/collapse-xctrace.sh
 suite collapse-instruments tests/collapse-instruments.sh
 suite collapse-bpftrace tests/collapse-bpftrace.sh
 suite collapse-jstack tests/collapse-jstack.sh
+suite collapse-gdb tests/collapse-gdb.sh
 suite collapse-recursive tests/collapse-recursive.sh
 suite collapse-guess tests/collapse-guess.sh
 suite flame tests/flame.sh

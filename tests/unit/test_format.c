@@ -61,6 +61,8 @@ static void detection(void)
 	CHECK_STR(detected("Attaching 1 probe...\n\n@[\n    f+1\n    g+2\n]: 3\n"), "bpftrace");
 	CHECK_STR(detected("Full thread dump OpenJDK:\n\n\"main\" #1\n   java.lang.Thread.State: RUNNABLE\n"),
 		  "jstack");
+	CHECK_STR(detected("Thread 1 (Thread 0x7f (LWP 1) \"a\"):\n#0  0x1 in f () at a.c:1\n#1  0x2 in main () at a.c:2\n"),
+		  "gdb");
 	CHECK_STR(detected(""), "none");
 	CHECK_STR(detected("hello\nworld\n"), "none");
 	CHECK(format_hint("PERFILE2xxxxxxxx", 16) != NULL);
