@@ -29,7 +29,7 @@ measure() {
 }
 
 # BENCH_ONLY="perf flame" runs only those sections (flamegraph, perf, etw,
-# perfview, flame, stackops, real); the perf input is still made when flame needs it.
+# perfview, flame, stackops, collapsers, real); the perf input is still made when flame needs it.
 section() { [ -z "${BENCH_ONLY:-}" ] || case " $BENCH_ONLY " in *" $1 "*) true ;; *) false ;; esac; }
 if section flamegraph; then
 big=$OUT/big.folded
@@ -238,6 +238,50 @@ if section stackops; then
 # STACKOPS_FOLDED), else on 250k generated distinct stacks.
 echo "---- stack operators (bench/stackops.sh) ----"
 B=$B sh bench/stackops.sh
+fi
+
+if section collapsers; then
+# ---- stackcollapse-dtrace and -sample (issue 20) ----
+# ~100 MB inputs made by repeating a real one with its offsets or thread
+# names changed each time (so the stacks differ): inferno's test inputs
+# from ../shared/conformance when present, else ours in tests/data.
+# inferno's collapsers are compared when on PATH or in INFERNO_BIN.
+CC_DIR=../shared/conformance/collapsers
+IBIN=${INFERNO_BIN:-$(dirname "$(command -v inferno-collapse-dtrace || echo ./x)")}
+dsrc=$CC_DIR/dtrace/example-dtrace-stacks.txt
+[ -f "$dsrc" ] || dsrc=tests/data/dtrace/own.txt
+ssrc=$CC_DIR/sample/sample.txt
+[ -f "$ssrc" ] || ssrc=tests/data/sample/own.txt
+din=$OUT/big.dtrace
+sin=$OUT/big.sample
+if [ ! -s "$din" ]; then
+	dn=$((100000000 / $(wc -c < "$dsrc") + 1))
+	{ head -n 3 "$dsrc"; i=0; while [ $i -lt $dn ]; do i=$((i + 1)); tail -n +4 "$dsrc" | sed "s/+0x/+0x$i/"; done; } > "$din"
+fi
+if [ ! -s "$sin" ]; then
+	sn=$((100000000 / $(wc -c < "$ssrc") + 1))
+	{ sed '/^Call graph:/q' "$ssrc"
+	  i=0; while [ $i -lt $sn ]; do i=$((i + 1))
+		sed -n '/^Call graph:/,/^Total number in stack/p' "$ssrc" | sed '1d;$d' | sed "s/Thread_/Thread_$i-/"
+	  done
+	  sed -n '/^Total number in stack/,$p' "$ssrc"; } > "$sin"
+fi
+for kind in dtrace sample; do
+	[ "$kind" = dtrace ] && in=$din || in=$sin
+	size=$(wc -c < "$in")
+	echo "$kind input: $(echo "$size" | awk '{ printf "%.1f", $1 / 1e6 }') MB"
+	cat "$in" > /dev/null
+	measure "ours_$kind" "$B/stackcollapse-$kind" "$in"
+	if [ -x "$IBIN/inferno-collapse-$kind" ]; then
+		measure "inferno_$kind" "$IBIN/inferno-collapse-$kind" "$in"
+		eval "ti=\$T_inferno_$kind to=\$T_ours_$kind"
+		echo "inferno-collapse-$kind: $(awk "BEGIN { printf \"%.1fx\", $ti / $to }") slower than stackcollapse-$kind"
+	else
+		echo "inferno-collapse-$kind: not found (set INFERNO_BIN to compare)"
+	fi
+done
+rm -f "$OUT"/*.svg
+
 fi
 
 if section real; then

@@ -5,15 +5,29 @@
  * format_families, its tests and its fuzz target.  Nothing else. */
 #include "format.h"
 #include "bytes.h"
+#include "bpftrace.h"
+#include "dtrace.h"
+#include "dtrace_cli.h"
 #include "etw_cli.h"
 #include "etw_format.h"
 #include "folded_format.h"
+#include "gdb.h"
+#include "ghcprof.h"
+#include "ghcprof_cli.h"
+#include "instruments.h"
+#include "jstack.h"
+#include "jstack_cli.h"
 #include "perf_cli.h"
 #include "perf_format.h"
 #include "perfdata_format.h"
 #include "pv_format.h"
+#include "sample.h"
+#include "sample_cli.h"
 #include "vsp_cli.h"
 #include "vsp_format.h"
+#include "vtune.h"
+#include "vtune_cli.h"
+#include "xctrace.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -35,13 +49,28 @@ const struct format formats[] = {
 	  PV_KIND_JSON },
 	{ "perfview-xml", "PerfView stack XML", pv_xml_sniff, pv_collect, NULL, FILTER_TIME,
 	  PV_KIND_XML },
+	{ "dtrace", "DTrace stack aggregations (stack(), ustack())", dtrace_sniff, dtrace_collect,
+	  &dtrace_cli_family, 0, 0 },
+	{ "sample", "macOS sample report", sample_sniff, sample_collect, &sample_cli_family, 0, 0 },
+	{ "vtune", "Intel VTune top-down CSV", vtune_sniff, vtune_collect, &vtune_cli_family, 0, 0 },
+	{ "ghcprof", "GHC profiling report (.prof)", ghcprof_sniff, ghcprof_collect,
+	  &ghcprof_cli_family, 0, 0 },
+	{ "xctrace", "xctrace export XML (Instruments time profile)", xctrace_sniff, xctrace_collect,
+	  NULL, 0, 0 },
+	{ "instruments", "Instruments call tree text export", instruments_sniff,
+	  instruments_collect, NULL, 0, 0 },
+	{ "bpftrace", "bpftrace maps of stacks (@[kstack] = count())", bpftrace_sniff,
+	  bpftrace_collect, NULL, 0, 0 },
+	{ "jstack", "Java thread dumps (jstack)", jstack_sniff, jstack_collect, &jstack_cli_family,
+	  0, 0 },
+	{ "gdb", "gdb backtraces (thread apply all bt)", gdb_sniff, gdb_collect, NULL, 0, 0 },
 	{ "collapsed", "collapsed stacks (flamegraph.pl's input)", folded_sniff, folded_collect,
 	  NULL, 0, 0 },
 	{ NULL, NULL, NULL, NULL, NULL, 0, 0 }
 };
 
 const struct cliopt_family *const format_families[] = {
-	&perf_cli_family, &etw_cli_family, &vsp_cli_family, NULL
+	&perf_cli_family, &etw_cli_family, &vsp_cli_family, &dtrace_cli_family, &sample_cli_family, &vtune_cli_family, &ghcprof_cli_family, &jstack_cli_family, NULL
 };
 
 const struct format *format_detect(const char *head, size_t len)

@@ -57,7 +57,7 @@ _flame_complete() {
 	case $prev in
 	--colors) choices="hot mem io wakeup chain java js perl red green blue aqua yellow purple orange" ;;
 	--bgcolors) choices="yellow blue green grey" ;;
-	--format) choices="perf wpa-csv xperf-dumper vs-calltree vs-callercallee perfview-json perfview-xml collapsed" ;;
+	--format) choices="perf wpa-csv xperf-dumper vs-calltree vs-callercallee perfview-json perfview-xml dtrace sample vtune ghcprof xctrace instruments bpftrace jstack gdb collapsed" ;;
 	--split-by) choices="thread process" ;;
 	--metric) choices="exclusive-samples inclusive-samples elapsed-exclusive elapsed-inclusive application-exclusive application-inclusive calls calls-inferno" ;;
 	-*)
@@ -79,5 +79,5 @@ _flame_complete() {
 	fi
 }
 
-complete -o filenames -F _flame_complete flame flamegraph difffolded stackfilter \
-	stackcollapse-perf stackcollapse-etw stackcollapse-vsp stackcollapse-perfview
+complete -o filenames -F _flame_complete flame flamegraph difffolded stackfilter \\
+	stackcollapse-perf stackcollapse-etw stackcollapse-vsp stackcollapse-perfview stackcollapse-dtrace stackcollapse-sample stackcollapse-recursive stackcollapse-guess stackcollapse-vtune stackcollapse-ghcprof stackcollapse-xctrace stackcollapse-instruments stackcollapse-bpftrace stackcollapse-jstack stackcollapse-gdb

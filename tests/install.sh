@@ -9,7 +9,8 @@
 #  - make dist: the tarball builds on its own.
 IN=$TMP/install
 mkdir -p "$IN"
-IN_TOOLS="flame flamegraph difffolded stackfilter stackcollapse-perf stackcollapse-etw stackcollapse-vsp stackcollapse-perfview"
+IN_TOOLS="flame flamegraph difffolded stackfilter stackcollapse-perf stackcollapse-etw stackcollapse-vsp stackcollapse-perfview
+stackcollapse-dtrace stackcollapse-sample stackcollapse-recursive stackcollapse-guess stackcollapse-vtune stackcollapse-ghcprof stackcollapse-xctrace stackcollapse-instruments stackcollapse-bpftrace stackcollapse-jstack stackcollapse-gdb"
 IN_VERSION=$(sed -n 's/^VERSION *:= *//p' Makefile)
 
 # inst_make ARGS...: make as make check was run (its variables come in
@@ -235,6 +236,16 @@ inst_run() {
 	stackcollapse-etw) "$_b" tests/data/etw/cpu.csv > "$IN/run.out" ;;
 	stackcollapse-vsp) "$_b" tests/data/vsp/tree-en.csv > "$IN/run.out" ;;
 	stackcollapse-perfview) "$_b" tests/data/perfview/bare.json > "$IN/run.out" ;;
+	stackcollapse-dtrace | stackcollapse-guess) "$_b" tests/data/dtrace/own.txt > "$IN/run.out" ;;
+	stackcollapse-sample) "$_b" tests/data/sample/own.txt > "$IN/run.out" ;;
+	stackcollapse-recursive) "$_b" tests/data/recursive/own.folded > "$IN/run.out" ;;
+	stackcollapse-vtune) "$_b" tests/data/vtune/own.csv > "$IN/run.out" ;;
+	stackcollapse-ghcprof) "$_b" tests/data/ghcprof/own.prof > "$IN/run.out" ;;
+	stackcollapse-xctrace) "$_b" tests/data/xctrace/own.xml > "$IN/run.out" ;;
+	stackcollapse-instruments) "$_b" tests/data/instruments/own.txt > "$IN/run.out" ;;
+	stackcollapse-bpftrace) "$_b" tests/data/bpftrace/own.bt > "$IN/run.out" ;;
+	stackcollapse-jstack) "$_b" tests/data/jstack/own.txt > "$IN/run.out" ;;
+	stackcollapse-gdb) "$_b" tests/data/gdb/own.txt > "$IN/run.out" ;;
 	*) echo "no input for $1"; return ;;
 	esac 2> "$IN/run.err" || { echo "exit $?: $(head -c 300 "$IN/run.err")"; return; }
 	case $1 in

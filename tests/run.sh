@@ -49,6 +49,17 @@ suite perfdata tests/perfdata.sh
 suite collapse-vsp tests/collapse-vsp.sh
 suite collapse-etw tests/collapse-etw.sh
 suite collapse-perfview tests/collapse-perfview.sh
+suite collapse-dtrace tests/collapse-dtrace.sh
+suite collapse-sample tests/collapse-sample.sh
+suite collapse-vtune tests/collapse-vtune.sh
+suite collapse-ghcprof tests/collapse-ghcprof.sh
+suite collapse-xctrace tests/collapse-xctrace.sh
+suite collapse-instruments tests/collapse-instruments.sh
+suite collapse-bpftrace tests/collapse-bpftrace.sh
+suite collapse-jstack tests/collapse-jstack.sh
+suite collapse-gdb tests/collapse-gdb.sh
+suite collapse-recursive tests/collapse-recursive.sh
+suite collapse-guess tests/collapse-guess.sh
 suite flame tests/flame.sh
 suite stackops tests/stackops.sh
 suite truncated tests/truncated.sh

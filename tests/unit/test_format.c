@@ -45,6 +45,24 @@ static void detection(void)
 	CHECK_STR(detected("Type,Function Name,Inclusive Samples\n"), "vs-callercallee");
 	CHECK_STR(detected("  {\"StackSource\":{}}"), "perfview-json");
 	CHECK_STR(detected("<StackWindow><StackSource>"), "perfview-xml");
+	CHECK_STR(detected("CPU ID FUNCTION:NAME\n  0 1 :tick-60s\n\n\n  genunix`f+0x1\n  unix`g\n  3\n"),
+		  "dtrace");
+	CHECK_STR(detected("h\n\n  0xfffffffffb8001d6\n  1\n"), "dtrace");
+	/* A perf sample's frames have no backquote: not DTrace. */
+	CHECK_STR(detected("p 1 [0] 1.0: 1 cycles:\n\n\tffff f (/x)\n\n"), "perf");
+	CHECK_STR(detected("Process: a [1]\n\nCall graph:\n    12 Thread_1\n    + 12 main  (in a)\n"),
+		  "sample");
+	CHECK_STR(detected("Function Stack,CPU Time:Self,Module\nTotal,0.0,[Unknown]\n"), "vtune");
+	CHECK_STR(detected("\tReport\n\nCOST CENTRE MODULE SRC no. entries %time %alloc %time %alloc\n"),
+		  "ghcprof");
+	CHECK_STR(detected("<?xml version=\"1.0\"?>\n<trace-query-result>\n<node>"), "xctrace");
+	CHECK_STR(detected("Running Time\tSelf (ms)\t\tSymbol Name\n1.0 ms   100.0%\t1.0 ms\t \tmain\n"),
+		  "instruments");
+	CHECK_STR(detected("Attaching 1 probe...\n\n@[\n    f+1\n    g+2\n]: 3\n"), "bpftrace");
+	CHECK_STR(detected("Full thread dump OpenJDK:\n\n\"main\" #1\n   java.lang.Thread.State: RUNNABLE\n"),
+		  "jstack");
+	CHECK_STR(detected("Thread 1 (Thread 0x7f (LWP 1) \"a\"):\n#0  0x1 in f () at a.c:1\n#1  0x2 in main () at a.c:2\n"),
+		  "gdb");
 	CHECK_STR(detected(""), "none");
 	CHECK_STR(detected("hello\nworld\n"), "none");
 	CHECK_STR(detected("PERFILE2xxxxxxxx"), "perf.data");

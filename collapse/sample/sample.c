@@ -1,0 +1,301 @@
+/* sample: the collapser.  The path from the root to the current node is
+ * kept joined ("a;b;c") with where each frame ends, so a leaf's stack is
+ * there to add as it is. */
+#include "sample.h"
+#include "folded.h"
+#include "rustsym.h"
+#include "strtab.h"
+#include "xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define START "Call graph:"
+#define END "Total number in stack"
+#define MAX_WARN 10	/* bad lines named one by one; the rest counted */
+/* Frames standing for a node that could not be read and for a level the
+ * indent skipped: the nodes below them keep their samples. */
+#define UNREADABLE "[unreadable]"
+#define MISSING "[missing]"
+
+enum { BEFORE, GRAPH, AFTER };
+
+struct sample {
+	struct sample_opts o;		/* options */
+	struct strtab *t;		/* stacks out */
+	struct fseq *seq;		/* input order, or NULL */
+	collect_warn_fn *warn;		/* messages */
+	void *ctx;			/* for warn */
+	const char *name;		/* the input */
+	int state;			/* BEFORE, GRAPH or AFTER the call graph */
+	char *path;			/* the current node's stack, joined */
+	size_t len, cap;		/* its length and room */
+	size_t *ends;			/* where each of its frames ends */
+	size_t depth, ecap;		/* how many frames, and room */
+	uint64_t samples;		/* the current node's count */
+	char *tmp;			/* a Rust symbol being finished */
+	size_t tmpcap;			/* its room */
+	struct sample_stats st;		/* counters */
+};
+
+/* Waits: a leaf ending in one of these is a thread doing nothing. */
+static const char *const idle[] = {
+	"__psynch_cvwait", "__select", "__semwait_signal", "__ulock_wait", "__wait4",
+	"__workq_kernreturn", "kevent", "mach_msg_trap", "read", "semaphore_wait_trap",
+};
+
+struct sample *sample_new(const struct sample_opts *o, struct strtab *t, struct fseq *seq,
+			  collect_warn_fn *warn, void *ctx, const char *name)
+{
+	struct sample *s = xcalloc(1, sizeof(*s));
+
+	if (o)
+		s->o = *o;
+	s->t = t;
+	s->seq = seq;
+	s->warn = warn;
+	s->ctx = ctx;
+	s->name = name;
+	return s;
+}
+
+void sample_free(struct sample *s)
+{
+	if (!s)
+		return;
+	free(s->path);
+	free(s->ends);
+	free(s->tmp);
+	free(s);
+}
+
+const struct sample_stats *sample_stats(const struct sample *s)
+{
+	return &s->st;
+}
+
+static int starts(const char *s, size_t n, const char *p)
+{
+	size_t k = strlen(p);
+
+	return n >= k && memcmp(s, p, k) == 0;
+}
+
+static void bad(struct sample *s, unsigned long lineno, const char *why)
+{
+	if (s->st.bad++ < MAX_WARN)
+		s->warn(s->ctx, s->name, lineno, why);
+}
+
+/* The current node's stack, unless its leaf is a wait. */
+static void emit(struct sample *s)
+{
+	struct fcount c = { s->samples, 0 };
+	const char *leaf;
+	size_t i, n, k;
+	uint32_t id;
+
+	if (s->depth == 0)
+		return;
+	leaf = s->path + (s->depth > 1 ? s->ends[s->depth - 2] + 1 : 0);
+	n = (size_t)(s->path + s->len - leaf);
+	for (i = 0; i < sizeof(idle) / sizeof(idle[0]); i++) {
+		k = strlen(idle[i]);
+		if (n >= k && leaf[n - 1] == idle[i][k - 1] && memcmp(leaf + n - k, idle[i], k) == 0)
+			return;
+	}
+	if (s->seq) {
+		fseq_put(s->t, s->seq, s->path, s->len, &c);
+	} else {
+		id = strtab_intern(s->t, s->path, s->len, NULL);
+		fcount_add(strtab_val(s->t, id), &c);
+	}
+	s->st.stacks++;
+}
+
+/* Appends a frame "module`function" (or the function alone) to the path. */
+static void push(struct sample *s, const char *mod, size_t mlen, const char *fn, size_t flen)
+{
+	size_t fixed;
+
+	if (flen >= 17 && fn[flen - 17] == 'h') {
+		xgrow(&s->tmp, &s->tmpcap, flen, 1);
+		if ((fixed = rustsym_fix(fn, flen, s->tmp)) != (size_t)-1) {
+			fn = s->tmp;
+			flen = fixed;
+		}
+	}
+	xgrow(&s->path, &s->cap, s->len + mlen + flen + 3, 1);
+	if (s->depth > 0)
+		s->path[s->len++] = ';';
+	if (mlen) {
+		memcpy(s->path + s->len, mod, mlen);
+		s->len += mlen;
+		s->path[s->len++] = '`';
+	}
+	memcpy(s->path + s->len, fn, flen);
+	s->len += flen;
+	xgrow(&s->ends, &s->ecap, s->depth + 1, sizeof(*s->ends));
+	s->ends[s->depth++] = s->len;
+}
+
+static int is_ws(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static int count_of(const char *p, size_t n, uint64_t *v)
+{
+	size_t i = n > 1 && p[0] == '+';
+
+	if (i == n)
+		return 0;
+	for (*v = 0; i < n; i++) {
+		unsigned dg = (unsigned char)p[i] - '0';
+
+		if (dg > 9 || *v > (UINT64_MAX - dg) / 10)
+			return 0;
+		*v = *v * 10 + dg;
+	}
+	return 1;
+}
+
+/* The module of "fn  (in libfoo.dylib) + 41": after the last "(in ", up
+ * to ')', without ".dylib"; its length, 0 when there is none. */
+static size_t module_of(const char *p, size_t n, const char **mod)
+{
+	const char *in = p + n, *close;
+	size_t len;
+
+	/* Backwards from the end: the last "(in " is nearly always the last '('. */
+	for (;;) {
+		in = memrchr(p, '(', (size_t)(in - p));
+		if (!in)
+			return 0;
+		if ((size_t)(p + n - in) >= 4 && memcmp(in, "(in ", 4) == 0)
+			break;
+	}
+	in += 4;
+	if (!(close = memchr(in, ')', (size_t)(p + n - in))))
+		return 0;
+	len = (size_t)(close - in);
+	if (len >= 6 && memcmp(close - 6, ".dylib", 6) == 0)
+		len -= 6;
+	*mod = in;
+	return len;
+}
+
+/* A node after its indent: "825 main  (in rg) + 41  [0x10384b549]". */
+static void node(struct sample *s, const char *p, size_t n, unsigned long lineno)
+{
+	const char *sp, *rest, *open, *mod = NULL;
+	size_t tlen, rlen, flen, mlen = 0;
+	uint64_t v;
+
+	while (n > 0 && is_ws(*p))
+		p++, n--;
+	if (!(sp = memchr(p, ' ', n))) {
+		bad(s, lineno, "a call graph line without a count and a function (read as \""
+		    UNREADABLE "\")");
+		s->samples = 0;
+		push(s, NULL, 0, UNREADABLE, sizeof(UNREADABLE) - 1);
+		return;
+	}
+	for (tlen = (size_t)(sp - p); tlen > 0 && is_ws(p[tlen - 1]); tlen--)
+		;
+	if (!count_of(p, tlen, &v)) {
+		bad(s, lineno, "the sample count is not a number (read as 0)");
+		v = 0;
+	}
+	rest = sp + 1;
+	rlen = (size_t)(p + n - rest);
+	open = memchr(rest, '(', rlen);
+	for (flen = open ? (size_t)(open - rest) : rlen; flen > 0 && is_ws(rest[flen - 1]); flen--)
+		;
+	if (!s->o.no_modules)
+		mlen = module_of(rest, rlen, &mod);
+	s->samples = v;
+	push(s, mod, mlen, rest, flen);
+}
+
+static int is_indent(char c)
+{
+	return c == ' ' || c == '+' || c == '|' || c == ':' || c == '!';
+}
+
+/* A line of the call graph (starting with 4 spaces): its depth is told by
+ * the indent characters after them, two a level.  A node no deeper than
+ * the one before ends that one's stack. */
+static void graph_line(struct sample *s, const char *p, size_t n, unsigned long lineno)
+{
+	size_t i = 4, depth;
+
+	while (i < n && is_indent(p[i]))
+		i++;
+	if (i == n) {
+		bad(s, lineno, "a call graph line of indent characters only (skipped)");
+		return;
+	}
+	if ((i - 4) % 2)	/* taken as the level below */
+		bad(s, lineno, "an odd number of indent characters (read as one less)");
+	depth = (i - 4) / 2 + 1;
+	if (depth <= s->depth) {
+		emit(s);
+		s->depth = depth - 1;
+		s->len = depth > 1 ? s->ends[depth - 2] : 0;
+	} else if (depth > s->depth + 1) {
+		bad(s, lineno, "the indent skips a level (filled with \"" MISSING "\")");
+		s->samples = 0;
+		while (s->depth < depth - 1)
+			push(s, NULL, 0, MISSING, sizeof(MISSING) - 1);
+	}
+	node(s, p + i, n - i, lineno);
+}
+
+int sample_line(struct sample *s, const char *line, size_t n, unsigned long lineno)
+{
+	if (s->state == BEFORE) {
+		if (starts(line, n, START))
+			s->state = GRAPH;
+		return 0;
+	}
+	if (s->state == AFTER)
+		return -1;
+	while (n > 0 && is_ws(line[n - 1]))
+		n--;
+	if (n == 0)
+		return 0;
+	if (starts(line, n, "    ")) {
+		graph_line(s, line, n, lineno);
+	} else if (starts(line, n, END)) {
+		emit(s);
+		s->state = AFTER;
+		return -1;
+	} else {
+		bad(s, lineno, "a call graph line that does not start with 4 spaces (skipped)");
+	}
+	return 0;
+}
+
+int sample_end(struct sample *s)
+{
+	char msg[128];
+
+	if (s->st.bad > MAX_WARN) {
+		snprintf(msg, sizeof(msg), "skipped %llu lines that could not be read",
+			 (unsigned long long)s->st.bad);
+		s->warn(s->ctx, s->name, 0, msg);
+	}
+	if (s->state == BEFORE) {
+		s->warn(s->ctx, s->name, 0, "no \"Call graph:\" line: not a sample report");
+		return 1;
+	}
+	if (s->state == GRAPH) {
+		emit(s);
+		s->warn(s->ctx, s->name, 0, "the input ended before the call graph did (no \""
+			END "\" line); the stacks read are kept");
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,45 @@
+/* sample_format: telling sample(1) reports, and collapsing them for
+ * collect. */
+#include "sample.h"
+#include "collect.h"
+#include "lread.h"
+
+#include <string.h>
+
+/* "Call graph:" and, below it, an indented node with a count. */
+int sample_sniff(const char *head, size_t len)
+{
+	const char *p = head, *end = head + len, *s;
+	size_t n, i;
+	int graph = 0;
+
+	while (format_next_line(&p, end, &s, &n)) {
+		if (n >= 11 && memcmp(s, "Call graph:", 11) == 0) {
+			graph = 1;
+			continue;
+		}
+		if (!graph || n == 0)
+			continue;
+		if (n >= 21 && memcmp(s, "Total number in stack", 21) == 0)
+			return 90;
+		for (i = 0; i < n && s[i] == ' '; i++)
+			;
+		return i >= 4 && i < n && s[i] >= '0' && s[i] <= '9' ? 90 : 0;
+	}
+	return 0;
+}
+
+static int feed(void *s, const char *line, size_t n, unsigned long no)
+{
+	return sample_line(s, line, n, no);
+}
+
+int sample_collect(const struct format_job *j)
+{
+	struct sample *s = sample_new(j->fopts, j->t, j->o->seq, j->warn, j->ctx, j->name);
+	int rc = format_fault(j, lread_feed(j->lr, feed, s, j->err, j->errlen) < 0);
+
+	rc |= sample_end(s);
+	sample_free(s);
+	return rc;
+}

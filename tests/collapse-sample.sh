@@ -1,0 +1,136 @@
+# stackcollapse-sample tests (sourced by run.sh).  tests/data/sample's
+# expected outputs were made by running inferno-collapse-sample on our own
+# input (INFERNO_BIN=DIR runs it again); the shared conformance data holds
+# inferno's on theirs.  Where inferno keeps only the last of leaves on the
+# same path, flame sums them: those stacks are checked against sums worked
+# out from the report itself.
+SSA=$(pwd)/$B/stackcollapse-sample
+SD=tests/data/sample
+SC=../shared/conformance/collapsers/sample
+SX=$TMP/sample
+mkdir -p "$SX"
+
+sa_same() {
+	_n=$1 _w=$2
+	shift 2
+	"$SSA" "$@" > "$SX/out" 2> "$SX/err"
+	if cmp -s "$SX/out" "$_w"; then pass "sample: $_n"
+	else fail "sample: $_n" "$(diff "$_w" "$SX/out" | head -6)"; fi
+}
+
+sa_same "own input, default" "$SD/results/own.default.folded" "$SD/own.txt"
+sa_same "own input, --no-modules" "$SD/results/own.no-modules.folded" --no-modules "$SD/own.txt"
+gzip -c "$SD/own.txt" > "$SX/own.txt.gz"
+sa_same "gzip input" "$SD/results/own.default.folded" "$SX/own.txt.gz"
+if [ -n "${INFERNO_BIN:-}" ] && [ -x "$INFERNO_BIN/inferno-collapse-sample" ]; then
+	for _o in default no-modules; do
+		_a=; [ "$_o" = no-modules ] && _a=--no-modules
+		"$INFERNO_BIN/inferno-collapse-sample" $_a "$SD/own.txt" | cmp -s - "$SD/results/own.$_o.folded" \
+			&& pass "sample: own $_o output is inferno's" || fail "sample: own $_o output is inferno's"
+	done
+else
+	skip "sample: own expected outputs against inferno" "set INFERNO_BIN to inferno's bin directory"
+fi
+
+# Leaves on one path are summed (a function called from two places of its
+# caller): 5 + 7; inferno would say 7.
+printf 'Call graph:\n    12 Thread_1\n    + 12 main  (in a)\n    +   5 f  (in a) + 4\n    +   7 f  (in a) + 9\nTotal number in stack\n' > "$SX/dup.txt"
+printf 'Thread_1;a`main;a`f 12\n' > "$SX/dup.want"
+sa_same "leaves on one path are summed" "$SX/dup.want" "$SX/dup.txt"
+# A thread line with a queue name: no module made of it.
+printf 'Call graph:\n    3 Thread_9   DispatchQueue_1: com.apple.main-thread  (serial)\n    + 3 main  (in a)\nTotal number in stack\n' > "$SX/queue.txt"
+printf 'Thread_9   DispatchQueue_1: com.apple.main-thread;a`main 3\n' > "$SX/queue.want"
+sa_same "a thread's queue name is no module" "$SX/queue.want" "$SX/queue.txt"
+
+# Bad lines: named with their line, skipped, the rest kept; exit 0.
+printf 'Call graph:\n    9 Thread_1\n    + 9 main  (in a)\n    +   x f  (in a)\n    +  1 odd  (in a)\n    + |:!\n+ 2 nospaces\n    +   4 g  (in a)\nTotal number in stack\n' > "$SX/bad.txt"
+expect_exit 0 "sample: bad lines are warnings" "$SSA" "$SX/bad.txt"
+# A bad count reads as 0, an odd indent as the level below, so "odd" is a
+# thread and g (4 spaces in) its child; the indent-only and unindented
+# lines are skipped.
+printf 'Thread_1;a`main;a`f 0\nThread_1;a`odd;a`g 4\n' > "$SX/bad.want"
+cmp -s "$TMP/out" "$SX/bad.want" && pass "sample: bad lines named, every sample kept" \
+	|| fail "sample: bad lines named, every sample kept" "$(cat "$TMP/out")"
+printf 'Call graph:\n    9 Thread_1\n    + 9 main  (in a)\n    +     4 g  (in a)\n    +       4 h  (in a)\nTotal number in stack\n' > "$SX/skip.txt"
+printf 'Thread_1;a`main;[missing];a`g;a`h 4\n' > "$SX/skip.want"
+sa_same "a skipped level is filled, the nodes below kept" "$SX/skip.want" -q "$SX/skip.txt"
+expect_err "sample: a bad count is named" "bad.txt:4: the sample count is not a number"
+expect_err "sample: odd indentation is named" "bad.txt:5: an odd number of indent characters"
+expect_err "sample: an indent-only line is named" "bad.txt:6: a call graph line of indent characters only"
+expect_err "sample: a line without 4 spaces is named" "bad.txt:7: a call graph line that does not start with 4 spaces"
+head -n 4 "$SD/own.txt" > "$SX/nograph.txt"
+expect_exit 1 "sample: no call graph: exit 1" "$SSA" "$SX/nograph.txt"
+expect_err "sample: no call graph is named" "no \"Call graph:\" line"
+sed '/^Total number/,$d' "$SD/own.txt" > "$SX/cut.txt"
+expect_exit 1 "sample: a call graph cut short: exit 1" "$SSA" "$SX/cut.txt"
+cmp -s "$TMP/out" "$SD/results/own.default.folded" && pass "sample: a call graph cut short keeps every stack" \
+	|| fail "sample: a call graph cut short keeps every stack" "$(diff "$SD/results/own.default.folded" "$TMP/out")"
+expect_exit 2 "sample: an unknown option: exit 2" "$SSA" --bogus "$SD/own.txt"
+
+"$B/flame" "$SD/own.txt" -o "$SX/a.svg" 2> "$SX/err1"
+"$B/flame" --format sample "$SD/own.txt" -o "$SX/b.svg" 2> "$SX/err2"
+cmp -s "$SX/a.svg" "$SX/b.svg" && grep -q 'demo`main' "$SX/a.svg" && pass "sample: flame detects it" \
+	|| fail "sample: flame detects it" "$(cat "$SX/err1")"
+"$B/flame" --no-modules "$SD/own.txt" -o "$SX/c.svg" 2> "$SX/err3"
+grep -q 'demo`main' "$SX/c.svg" && fail "sample: flame takes --no-modules" || pass "sample: flame takes --no-modules"
+
+# sa_total FILE: the leaf nodes' counts summed, idle leaves left out,
+# worked out from the report by awk (a leaf: the next node is no deeper).
+sa_total() {
+	awk -v idle='__psynch_cvwait __select __semwait_signal __ulock_wait __wait4 __workq_kernreturn kevent mach_msg_trap read semaphore_wait_trap' '
+	function flush() { if (have) { ok = 1; for (i in w) if (substr(fn, length(fn) - length(w[i]) + 1) == w[i]) ok = 0; if (ok) t += cnt } have = 0 }
+	BEGIN { split(idle, w, " ") }
+	/^Call graph:/ { on = 1; next }
+	/^Total number in stack/ { if (leafok) flush(); on = 0 }
+	on && /^    / {
+		rest = substr($0, 5); match(rest, /^[ +|:!]*/); d = RLENGTH
+		if (have && d <= pd) flush()
+		rest = substr(rest, d + 1); split(rest, f, " "); cnt = f[1]
+		fn = rest; sub(/^[0-9]+ /, "", fn); sub(/ *\(.*/, "", fn)
+		have = 1; pd = d; leafok = 1
+	}
+	END { print t + 0 }' "$1"
+}
+
+if [ ! -d "$SC" ]; then
+	skip "conformance/collapsers/sample" "../shared/conformance is not present"
+else
+	for _o in default no-modules; do
+		_a=; [ "$_o" = no-modules ] && _a=--no-modules
+		"$SSA" -q $_a "$SC/sample.txt" > "$SX/conf"
+		# The same stacks as inferno's...
+		sed 's/ [0-9]*$//' "$SX/conf" > "$SX/a"
+		sed 's/ [0-9]*$//' "$SC/results/sample.inferno-$_o.folded" > "$SX/b"
+		cmp -s "$SX/a" "$SX/b" && pass "sample: conformance ($_o): inferno's stacks" \
+			|| fail "sample: conformance ($_o): inferno's stacks" "$(diff "$SX/b" "$SX/a" | head -4)"
+		# ...the counts of those on one leaf path alone the same...
+		awk 'NR == FNR { w[$0] = 1; next } !($0 in w)' "$SC/results/sample.inferno-$_o.folded" "$SX/conf" \
+			| sed 's/ [0-9]*$//' > "$SX/differ"
+		# ...and every leaf counted once: the total worked out from the report.
+		_want=$(sa_total "$SC/sample.txt")
+		_got=$(awk '{ t += $NF } END { print t + 0 }' "$SX/conf")
+		[ "$_got" = "$_want" ] && pass "sample: conformance ($_o): total $_want, every leaf once" \
+			|| fail "sample: conformance ($_o): total" "got $_got, want $_want"
+		_n=$(wc -l < "$SX/differ")
+		[ "$_n" -le 2 ] && pass "sample: conformance ($_o): only repeated leaf paths differ ($_n)" \
+			|| fail "sample: conformance ($_o): only repeated leaf paths differ" "$(cat "$SX/differ")"
+	done
+	sed 's/[[:space:]]*$//' "$SC/results/sample-default.txt" | grep -v '^$' | sed 's/ [0-9]*$//' > "$SX/w"
+	"$SSA" -q "$SC/sample.txt" | sed 's/ [0-9]*$//' | cmp -s - "$SX/w" && pass "sample: inferno's test sample-default: stacks" \
+		|| fail "sample: inferno's test sample-default: stacks"
+	sa_same "conformance end-before-call-graph-start = inferno (empty)" \
+		"$SC/results/end-before-call-graph-start.inferno-default.folded" -q "$SC/end-before-call-graph-start.txt"
+	# inferno stops at the first bad line; flame names it (file:line)
+	# and reads on (these inputs' one thread is idle: no stacks).
+	for _s in bad-stack-line invalid-samples-field no-four-spaces odd-indentation \
+		skipped-indentation stack-line-only-indent-chars; do
+		"$SSA" "$SC/$_s.txt" > "$SX/out" 2> "$SX/err"
+		_rc=$?
+		[ "$_rc" = 0 ] && grep -q "$_s.txt:2[0-9]: " "$SX/err" && pass "sample: conformance $_s: named, read on" \
+			|| fail "sample: conformance $_s: named, read on" "exit $_rc: $(head -3 "$SX/err")"
+	done
+	"$SSA" "$SC/end-before-call-graph-end.txt" > "$SX/out" 2> "$SX/err"
+	[ $? = 1 ] && grep -q "ended before the call graph did" "$SX/err" \
+		&& pass "sample: conformance end-before-call-graph-end: exit 1, named" \
+		|| fail "sample: conformance end-before-call-graph-end: exit 1, named" "$(cat "$SX/err")"
+fi
