@@ -79,5 +79,5 @@ _flame_complete() {
 	fi
 }
 
-complete -o filenames -F _flame_complete flame flamegraph difffolded stackfilter \\
+complete -o filenames -F _flame_complete flame flamegraph difffolded stackfilter \
 	stackcollapse-perf stackcollapse-etw stackcollapse-vsp stackcollapse-perfview stackcollapse-dtrace stackcollapse-sample stackcollapse-recursive stackcollapse-guess stackcollapse-vtune stackcollapse-ghcprof stackcollapse-xctrace stackcollapse-instruments stackcollapse-bpftrace stackcollapse-jstack stackcollapse-gdb
