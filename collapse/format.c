@@ -8,6 +8,8 @@
 #include "etw_cli.h"
 #include "etw_format.h"
 #include "folded_format.h"
+#include "lnt_cli.h"
+#include "lnt_format.h"
 #include "perf_cli.h"
 #include "perf_format.h"
 #include "pv_format.h"
@@ -32,13 +34,14 @@ const struct format formats[] = {
 	  PV_KIND_JSON },
 	{ "perfview-xml", "PerfView stack XML", pv_xml_sniff, pv_collect, NULL, FILTER_TIME,
 	  PV_KIND_XML },
+	{ "lnt", "LLVM LNT profile (v1 or v2)", lnt_format_sniff, lnt_collect, &lnt_cli_family, 0, 0 },
 	{ "collapsed", "collapsed stacks (flamegraph.pl's input)", folded_sniff, folded_collect,
 	  NULL, 0, 0 },
 	{ NULL, NULL, NULL, NULL, NULL, 0, 0 }
 };
 
 const struct cliopt_family *const format_families[] = {
-	&perf_cli_family, &etw_cli_family, &vsp_cli_family, NULL
+	&perf_cli_family, &etw_cli_family, &vsp_cli_family, &lnt_cli_family, NULL
 };
 
 const struct format *format_detect(const char *head, size_t len)

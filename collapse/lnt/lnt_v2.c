@@ -89,6 +89,7 @@ static int num_below(struct v2 *r, struct cur *c, uint64_t lim, const char *what
 	size_t at = c->pos;
 	uint64_t x;
 
+	*v = 0;
 	if (num(r, c, &x) < 0)
 		return -1;
 	if (x >= lim) {
@@ -117,6 +118,7 @@ static int flt(struct v2 *r, struct cur *c, double *v)
 	uint32_t bits;
 	float f;
 
+	*v = 0;
 	if (num(r, c, &x) < 0)
 		return -1;
 	if (x > UINT32_MAX)
