@@ -80,4 +80,4 @@ _flame_complete() {
 }
 
 complete -o filenames -F _flame_complete flame flamegraph difffolded \
-	stackcollapse-perf stackcollapse-etw stackcollapse-vsp stackcollapse-perfview
+	stackcollapse-perf stackcollapse-etw stackcollapse-vsp stackcollapse-perfview stackcollapse-lnt

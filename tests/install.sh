@@ -9,7 +9,7 @@
 #  - make dist: the tarball builds on its own.
 IN=$TMP/install
 mkdir -p "$IN"
-IN_TOOLS="flame flamegraph difffolded stackcollapse-perf stackcollapse-etw stackcollapse-vsp stackcollapse-perfview"
+IN_TOOLS="flame flamegraph difffolded stackcollapse-perf stackcollapse-etw stackcollapse-vsp stackcollapse-perfview stackcollapse-lnt"
 IN_VERSION=$(sed -n 's/^VERSION *:= *//p' Makefile)
 
 # inst_make ARGS...: make as make check was run (its variables come in
@@ -234,6 +234,7 @@ inst_run() {
 	stackcollapse-etw) "$_b" tests/data/etw/cpu.csv > "$IN/run.out" ;;
 	stackcollapse-vsp) "$_b" tests/data/vsp/tree-en.csv > "$IN/run.out" ;;
 	stackcollapse-perfview) "$_b" tests/data/perfview/bare.json > "$IN/run.out" ;;
+	stackcollapse-lnt) "$_b" tests/data/lnt/basic.lntprof > "$IN/run.out" ;;
 	*) echo "no input for $1"; return ;;
 	esac 2> "$IN/run.err" || { echo "exit $?: $(head -c 300 "$IN/run.err")"; return; }
 	case $1 in

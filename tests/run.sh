@@ -48,6 +48,7 @@ suite collapse-perf tests/collapse-perf.sh
 suite collapse-vsp tests/collapse-vsp.sh
 suite collapse-etw tests/collapse-etw.sh
 suite collapse-perfview tests/collapse-perfview.sh
+suite collapse-lnt tests/collapse-lnt.sh
 suite flame tests/flame.sh
 suite truncated tests/truncated.sh
 suite options tests/options.sh

@@ -311,7 +311,12 @@ void lnt_table(FILE *f, const struct lnt_prof *p, int c)
 			lnt_number(r[i].f->c[k], num);
 			fprintf(f, "%*s  ", w[k], num);
 		}
-		fwrite(r[i].f->name, 1, r[i].f->len, f);
+		for (k = 0; k < r[i].f->len; k++) {
+			char ch = r[i].f->name[k];
+
+			/* One row a line: line ends and tabs become spaces. */
+			fputc(ch == '\n' || ch == '\r' || ch == '\t' || ch == '\0' ? ' ' : ch, f);
+		}
 		fputc('\n', f);
 	}
 	free(w);
