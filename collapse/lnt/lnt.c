@@ -162,18 +162,66 @@ int lnt_default_counter(const struct lnt_prof *p)
 	return c >= 0 ? c : p->ncnt ? 0 : -1;
 }
 
+/* Writes the digits of e, "D.DDDDe[+-]X" as %e prints it, in plain
+ * notation, trailing zeros of the fraction dropped. */
+static void plain(const char *e, char *buf)
+{
+	char digits[24];
+	size_t nd = 0, o = 0;
+	long x;
+	const char *p;
+
+	for (p = e; *p && *p != 'e' && nd < sizeof(digits); p++)
+		if (*p >= '0' && *p <= '9')
+			digits[nd++] = *p;
+	x = *p == 'e' ? strtol(p + 1, NULL, 10) : 0;
+	while (nd > 1 && digits[nd - 1] == '0')
+		nd--;
+	if (x < 0) {	/* 0.000DDD */
+		buf[o++] = '0';
+		buf[o++] = '.';
+		for (; x < -1; x++)
+			buf[o++] = '0';
+		memcpy(buf + o, digits, nd);
+		o += nd;
+	} else {	/* DDD000 or DD.DDD */
+		size_t i;
+
+		for (i = 0; i <= (size_t)x; i++)
+			buf[o++] = i < nd ? digits[i] : '0';
+		if (nd > (size_t)x + 1) {
+			buf[o++] = '.';
+			memcpy(buf + o, digits + x + 1, nd - (size_t)x - 1);
+			o += nd - (size_t)x - 1;
+		}
+	}
+	buf[o] = '\0';
+}
+
 void lnt_number(double v, char *buf)
 {
-	int d;
+	char e[40];
+	int lo = 1, hi = 17;
 
-	/* Plain notation, as collapsed stacks have it: the fewest decimals
-	 * that read back as v (glibc rounds exactly, so that is also the
-	 * shortest). */
-	for (d = 0; d < 340; d++) {
-		snprintf(buf, LNT_NUM, "%.*f", d, v);
-		if (strtod(buf, NULL) == v)
-			return;
+	/* Whole numbers print every digit; else the fewest significant
+	 * digits that read back as v (more always do too, so a binary
+	 * search finds them; glibc rounds exactly), in plain notation as
+	 * collapsed stacks have it. */
+	if (v == floor(v)) {
+		snprintf(buf, LNT_NUM, "%.0f", v);
+		return;
 	}
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		snprintf(e, sizeof(e), "%.*e", mid - 1, v);
+		if (strtod(e, NULL) == v)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	snprintf(e, sizeof(e), "%.*e", lo - 1, v);
+	plain(e, buf);
 }
 
 /* Appends n bytes of a name to *b: ';' would split the frame, line ends

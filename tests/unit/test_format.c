@@ -59,6 +59,7 @@ static void lnt_detection(void)
 	 * empty file name), the functions at 8/1. */
 	unsigned char v2[] = { 2, 0, 4, 4, 3, 7, 1, 8, 0, 8, 0, 8, 0, 8, 0, '\n', 8, 1,
 			       'r', 'a', 'w', '\n', 1, 'c', '\n', 0, 0 };
+	static const char pk[] = "(dp0\nS'functions'\n(dss.", text[] = "hello, world";
 	unsigned char z[128];
 	uLongf zn = sizeof(z);
 	const struct format *f = format_detect((const char *)v2, sizeof(v2));
@@ -67,11 +68,11 @@ static void lnt_detection(void)
 	v2[3] = 5;	/* the names no longer follow the header */
 	f = format_detect((const char *)v2, sizeof(v2));
 	CHECK(!f || strcmp(f->name, "lnt") != 0);
-	CHECK(compress(z, &zn, (const Bytef *)"(dp0\nS'functions'\n(dss.", 25) == Z_OK);
+	CHECK(compress(z, &zn, (const Bytef *)pk, sizeof(pk) - 1) == Z_OK);
 	f = format_detect((const char *)z, zn);
 	CHECK_STR(f ? f->name : "none", "lnt");
 	zn = sizeof(z);
-	CHECK(compress(z, &zn, (const Bytef *)"hello, world", 12) == Z_OK);
+	CHECK(compress(z, &zn, (const Bytef *)text, sizeof(text) - 1) == Z_OK);
 	f = format_detect((const char *)z, zn);
 	CHECK(!f || strcmp(f->name, "lnt") != 0);
 }
