@@ -114,6 +114,11 @@ struct lnt_insn *lnt_add_insn(struct lnt_prof *p, struct lnt_fn *f)
 {
 	struct lnt_insn *in;
 
+	if (p->ninsns >= LNT_MAX_INSNS) {
+		lnt_skip(p, "instructions past the 16777216th");
+		return NULL;
+	}
+	p->ninsns++;
 	xgrow(&f->ins, &f->capins, f->nins + 1, sizeof(*f->ins));
 	in = &f->ins[f->nins++];
 	memset(in, 0, sizeof(*in));

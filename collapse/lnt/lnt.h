@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #define LNT_MAX_INFLATE ((size_t)1 << 30)	/* a v1 pickle or a v2 section */
+#define LNT_MAX_INSNS ((size_t)1 << 24)		/* instructions in a profile */
 
 struct lnt_insn {
 	uint64_t addr;			/* its address */
@@ -45,6 +46,7 @@ struct lnt_prof {
 	int partial;			/* the file broke off: what came before it */
 	/* private */
 	size_t capfn;			/* room in fn */
+	size_t ninsns;			/* instructions in all of fn */
 	struct strtab *seen;		/* function names: index in fn */
 };
 

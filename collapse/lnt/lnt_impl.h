@@ -18,7 +18,9 @@ int lnt_name_index(const struct lnt_prof *p, const char *s, size_t len);
  * there (a later entry replaces an earlier one, as in a Python dict). */
 struct lnt_fn *lnt_add_fn(struct lnt_prof *p, const char *s, size_t len);
 
-/* A new instruction of f, its counters zero and no text. */
+/* A new instruction of f, its counters zero and no text; NULL (and
+ * counted as skipped) past LNT_MAX_INSNS in the profile, which bounds
+ * what a small compressed file can make us allocate. */
 struct lnt_insn *lnt_add_insn(struct lnt_prof *p, struct lnt_fn *f);
 
 /* Counts an entry that could not be read, keeping the first's message. */

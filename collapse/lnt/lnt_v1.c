@@ -153,7 +153,8 @@ static void insn(struct v1 *r, struct lnt_fn *f, const struct pk *e)
 		lnt_skip(r->p, "an instruction that is not [counters, address, text]");
 		return;
 	}
-	in = lnt_add_insn(r->p, f);
+	if (!(in = lnt_add_insn(r->p, f)))
+		return;
 	in->addr = a->u;
 	in->text = xstrndup(t->s, t->n);
 	counters(r, e->v[0], in->c);

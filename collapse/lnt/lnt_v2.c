@@ -303,7 +303,8 @@ static int insn(struct v2 *r, struct lnt_fn *f, struct cur *cc, struct cur *ca, 
 	    in_data(r, S_POOL, off, &pool) < 0 || str(r, &pool, &s, &len) < 0)
 		return -1;
 	*addr += d;
-	in = lnt_add_insn(r->p, f);
+	if (!(in = lnt_add_insn(r->p, f)))
+		return cur_fail(r, ct, "too many instructions");
 	in->addr = *addr;
 	in->text = xstrndup(s, len);
 	for (j = 0; j < at->nord; j++) {

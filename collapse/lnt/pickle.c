@@ -503,6 +503,8 @@ static int step(struct pickle *k)
 	k->op = k->pos;
 	if (k->pos >= k->n)
 		return fail(k, "truncated pickle: no STOP");
+	if (k->nall >= PICKLE_MAX_VALUES)	/* an opcode makes one at most */
+		return fail(k, "pickle with more than 16777216 values: refused");
 	c = k->p[k->pos++];
 	switch (c) {
 	case '.': return 1;
@@ -566,8 +568,10 @@ void pickle_free(struct pickle *k)
 	if (!k)
 		return;
 	for (i = 0; i < k->nall; i++) {
-		free(k->all[i]->s);
-		free(k->all[i]->v);
+		if (k->all[i]->kind == PK_STR)
+			free(k->all[i]->s);
+		else if (k->all[i]->kind == PK_LIST || k->all[i]->kind == PK_DICT)
+			free(k->all[i]->v);
 		free(k->all[i]);
 	}
 	free(k->all);

@@ -4,8 +4,8 @@
  * LNT's files) and protocols 1 to 5 (binary, Python 3's pickle.dumps).
  * Nothing is executed: classes, globals, persistent ids and the like are
  * refused, naming the opcode and its byte.  Memory is bounded by the
- * input (at most one value per opcode, memo ids below the input's size)
- * and nesting by PICKLE_MAX_DEPTH. */
+ * input and by PICKLE_MAX_VALUES (at most one value per opcode, memo ids
+ * below the input's size), nesting by PICKLE_MAX_DEPTH. */
 #ifndef FLAME_PICKLE_H
 #define FLAME_PICKLE_H
 
@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #define PICKLE_MAX_DEPTH 64	/* open MARKs at once; LNT's data needs 6 */
+#define PICKLE_MAX_VALUES (1u << 24)	/* values made; LNT's need ~6 an instruction */
 
 enum pk_kind { PK_NONE, PK_BOOL, PK_INT, PK_FLOAT, PK_STR, PK_LIST, PK_DICT, PK_MARK };
 
@@ -21,11 +22,15 @@ enum pk_kind { PK_NONE, PK_BOOL, PK_INT, PK_FLOAT, PK_STR, PK_LIST, PK_DICT, PK_
 struct pk {
 	enum pk_kind kind;		/* what it is */
 	int neg;			/* PK_INT: negative (u is the magnitude) */
-	uint64_t u;			/* PK_INT, PK_BOOL */
-	double f;			/* PK_FLOAT */
-	char *s;			/* PK_STR: bytes (UTF-8 for unicode), NUL-ended */
+	union {				/* small: a pickle may hold millions */
+		uint64_t u;		/* PK_INT, PK_BOOL */
+		double f;		/* PK_FLOAT */
+	};
+	union {
+		char *s;		/* PK_STR: bytes (UTF-8 for unicode), NUL-ended */
+		struct pk **v;		/* PK_LIST, PK_DICT: entries */
+	};
 	size_t n;			/* PK_STR: bytes; PK_LIST, PK_DICT: entries */
-	struct pk **v;			/* PK_LIST, PK_DICT: entries */
 	size_t cap;			/* room in v */
 };
 
