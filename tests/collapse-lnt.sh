@@ -98,6 +98,28 @@ else
 	same "--table of several inputs" "$L/want" "$L/got"
 fi
 
+# --write-v2: our v2 writer (and bzip2 compressor), read back by our
+# reader and by the independent Python one (Python's own bz2).
+if have_python; then
+	for k in basic hostile many nocycles; do
+		"$SLNT" --write-v2 "$L/rt-$k.lntprof" "$L/$k.1.lntprof" 2> /dev/null
+		for o in "" --per-instruction --table; do
+			$LP expect "$L/rt-$k.lntprof" $o > "$L/want" 2> "$L/perr" || { fail "lnt: --write-v2 $k: Python cannot read it" "$(tail -2 "$L/perr")"; continue; }
+			"$SLNT" $o "$L/rt-$k.lntprof" > "$L/got" 2> /dev/null
+			same "--write-v2 $k $o: read back as Python reads it" "$L/want" "$L/got"
+		done
+		"$SLNT" --per-instruction "$L/$k.2.lntprof" > "$L/want" 2> /dev/null
+		"$SLNT" --per-instruction "$L/rt-$k.lntprof" > "$L/got" 2> /dev/null
+		same "--write-v2 $k: the same instructions as the Python-written v2" "$L/want" "$L/got"
+	done
+	"$SLNT" --write-v2 "$L/rt-basic2.lntprof" "$L/rt-basic.lntprof" 2> /dev/null
+	cmp -s "$L/rt-basic.lntprof" "$L/rt-basic2.lntprof" && pass "lnt: --write-v2 of its own v2 gives the same bytes" \
+		|| fail "lnt: --write-v2 of its own v2 gives the same bytes"
+	lrun 2 "--write-v2 with two inputs: usage" --write-v2 "$L/x" "$L/basic.1.lntprof" "$L/basic.2.lntprof"
+	lrun 1 "--write-v2 of a damaged file: exit 1" --write-v2 "$L/x" tests/data/lnt/README
+	[ -e "$L/x" ] && fail "lnt: --write-v2 of a damaged file writes nothing" || pass "lnt: --write-v2 of a damaged file writes nothing"
+fi
+
 # Damaged profiles: a clear message naming the byte, exit 1, no crash;
 # entries that only cannot be read are skipped, counted, and the rest kept.
 if have_python; then

@@ -92,6 +92,12 @@ int lnt_stacks(const struct lnt_prof *p, int c, int per_insn, const char *root, 
  * function (its counters, its name) by counter c descending. */
 void lnt_table(FILE *f, const struct lnt_prof *p, int c);
 
+/* p as an LNT v2 profile (what 'lnt profile upgrade' writes): returns
+ * the bytes (the caller frees them) and sets *len.  Every function gets
+ * every counter; counters become IEEE singles, as LNT keeps them; a
+ * newline in a name (v2 cannot hold one) becomes a space. */
+unsigned char *lnt_write_v2(const struct lnt_prof *p, size_t *len);
+
 /* Writes v (finite, >= 0) to buf (at least LNT_NUM bytes) as the fewest
  * decimals that read back as v, in plain notation ("45", "0.0001"). */
 #define LNT_NUM 400

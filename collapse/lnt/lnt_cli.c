@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { O_EVENT = 256, O_PER_INSN, O_ROOT, O_TABLE };
+enum { O_EVENT = 256, O_PER_INSN, O_ROOT, O_TABLE, O_WRITE };
 
 /* What flame offers for LNT profiles too.  --event-filter is the perf
  * family's name: in flame one option picks the event of either. */
@@ -21,6 +21,8 @@ static const struct cliopt format_opts[] = {
 static const struct cliopt tool_only[] = {
 	{ "table", O_TABLE, NULL, "a table instead: per function, every counter,\n"
 	  "by the chosen counter" },
+	{ "write-v2", O_WRITE, "FILE", "write the one input as an LNT v2 profile to FILE\n"
+	  "(as 'lnt profile upgrade' does a v1 file)" },
 	{ NULL, 0, NULL, NULL }
 };
 
@@ -32,6 +34,7 @@ static int set(void *ctx, int key, const char *arg, char *err, size_t errlen)
 	case O_EVENT: cli->opts.event = arg; break;
 	case O_PER_INSN: cli->opts.per_insn = 1; break;
 	case O_TABLE: cli->table = 1; break;
+	case O_WRITE: cli->write_v2 = arg; break;
 	case O_ROOT:
 		if (strcmp(arg, "counter") == 0)
 			cli->opts.root = LNT_ROOT_COUNTER;

@@ -15,6 +15,7 @@ struct lnt_opts {
 struct lnt_cli {
 	struct lnt_opts opts;		/* drawing options */
 	int table;			/* --table */
+	const char *write_v2;		/* --write-v2 FILE, or NULL */
 	struct cliopt_files io;		/* inputs, -o */
 };
 

@@ -72,6 +72,38 @@ static int one(const struct lnt_cli *cli, const char *path, struct strtab *t, FI
 	return c;
 }
 
+/* --write-v2: the one input rewritten as a v2 profile.  Returns the
+ * exit status. */
+static int write_v2(const struct lnt_cli *cli)
+{
+	struct lread *lr = cli->io.ninputs == 1 ? lread_open(cli->io.inputs[0]) : NULL;
+	struct lnt_prof *p = NULL;
+	struct outfile *out = NULL;
+	unsigned char *b;
+	char err[600];
+	size_t len;
+
+	if (cli->io.ninputs != 1)
+		return cliopt_usage(PROG, "--write-v2 takes one input");
+	if (!lr || !(p = lnt_load(lr, err, sizeof(err))) || p->partial)
+		fprintf(stderr, PROG ": %s: %s\n", cli->io.inputs[0], lr ? err : strerror(errno));
+	else if (!(out = outfile_open(cli->write_v2)))
+		fprintf(stderr, PROG ": cannot write '%s': %s\n", cli->write_v2, strerror(errno));
+	else {
+		lnt_report(p, cli->io.inputs[0], err, warn, NULL);
+		b = lnt_write_v2(p, &len);
+		fwrite(b, 1, len, outfile_stream(out));
+		free(b);
+		if (outfile_commit(out) < 0)
+			fprintf(stderr, PROG ": write error on '%s': %s\n", cli->write_v2, strerror(errno));
+		else
+			len = 0;
+	}
+	lread_free(lr);
+	lnt_free(p);
+	return out && len == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct lnt_cli cli;
@@ -81,6 +113,8 @@ int main(int argc, char **argv)
 
 	if ((rc = cliopt_tool_parse(&lnt_cli_tool, &cli, argc, argv, &cli.io)) >= 0)
 		return rc;
+	if (cli.write_v2)
+		return write_v2(&cli);
 	if (!(out = outfile_open(cli.io.output))) {
 		fprintf(stderr, PROG ": cannot write '%s': %s\n", cli.io.output, strerror(errno));
 		return 1;
