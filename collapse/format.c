@@ -17,6 +17,8 @@
 #include "instruments.h"
 #include "jstack.h"
 #include "jstack_cli.h"
+#include "lnt_cli.h"
+#include "lnt_format.h"
 #include "perf_cli.h"
 #include "perf_format.h"
 #include "perfdata_format.h"
@@ -64,13 +66,15 @@ const struct format formats[] = {
 	{ "jstack", "Java thread dumps (jstack)", jstack_sniff, jstack_collect, &jstack_cli_family,
 	  0, 0 },
 	{ "gdb", "gdb backtraces (thread apply all bt)", gdb_sniff, gdb_collect, NULL, 0, 0 },
+	{ "lnt", "LLVM LNT profile (v1 or v2)", lnt_format_sniff, lnt_collect, &lnt_cli_family, 0, 0 },
 	{ "collapsed", "collapsed stacks (flamegraph.pl's input)", folded_sniff, folded_collect,
 	  NULL, 0, 0 },
 	{ NULL, NULL, NULL, NULL, NULL, 0, 0 }
 };
 
 const struct cliopt_family *const format_families[] = {
-	&perf_cli_family, &etw_cli_family, &vsp_cli_family, &dtrace_cli_family, &sample_cli_family, &vtune_cli_family, &ghcprof_cli_family, &jstack_cli_family, NULL
+	&perf_cli_family, &etw_cli_family, &vsp_cli_family, &dtrace_cli_family, &sample_cli_family,
+	&vtune_cli_family, &ghcprof_cli_family, &jstack_cli_family, &lnt_cli_family, NULL
 };
 
 const struct format *format_detect(const char *head, size_t len)

@@ -3,7 +3,7 @@
 # with the same meaning; flame --summary and --top-functions on one profile.
 O=$TMP/options
 mkdir -p "$O"
-TOOLS="flame flamegraph stackcollapse-perf stackcollapse-etw stackcollapse-vsp stackcollapse-perfview difffolded stackfilter"
+TOOLS="flame flamegraph stackcollapse-perf stackcollapse-etw stackcollapse-vsp stackcollapse-perfview stackcollapse-lnt difffolded stackfilter"
 
 _want_version=$("$B/flamegraph" --version | sed 's/^flamegraph //')
 for _t in $TOOLS; do

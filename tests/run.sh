@@ -60,6 +60,7 @@ suite collapse-jstack tests/collapse-jstack.sh
 suite collapse-gdb tests/collapse-gdb.sh
 suite collapse-recursive tests/collapse-recursive.sh
 suite collapse-guess tests/collapse-guess.sh
+suite collapse-lnt tests/collapse-lnt.sh
 suite flame tests/flame.sh
 suite stackops tests/stackops.sh
 suite truncated tests/truncated.sh

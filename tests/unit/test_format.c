@@ -7,6 +7,7 @@
 #include "format.h"
 
 #include <string.h>
+#include <zlib.h>
 
 static void rows_complete(void)
 {
@@ -69,6 +70,32 @@ static void detection(void)
 	CHECK_STR(detected("2ELIFREPxxxxxxxx"), "perf.data");
 	CHECK(format_hint("PERFILE2xxxxxxxx", 16) == NULL);
 	CHECK(format_hint("Nettrace", 8) != NULL);
+}
+
+/* LNT profiles are binary: v2 by its chained section table, v1 by zlib
+ * data that inflates to a pickle. */
+static void lnt_detection(void)
+{
+	/* Sections at 0/4, 4/3, 7/1, then four empty (the pool's with an
+	 * empty file name), the functions at 8/1. */
+	unsigned char v2[] = { 2, 0, 4, 4, 3, 7, 1, 8, 0, 8, 0, 8, 0, 8, 0, '\n', 8, 1,
+			       'r', 'a', 'w', '\n', 1, 'c', '\n', 0, 0 };
+	static const char pk[] = "(dp0\nS'functions'\n(dss.", text[] = "hello, world";
+	unsigned char z[128];
+	uLongf zn = sizeof(z);
+	const struct format *f = format_detect((const char *)v2, sizeof(v2));
+
+	CHECK_STR(f ? f->name : "none", "lnt");
+	v2[3] = 5;	/* the names no longer follow the header */
+	f = format_detect((const char *)v2, sizeof(v2));
+	CHECK(!f || strcmp(f->name, "lnt") != 0);
+	CHECK(compress(z, &zn, (const Bytef *)pk, sizeof(pk) - 1) == Z_OK);
+	f = format_detect((const char *)z, zn);
+	CHECK_STR(f ? f->name : "none", "lnt");
+	zn = sizeof(z);
+	CHECK(compress(z, &zn, (const Bytef *)text, sizeof(text) - 1) == Z_OK);
+	f = format_detect((const char *)z, zn);
+	CHECK(!f || strcmp(f->name, "lnt") != 0);
 }
 
 /* An option named in two families must take a value in both or neither
@@ -152,6 +179,7 @@ int main(void)
 {
 	rows_complete();
 	detection();
+	lnt_detection();
 	families_agree();
 	parsing();
 	numbers();
