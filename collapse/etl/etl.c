@@ -110,24 +110,24 @@ static void reserve(unsigned char **p, size_t *cap, size_t need)
 	}
 }
 
-/* Decompresses the buffer read into raw (size bytes) into buf, up to used. */
-static int inflate_buffer(struct etl *x, size_t size, size_t used)
+/* Decompresses the buffer read into raw (size bytes) into buf, up to
+ * used; returns where its good data ends. */
+static size_t inflate_buffer(struct etl *x, size_t size, size_t used, int cut)
 {
-	size_t at = 0;
-	long got;
+	size_t fault, got;
 
 	reserve(&x->buf, &x->bufcap, used);
 	memcpy(x->buf, x->raw, HDR);
-	got = xpress_lz77(x->raw + HDR, size - HDR, x->buf + HDR, used - HDR, &at);
-	if (got < 0) {
-		etl_warn(x, "byte %llu: corrupt compressed buffer (at its byte %zu); skipped",
-			 (unsigned long long)x->off, HDR + at);
-		return -1;
-	}
-	if ((size_t)got < used - HDR)
-		etl_warn(x, "byte %llu: compressed buffer holds %ld of %zu bytes; the rest skipped",
+	got = xpress_lz77(x->raw + HDR, size - HDR, x->buf + HDR, used - HDR, &fault);
+	if (fault && !cut)
+		etl_warn(x, "byte %llu: corrupt compressed buffer (at its byte %zu); the %zu bytes "
+			 "before read", (unsigned long long)x->off, HDR + fault - 1, got);
+	else if (got < used - HDR && !cut)
+		etl_warn(x, "byte %llu: compressed buffer holds %zu of %zu bytes",
 			 (unsigned long long)x->off, got, used - HDR);
-	return (int)(HDR + (size_t)got);
+	if ((fault || got < used - HDR) && !cut)
+		x->st.bad_buffers++;
+	return HDR + got;
 }
 
 /* One buffer whose header is in raw; returns 0 to go on, 1 to stop. */
@@ -136,7 +136,7 @@ static int buffer(struct etl *x, etl_read_fn *rd, void *ctx)
 	size_t size = (size_t)etl_le(x->raw, 4), used = (size_t)etl_le(x->raw + 4, 4);
 	int compressed = (etl_le(x->raw + 0x34, 2) & FLAG_COMPRESSED) != 0;
 	ssize_t got;
-	int end, cut;
+	int cut;
 
 	if (size < HDR || size > MAX_BUFFER || used > MAX_BUFFER || (!compressed && used > size)) {
 		etl_warn(x, "byte %llu: a buffer header gives size %zu and %zu bytes used; "
@@ -155,21 +155,18 @@ static int buffer(struct etl *x, etl_read_fn *rd, void *ctx)
 		etl_warn(x, "byte %llu: truncated buffer (%zd of %zu bytes)",
 			 (unsigned long long)x->off, got + HDR, size);
 		x->st.bad_buffers++;
-		if (compressed)
-			return 1;
 		size = HDR + (size_t)got;
 	}
 	if (used < HDR)
 		used = HDR;
 	if (compressed) {
+		size_t end;
+
 		x->st.compressed++;
-		if ((end = inflate_buffer(x, size, used)) < 0) {
-			x->st.bad_buffers++;
-			return 0;
-		}
-		etl_events(x, x->buf, (size_t)end, 1);
+		end = inflate_buffer(x, size, used, cut);
+		etl_events(x, x->buf, end, 1, cut || end < used);
 	} else {
-		etl_events(x, x->raw, used < size ? used : size, 0);
+		etl_events(x, x->raw, used < size ? used : size, 0, cut);
 	}
 	x->off += size;
 	return cut;
@@ -205,4 +202,20 @@ int etl_read(struct etl *x, etl_read_fn *rd, void *ctx)
 	etl_join(x);
 	etl_emit(x);
 	return rc;
+}
+
+int etl_summary(const struct etl *x, char *buf, size_t cap)
+{
+	const struct etl_stats *st = &x->st;
+	int n;
+
+	if (!st->bad_buffers && !st->bad_events && !st->unresolved)
+		return 0;
+	n = snprintf(buf, cap, "%llu of %llu buffers and %llu events could not be read "
+		     "(in part or whole)", (unsigned long long)st->bad_buffers,
+		     (unsigned long long)st->buffers, (unsigned long long)st->bad_events);
+	if (st->unresolved && n > 0 && (size_t)n < cap)
+		snprintf(buf + n, cap - (size_t)n, "; %llu samples name a stack key never defined",
+			 (unsigned long long)st->unresolved);
+	return 1;
 }

@@ -64,6 +64,8 @@ struct etl *etl_new(struct etw *out, const struct etw_opts *o, etw_warn_fn *warn
 int etl_read(struct etl *x, etl_read_fn *rd, void *ctx);
 
 const struct etl_stats *etl_stats(const struct etl *x);
+/* What could not be read, as one line into buf; returns 0 when all was. */
+int etl_summary(const struct etl *x, char *buf, size_t cap);
 void etl_free(struct etl *x);
 
 #endif

@@ -19,26 +19,13 @@ static ssize_t from_lread(void *ctx, void *buf, size_t n)
 	return lread_read(ctx, buf, n);
 }
 
-/* What was skipped, in one line. */
-static void report(const struct format_job *j, const struct etl_stats *st)
-{
-	char msg[256];
-
-	if (!st->bad_buffers && !st->bad_events && !st->unresolved)
-		return;
-	snprintf(msg, sizeof(msg), "skipped %llu unreadable buffers and %llu events; "
-		 "%llu samples lost their stacks' keys",
-		 (unsigned long long)st->bad_buffers, (unsigned long long)st->bad_events,
-		 (unsigned long long)st->unresolved);
-	j->warn(j->ctx, j->name, 0, msg);
-}
-
 int etl_collect(const struct format_job *j)
 {
 	const struct etw_cli *cli = j->fopts;
 	struct etw_opts eo;
 	struct etw *e;
 	struct etl *x;
+	char msg[256];
 	int rc;
 
 	if (cli)
@@ -52,7 +39,8 @@ int etl_collect(const struct format_job *j)
 	rc = etl_read(x, from_lread, j->lr);
 	if (rc && lread_error(j->lr) && *lread_error(j->lr))
 		rc = format_fault(j, 1);
-	report(j, etl_stats(x));
+	if (etl_summary(x, msg, sizeof(msg)))
+		j->warn(j->ctx, j->name, 0, msg);
 	etl_free(x);
 	etw_free(e);
 	return rc;

@@ -109,8 +109,9 @@ struct etl {
 	struct etl_stats st;
 };
 
-/* etl_walk.c: the events of one decompressed buffer. */
-void etl_events(struct etl *x, const unsigned char *b, size_t end, int compressed);
+/* etl_walk.c: the events of one decompressed buffer, its data ending at
+ * end (cut: there the input broke off; an event it cuts is no fault). */
+void etl_events(struct etl *x, const unsigned char *b, size_t end, int compressed, int cut);
 /* Messages, at most a few per input; the rest only counted. */
 void etl_warn(struct etl *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

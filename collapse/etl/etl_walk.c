@@ -101,7 +101,14 @@ static size_t event_size(const unsigned char *e, size_t avail, int kind)
 	return size >= 8 ? size : 0;
 }
 
-void etl_events(struct etl *x, const unsigned char *b, size_t end, int compressed)
+static const char *why(const unsigned char *e)
+{
+	if ((e[3] & 0xc0) == 0xc0 && e[2] >= H_SYSTEM32 && e[2] <= H_INSTANCE64)
+		return "an event runs past its buffer";
+	return "no event header";
+}
+
+void etl_events(struct etl *x, const unsigned char *b, size_t end, int compressed, int cut)
 {
 	size_t at = HDR, size;
 	int kind;
@@ -114,13 +121,15 @@ void etl_events(struct etl *x, const unsigned char *b, size_t end, int compresse
 		kind = e[2];
 		if ((e[3] & 0xc0) != 0xc0 || kind < H_SYSTEM32 || kind > H_INSTANCE64 ||
 		    (size = event_size(e, end - at, kind)) == 0 || size > end - at) {
+			if (cut)
+				return;	/* the end of what could be read */
 			x->st.bad_events++;
-			etl_warn(x, "byte %llu: %s at offset %zu of the buffer%s; its rest skipped",
-				 (unsigned long long)x->off,
-				 kind >= H_SYSTEM32 && kind <= H_INSTANCE64 && (e[3] & 0xc0) == 0xc0
-					 ? "an event runs past its buffer" : "no event header",
-				 at, compressed ? " (decompressed)" : "");
-			x->st.bad_buffers++;
+			if (compressed)
+				etl_warn(x, "byte %llu: %s at offset %zu of the decompressed buffer; "
+					 "its rest skipped", (unsigned long long)x->off, why(e), at);
+			else
+				etl_warn(x, "byte %llu: %s; the rest of its buffer skipped",
+					 (unsigned long long)(x->off + at), why(e));
 			return;
 		}
 		x->st.events++;

@@ -90,14 +90,15 @@ static int match(struct lz *z, unsigned char *dst, size_t cap, size_t *o)
 	return 0;
 }
 
-long xpress_lz77(const unsigned char *src, size_t n, unsigned char *dst, size_t cap,
-		 size_t *at)
+size_t xpress_lz77(const unsigned char *src, size_t n, unsigned char *dst, size_t cap,
+		   size_t *fault)
 {
 	struct lz z = { src, n, 0, 0 };
 	uint32_t flags = 0;
 	int left = 0;
 	size_t o = 0;
 
+	*fault = 0;
 	while (o < cap && z.i < n) {
 		if (left == 0) {
 			if (n - z.i < 4)
@@ -114,9 +115,9 @@ long xpress_lz77(const unsigned char *src, size_t n, unsigned char *dst, size_t 
 		} else if (z.i >= n) {
 			break;		/* the end marker: a match flag with no match */
 		} else if (match(&z, dst, cap, &o) < 0) {
-			*at = z.i;
-			return -1;
+			*fault = z.i + 1;
+			break;
 		}
 	}
-	return (long)o;
+	return o;
 }

@@ -11,11 +11,11 @@
 #include <stddef.h>
 
 /* Decompresses src (n bytes) into dst, writing at most cap bytes.
- * Returns the count written (the end of src, or cap reached), or -1 when
- * src is corrupt (a match before the start of the output, or one that
- * runs past cap or past src's end); *at gets the offset in src where the
- * fault was found. */
-long xpress_lz77(const unsigned char *src, size_t n, unsigned char *dst, size_t cap,
-		 size_t *at);
+ * Returns the count written: up to the end of src or cap, or up to a
+ * fault (a match reaching before the start of the output, or running past
+ * cap or past the end of src), everything before which is good.  *fault
+ * gets 0, or 1 + the offset in src where the fault was found. */
+size_t xpress_lz77(const unsigned char *src, size_t n, unsigned char *dst, size_t cap,
+		   size_t *fault);
 
 #endif

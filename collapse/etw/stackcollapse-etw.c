@@ -18,7 +18,10 @@
 static void warn(void *ctx, const char *file, unsigned long line, const char *msg)
 {
 	(void)ctx;
-	fprintf(stderr, PROG ": %s:%lu: %s\n", file, line, msg);
+	if (line)
+		fprintf(stderr, PROG ": %s:%lu: %s\n", file, line, msg);
+	else	/* a binary input: msg names the byte */
+		fprintf(stderr, PROG ": %s: %s\n", file, msg);
 }
 
 /* --split: a file per busiest thread (process with --collapse-threads),
@@ -78,17 +81,13 @@ static ssize_t from_lread(void *ctx, void *buf, size_t n)
 static int read_etl(struct etw *e, const struct etw_opts *o, struct lread *lr, const char *name)
 {
 	struct etl *x = etl_new(e, o, warn, NULL, name);
-	const struct etl_stats *st;
+	char msg[256];
 	int rc = etl_read(x, from_lread, lr);
 
 	if (rc && *lread_error(lr))
 		fprintf(stderr, PROG ": %s: %s\n", name, lread_error(lr));
-	st = etl_stats(x);
-	if (st->bad_buffers || st->bad_events || st->unresolved)
-		fprintf(stderr, PROG ": %s: skipped %llu unreadable buffers and %llu events; "
-			"%llu samples lost their stacks' keys\n", name,
-			(unsigned long long)st->bad_buffers, (unsigned long long)st->bad_events,
-			(unsigned long long)st->unresolved);
+	if (etl_summary(x, msg, sizeof(msg)))
+		fprintf(stderr, PROG ": %s: %s\n", name, msg);
 	etl_free(x);
 	return rc;
 }
