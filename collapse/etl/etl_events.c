@@ -209,7 +209,7 @@ int etl_hook_used(unsigned hook)
 	switch (hook) {
 	case HOOK_SAMPLE: case HOOK_STACK: case HOOK_KEY_KERNEL: case HOOK_KEY_USER:
 	case HOOK_KEY_DELETE: case HOOK_KEY_RUNDOWN: case HOOK_IMG_LOAD: case HOOK_IMG_DCSTART:
-	case HOOK_IMG_UNLOAD: case HOOK_PROC_START: case HOOK_PROC_DCSTART:
+	case HOOK_IMG_UNLOAD: case HOOK_PROC_IMG_LOAD: case HOOK_PROC_START: case HOOK_PROC_DCSTART:
 	case HOOK_PROC_START + 1: case HOOK_PROC_DCSTART + 1: case HOOK_THREAD_START:
 	case HOOK_THREAD_DCSTART: case HOOK_THREAD_START + 1: case HOOK_THREAD_DCSTART + 1:
 		return 1;
@@ -230,7 +230,7 @@ void etl_kernel(struct etl *x, unsigned hook, int version, uint64_t ts, uint32_t
 	case HOOK_STACK: stack(x, ts, p, n, psz); break;
 	case HOOK_KEY_KERNEL: case HOOK_KEY_USER: key_ref(x, hook, ts, p, n, psz); break;
 	case HOOK_KEY_DELETE: case HOOK_KEY_RUNDOWN: key_def(x, ts, p, n, psz); break;
-	case HOOK_IMG_LOAD: case HOOK_IMG_DCSTART: case HOOK_IMG_UNLOAD:
+	case HOOK_IMG_LOAD: case HOOK_PROC_IMG_LOAD: case HOOK_IMG_DCSTART: case HOOK_IMG_UNLOAD:
 		image(x, hook, version, ts, p, n, psz);
 		break;
 	case HOOK_PROC_START: case HOOK_PROC_DCSTART: case HOOK_PROC_START + 1:

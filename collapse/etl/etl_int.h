@@ -16,6 +16,7 @@ struct strtab;
 enum {
 	HOOK_HEADER = 0x0000,		/* EventTrace Header: TRACE_LOGFILE_HEADER */
 	HOOK_PROC_START = 0x0301, HOOK_PROC_DCSTART = 0x0303,
+	HOOK_PROC_IMG_LOAD = 0x030a,	/* Image Load, logged in the process group */
 	HOOK_THREAD_START = 0x0501, HOOK_THREAD_DCSTART = 0x0503,
 	HOOK_SAMPLE = 0x0f2e,		/* PerfInfo SampledProfile */
 	HOOK_IMG_UNLOAD = 0x1402, HOOK_IMG_DCSTART = 0x1403, HOOK_IMG_LOAD = 0x140a,
