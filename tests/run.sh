@@ -47,6 +47,7 @@ suite conformance tests/conformance.sh
 suite collapse-perf tests/collapse-perf.sh
 suite collapse-vsp tests/collapse-vsp.sh
 suite collapse-etw tests/collapse-etw.sh
+suite collapse-etl tests/collapse-etl.sh
 suite collapse-perfview tests/collapse-perfview.sh
 suite flame tests/flame.sh
 suite truncated tests/truncated.sh
