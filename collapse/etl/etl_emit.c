@@ -131,7 +131,8 @@ void etl_emit(struct etl *x)
 
 	memset(&e, 0, sizeof(e));
 	e.x = x;
-	qsort(x->img, x->nimg, sizeof(*x->img), by_pid_base);
+	if (x->nimg)
+		qsort(x->img, x->nimg, sizeof(*x->img), by_pid_base);
 	for (i = 0; i < x->nsmp; i++)
 		one(&e, &x->smp[i]);
 	free(e.s);

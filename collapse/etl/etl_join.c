@@ -252,7 +252,8 @@ void etl_join(struct etl *x)
 
 	memset(&j, 0, sizeof(j));
 	j.x = x;
-	qsort(x->rec, x->nrec, sizeof(*x->rec), by_time);
+	if (x->nrec)
+		qsort(x->rec, x->nrec, sizeof(*x->rec), by_time);
 	for (i = 0; i < x->nrec; i++)
 		replay(&j, &x->rec[i]);
 	late_names(&j);

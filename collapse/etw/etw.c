@@ -734,7 +734,7 @@ void etw_emit(struct etw *e, const char *proc, size_t plen, long pid, long tid, 
 	e->st.rows++;
 	if (!filter_time(&e->o->filter, t) || !wanted(&e->o->filter, proc, plen, pid, tid))
 		return;
-	if (!hit && memmem(frames, flen, e->o->grep, strlen(e->o->grep)))
+	if (!hit && flen && memmem(frames, flen, e->o->grep, strlen(e->o->grep)))
 		hit = 1;
 	if (!hit)
 		return;
