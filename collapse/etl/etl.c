@@ -151,6 +151,7 @@ static int buffer(struct etl *x, etl_read_fn *rd, void *ctx)
 	x->st.bytes += (uint64_t)got;
 	x->st.buffers++;
 	cut = (size_t)got < size - HDR;
+	x->cpu = x->raw[0x28];
 	if (cut) {
 		etl_warn(x, "byte %llu: truncated buffer (%zd of %zu bytes)",
 			 (unsigned long long)x->off, got + HDR, size);

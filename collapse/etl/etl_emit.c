@@ -15,6 +15,7 @@ struct emit {
 	char *s;		/* the frames being built */
 	size_t len, cap;
 	uint32_t last;		/* the module of the frame before + 1, for merging */
+	const struct eimage *hit[2];	/* the last image found, user and kernel */
 };
 
 static int by_pid_base(const void *a, const void *b)
@@ -53,6 +54,16 @@ static const struct eimage *image_at(const struct etl *x, uint32_t pid, uint64_t
 	return NULL;
 }
 
+/* Appends n bytes to the frame being built. */
+static void put_raw(struct emit *e, const char *s, size_t n)
+{
+	if (e->cap - e->len < n + 2)
+		xgrow(&e->s, &e->cap, e->len + n + 2, 1);
+	memcpy(e->s + e->len, s, n);
+	e->len += n;
+}
+
+/* Appends a frame: ';' then s. */
 static void put(struct emit *e, const char *s, size_t n)
 {
 	if (e->cap - e->len < n + 2)
@@ -63,10 +74,25 @@ static void put(struct emit *e, const char *s, size_t n)
 	e->len += n;
 }
 
+/* The image of address a for sample s: most frames fall in the image of
+ * the frame before. */
+static const struct eimage *image_of(struct emit *e, const struct esample *s, uint64_t a)
+{
+	int kernel = etl_kernel_addr(e->x, a);
+	uint32_t pid = kernel ? 0 : s->pid;
+	const struct eimage *m = e->hit[kernel];
+
+	if (m && m->pid == pid && a - m->base < m->size && m->t0 <= s->ts && s->ts < m->t1)
+		return m;
+	if ((m = image_at(e->x, pid, a, s->ts)))
+		e->hit[kernel] = m;
+	return m;
+}
+
 static void frame(struct emit *e, const struct esample *s, uint64_t a)
 {
 	struct etl *x = e->x;
-	const struct eimage *m = image_at(x, etl_kernel_addr(x, a) ? 0 : s->pid, a, s->ts);
+	const struct eimage *m = image_of(e, s, a);
 	const char *name = "?";
 	size_t n = 1;
 	char buf[600];
@@ -78,11 +104,12 @@ static void frame(struct emit *e, const struct esample *s, uint64_t a)
 		if (e->last == (m ? m->name + 1 : UINT32_MAX))
 			return;		/* the same module: one frame */
 		e->last = m ? m->name + 1 : UINT32_MAX;
-		len = snprintf(buf, sizeof(buf), "%.*s!?", (int)n, name);
-	} else {
-		len = snprintf(buf, sizeof(buf), "%.*s!0x%llx", (int)n, name,
-			       (unsigned long long)(m ? a - m->base : a));
+		put(e, name, n);
+		put_raw(e, "!?", 2);
+		return;
 	}
+	len = snprintf(buf, sizeof(buf), "%.*s!0x%llx", (int)n, name,
+		       (unsigned long long)(m ? a - m->base : a));
 	put(e, buf, (size_t)len < sizeof(buf) ? (size_t)len : sizeof(buf) - 1);
 }
 

@@ -18,7 +18,8 @@ static struct erec *add(struct etl *x, enum rkind kind, uint64_t ts)
 	memset(r, 0, sizeof(*r));
 	r->kind = (uint8_t)kind;
 	r->ts = ts;
-	r->seq = (uint32_t)x->nrec++;
+	r->cpu = x->cpu;
+	x->nrec++;
 	return r;
 }
 

@@ -36,9 +36,9 @@ struct erec {
 	uint64_t a, b;		/* by kind: IP; EventTimeStamp and key; base and size */
 	uint32_t tid, pid;	/* thread, process */
 	uint32_t frag;		/* stack fragment, or a name in the names table */
-	uint32_t seq;		/* arrival, for a stable sort */
 	uint8_t kind;		/* enum rkind */
 	uint8_t flags;		/* sample: DPC/ISR bits; image: a rundown */
+	uint8_t cpu;		/* the buffer's processor */
 };
 
 /* A sample as joined: its fragments are ids + 1 in the fragment table (0:
@@ -50,6 +50,7 @@ struct esample {
 	uint32_t proc;		/* process name (names table) + 1, 0: unknown */
 	uint32_t kern, user;	/* fragments + 1 */
 	uint32_t pend;		/* next sample waiting on the thread + 1 */
+	uint32_t prev;		/* the thread's sample before + 1 */
 	uint8_t flags;		/* DPC/ISR bits */
 	uint8_t waiting;	/* on its thread's kernel list */
 };
@@ -90,6 +91,7 @@ struct etl {
 	uint64_t t0;			/* the trace start, in ticks */
 	int have_t0;
 	uint64_t off;			/* file offset of the buffer read */
+	uint8_t cpu;			/* its processor */
 	unsigned char *buf;		/* a buffer, decompressed */
 	size_t bufcap;
 	unsigned char *raw;		/* a compressed buffer as read */
@@ -122,6 +124,13 @@ void etl_kernel(struct etl *x, unsigned hook, int version, uint64_t ts, uint32_t
 		uint32_t pid, const unsigned char *p, size_t n, int psz);
 int etl_hook_used(unsigned hook);
 uint32_t etl_frag(struct etl *x, const unsigned char *p, size_t count, int psz);
+
+/* etl_sort.c: the records' order in time (file order among equals). */
+struct etl_key {
+	uint64_t ts;
+	uint32_t i;		/* the record */
+};
+struct etl_key *etl_sorted(const struct erec *rec, size_t n, int cpus);
 
 /* etl_join.c: the replay in time order, then the samples out. */
 void etl_join(struct etl *x);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #define UNRESOLVED 0x80000000u	/* a fragment slot naming a key reference */
+#define LOOK_BACK 256		/* samples of a thread a stack may be late by */
 
 /* A sample's slot waiting for a key's definition. */
 struct keyref {
@@ -19,27 +20,13 @@ struct join {
 	struct etl *x;
 	struct map64 thr;	/* tid -> pid */
 	struct map64 procs;	/* pid -> name */
-	struct map64 at;	/* (time, tid) -> sample */
+	struct map64 last;	/* tid -> its latest sample */
 	struct map64 pend;	/* tid -> first sample waiting to leave the kernel + 1 */
 	struct map64 keys;	/* key -> first open reference + 1 */
 	struct map64 imgs;	/* (pid, base) -> image */
 	struct keyref *kr;
 	size_t nkr, krcap;
 };
-
-static int by_time(const void *a, const void *b)
-{
-	const struct erec *p = a, *q = b;
-
-	if (p->ts != q->ts)
-		return p->ts < q->ts ? -1 : 1;
-	return p->seq < q->seq ? -1 : p->seq > q->seq;
-}
-
-static uint64_t at_key(uint64_t ts, uint32_t tid)
-{
-	return ts * 0x9e3779b97f4a7c15ULL ^ tid;
-}
 
 static uint32_t get(const struct map64 *m, uint64_t key, uint32_t none)
 {
@@ -54,14 +41,22 @@ int etl_kernel_addr(const struct etl *x, uint64_t a)
 	return x->ptrsize == 4 ? a >= 0x80000000u : a >= 0xffff800000000000ULL;
 }
 
+/* The sample of thread tid taken at ts: a stack names its sample by
+ * both, and comes soon after it, so the thread's latest samples are
+ * looked through, newest first. */
 static struct esample *find(struct join *j, uint64_t ts, uint32_t tid)
 {
-	size_t c = 0;
-	uint32_t i;
+	uint32_t i = get(&j->last, tid, 0), n;
 
-	while (map64_next(&j->at, at_key(ts, tid), &c, &i) == 0)
-		if (j->x->smp[i].ts == ts && j->x->smp[i].tid == tid)
-			return &j->x->smp[i];
+	for (n = 0; i && n < LOOK_BACK; n++) {
+		struct esample *s = &j->x->smp[i - 1];
+
+		if (s->ts == ts)
+			return s;
+		if (s->ts < ts)
+			return NULL;
+		i = s->prev;
+	}
 	return NULL;
 }
 
@@ -185,7 +180,8 @@ static void sample(struct join *j, const struct erec *r)
 	s->flags = r->flags;
 	s->pid = r->tid == 0 ? 0 : get(&j->thr, r->tid, 0xffffffff);
 	s->proc = get(&j->procs, s->pid, 0);
-	map64_put(&j->at, at_key(s->ts, s->tid), (uint32_t)x->nsmp++);
+	s->prev = get(&j->last, s->tid, 0);
+	map64_set(&j->last, s->tid, (uint32_t)++x->nsmp);
 }
 
 static void image(struct join *j, const struct erec *r)
@@ -247,22 +243,22 @@ static void late_names(struct join *j)
 
 void etl_join(struct etl *x)
 {
+	struct etl_key *order = etl_sorted(x->rec, x->nrec, 256);
 	struct join j;
 	size_t i;
 
 	memset(&j, 0, sizeof(j));
 	j.x = x;
-	if (x->nrec)
-		qsort(x->rec, x->nrec, sizeof(*x->rec), by_time);
 	for (i = 0; i < x->nrec; i++)
-		replay(&j, &x->rec[i]);
+		replay(&j, &x->rec[order[i].i]);
+	free(order);
 	late_names(&j);
 	free(x->rec);
 	x->rec = NULL;
 	x->nrec = x->reccap = 0;
 	map64_free(&j.thr);
 	map64_free(&j.procs);
-	map64_free(&j.at);
+	map64_free(&j.last);
 	map64_free(&j.pend);
 	map64_free(&j.keys);
 	map64_free(&j.imgs);

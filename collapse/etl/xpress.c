@@ -90,13 +90,21 @@ static int match(struct lz *z, unsigned char *dst, size_t cap, size_t *o)
 	return 0;
 }
 
+/* How many literal flags (zero bits) come next among the left low bits. */
+static size_t literal_run(uint32_t flags, int left)
+{
+	uint32_t rest = left == 32 ? flags : flags & ((1u << left) - 1);
+
+	return rest ? (size_t)(left - 1 - (31 - __builtin_clz(rest))) : (size_t)left;
+}
+
 size_t xpress_lz77(const unsigned char *src, size_t n, unsigned char *dst, size_t cap,
 		   size_t *fault)
 {
 	struct lz z = { src, n, 0, 0 };
 	uint32_t flags = 0;
 	int left = 0;
-	size_t o = 0;
+	size_t o = 0, k;
 
 	*fault = 0;
 	while (o < cap && z.i < n) {
@@ -107,14 +115,21 @@ size_t xpress_lz77(const unsigned char *src, size_t n, unsigned char *dst, size_
 			z.i += 4;
 			left = 32;
 		}
+		if ((k = literal_run(flags, left)) > 0) {	/* a run of literals at once */
+			if (k > n - z.i)
+				k = n - z.i;
+			if (k > cap - o)
+				k = cap - o;
+			memcpy(dst + o, src + z.i, k);
+			o += k;
+			z.i += k;
+			left -= (int)k;
+			continue;
+		}
 		left--;
-		if (!(flags >> left & 1)) {
-			if (z.i >= n)
-				break;
-			dst[o++] = src[z.i++];
-		} else if (z.i >= n) {
+		if (z.i >= n)
 			break;		/* the end marker: a match flag with no match */
-		} else if (match(&z, dst, cap, &o) < 0) {
+		if (match(&z, dst, cap, &o) < 0) {
 			*fault = z.i + 1;
 			break;
 		}
