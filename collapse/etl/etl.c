@@ -58,6 +58,8 @@ void etl_free(struct etl *x)
 	free(x->fragat);
 	free(x->fraglen);
 	map64_free(&x->fragmap);
+	map64_free(&x->clrmods);
+	free(x->modids);
 	strtab_free(x->names);
 	free(x->smp);
 	free(x->img);

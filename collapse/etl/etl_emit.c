@@ -100,6 +100,11 @@ static void frame(struct emit *e, const struct esample *s, uint64_t a)
 
 	if (m)
 		name = strtab_str(x->names, m->name, &n);
+	if (m && m->jit) {		/* a .NET method: named, never merged */
+		e->last = 0;
+		put(e, name, n);
+		return;
+	}
 	if (!x->o->addrs) {
 		if (e->last == (m ? m->name + 1 : UINT32_MAX))
 			return;		/* the same module: one frame */

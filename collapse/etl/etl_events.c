@@ -8,7 +8,7 @@
 
 #define MAX_FRAMES 4096		/* per fragment: Windows walks at most 192 */
 
-static struct erec *add(struct etl *x, enum rkind kind, uint64_t ts)
+struct erec *etl_record(struct etl *x, enum rkind kind, uint64_t ts)
 {
 	struct erec *r;
 
@@ -21,6 +21,14 @@ static struct erec *add(struct etl *x, enum rkind kind, uint64_t ts)
 	r->cpu = x->cpu;
 	x->nrec++;
 	return r;
+}
+
+uint32_t etl_jit_module(struct etl *x, uint64_t modid)
+{
+	if (x->nmodids == x->modidcap)
+		xgrow(&x->modids, &x->modidcap, x->nmodids + 1, sizeof(*x->modids));
+	x->modids[x->nmodids] = modid;
+	return (uint32_t)x->nmodids++;
 }
 
 /* Interns count addresses at p (psz bytes each); returns the fragment's id. */
@@ -91,11 +99,11 @@ static void image(struct etl *x, unsigned hook, int version, uint64_t ts,
 		x->st.bad_events++;
 		return;
 	}
-	r = add(x, hook == HOOK_IMG_UNLOAD ? R_IMG_UNLOAD : R_IMG_LOAD, ts);
+	r = etl_record(x, hook == HOOK_IMG_UNLOAD ? R_IMG_UNLOAD : R_IMG_LOAD, ts);
 	r->a = etl_le(p, psz);
 	r->b = etl_le(p + psz, psz);
 	r->pid = version >= 1 ? (uint32_t)etl_le(p + pid_at, 4) : 0;
-	r->flags = hook == HOOK_IMG_DCSTART;
+	r->flags = hook == HOOK_IMG_DCSTART ? IMG_RUNDOWN : 0;
 	if (hook != HOOK_IMG_UNLOAD)
 		r->frag = module_name(x, p + name_at, n - name_at);
 }
@@ -134,7 +142,7 @@ static void process(struct etl *x, int version, uint64_t ts, const unsigned char
 	}
 	for (len = 0; at + len < n && p[at + len]; len++)
 		;
-	r = add(x, R_PROC, ts);
+	r = etl_record(x, R_PROC, ts);
 	r->pid = (uint32_t)etl_le(p + psz, 4);
 	r->frag = strtab_intern(x->names, len ? (const char *)p + at : "?", len ? len : 1, NULL);
 }
@@ -149,7 +157,7 @@ static void stack(struct etl *x, uint64_t ts, const unsigned char *p, size_t n, 
 		x->st.bad_events++;
 		return;
 	}
-	r = add(x, R_STACK, ts);
+	r = etl_record(x, R_STACK, ts);
 	r->a = etl_le(p, 8);
 	r->pid = (uint32_t)etl_le(p + 8, 4);
 	r->tid = (uint32_t)etl_le(p + 12, 4);
@@ -166,7 +174,7 @@ static void key_ref(struct etl *x, unsigned hook, uint64_t ts, const unsigned ch
 		x->st.bad_events++;
 		return;
 	}
-	r = add(x, hook == HOOK_KEY_KERNEL ? R_KEY_KERNEL : R_KEY_USER, ts);
+	r = etl_record(x, hook == HOOK_KEY_KERNEL ? R_KEY_KERNEL : R_KEY_USER, ts);
 	r->a = etl_le(p, 8);
 	r->pid = (uint32_t)etl_le(p + 8, 4);
 	r->tid = (uint32_t)etl_le(p + 12, 4);
@@ -184,7 +192,7 @@ static void key_def(struct etl *x, uint64_t ts, const unsigned char *p, size_t n
 		x->st.bad_events++;
 		return;
 	}
-	r = add(x, R_KEY_DEF, ts);
+	r = etl_record(x, R_KEY_DEF, ts);
 	r->b = etl_le(p, psz);
 	r->frag = etl_frag(x, p + psz, count - 1, psz);
 }
@@ -197,7 +205,7 @@ static void sample(struct etl *x, uint64_t ts, const unsigned char *p, size_t n,
 		x->st.bad_events++;
 		return;
 	}
-	r = add(x, R_SAMPLE, ts);
+	r = etl_record(x, R_SAMPLE, ts);
 	r->a = etl_le(p, psz);
 	r->tid = (uint32_t)etl_le(p + psz, 4);
 	r->flags = p[psz + 6] & 3;	/* ExecutingDPC, ExecutingISR */
@@ -244,7 +252,7 @@ void etl_kernel(struct etl *x, unsigned hook, int version, uint64_t ts, uint32_t
 			x->st.bad_events++;
 			break;
 		}
-		r = add(x, R_THREAD, ts);
+		r = etl_record(x, R_THREAD, ts);
 		r->pid = (uint32_t)etl_le(p, 4);
 		r->tid = (uint32_t)etl_le(p + 4, 4);
 		break;

@@ -37,9 +37,11 @@ struct erec {
 	uint32_t tid, pid;	/* thread, process */
 	uint32_t frag;		/* stack fragment, or a name in the names table */
 	uint8_t kind;		/* enum rkind */
-	uint8_t flags;		/* sample: DPC/ISR bits; image: a rundown */
+	uint8_t flags;		/* sample: DPC/ISR bits; image: IMG_* */
 	uint8_t cpu;		/* the buffer's processor */
 };
+
+enum { IMG_RUNDOWN = 1, IMG_JIT = 2 };	/* there from the start; a .NET method */
 
 /* A sample as joined: its fragments are ids + 1 in the fragment table (0:
  * none yet). */
@@ -60,7 +62,8 @@ struct eimage {
 	uint64_t base, size;	/* where */
 	uint64_t t0, t1;	/* loaded over [t0, t1) */
 	uint32_t pid;		/* whose */
-	uint32_t name;		/* module (names table) */
+	uint32_t name;		/* module, or "Module!method" (names table) */
+	int jit;		/* a .NET method: its name is the frame */
 };
 
 /* An open-addressing map from 64-bit keys to 32-bit values; several
@@ -105,6 +108,9 @@ struct etl {
 	size_t nfrag, fragcap;
 	struct map64 fragmap;		/* hash of the addresses -> fragment */
 	struct strtab *names;		/* process and module names */
+	struct map64 clrmods;		/* .NET ModuleID -> its name */
+	uint64_t *modids;		/* the ModuleIDs of JIT methods' records */
+	size_t nmodids, modidcap;
 	struct esample *smp;		/* samples, in time order */
 	size_t nsmp, smpcap;
 	struct eimage *img;		/* images */
@@ -124,6 +130,12 @@ void etl_kernel(struct etl *x, unsigned hook, int version, uint64_t ts, uint32_t
 		uint32_t pid, const unsigned char *p, size_t n, int psz);
 int etl_hook_used(unsigned hook);
 uint32_t etl_frag(struct etl *x, const unsigned char *p, size_t count, int psz);
+struct erec *etl_record(struct etl *x, enum rkind kind, uint64_t ts);
+/* Keeps a JIT method's ModuleID (named at the join); returns its index. */
+uint32_t etl_jit_module(struct etl *x, uint64_t modid);
+
+/* etl_clr.c: an EVENT_HEADER event (the CLR's methods and modules). */
+void etl_clr(struct etl *x, const unsigned char *e, size_t size);
 
 /* etl_sort.c: the records' order in time (file order among equals). */
 struct etl_key {

@@ -1,8 +1,10 @@
 /* etl_join: the kept events replayed in time order, joining stack
  * fragments to their samples as TraceEvent's TraceLog does. */
 #include "etl_int.h"
+#include "strtab.h"
 #include "xalloc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -184,6 +186,25 @@ static void sample(struct join *j, const struct erec *r)
 	map64_set(&j->last, s->tid, (uint32_t)++x->nsmp);
 }
 
+/* A JIT method's frame: "Module!Namespace.Name(args)", its module by
+ * the ModuleID its record kept ("?" when no module event named it). */
+static uint32_t jit_name(struct etl *x, const struct erec *r)
+{
+	char buf[1400];
+	const char *mod = "?", *meth;
+	size_t mlen = 1, len;
+	uint32_t id = r->tid < x->nmodids ? get(&x->clrmods, x->modids[r->tid], UINT32_MAX)
+					  : UINT32_MAX;
+	int n;
+
+	if (id != UINT32_MAX)
+		mod = strtab_str(x->names, id, &mlen);
+	meth = strtab_str(x->names, r->frag, &len);
+	n = snprintf(buf, sizeof(buf), "%.*s!%.*s", (int)mlen, mod, (int)len, meth);
+	return strtab_intern(x->names, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1,
+			     NULL);
+}
+
 static void image(struct join *j, const struct erec *r)
 {
 	struct etl *x = j->x;
@@ -205,10 +226,11 @@ static void image(struct join *j, const struct erec *r)
 	m = &x->img[x->nimg];
 	m->base = r->a;
 	m->size = r->b;
-	m->t0 = r->flags ? 0 : r->ts;	/* a rundown: there from the start */
+	m->t0 = r->flags & IMG_RUNDOWN ? 0 : r->ts;	/* there from the start */
 	m->t1 = UINT64_MAX;
 	m->pid = r->pid;
-	m->name = r->frag;
+	m->name = r->flags & IMG_JIT ? jit_name(x, r) : r->frag;
+	m->jit = (r->flags & IMG_JIT) != 0;
 	map64_put(&j->imgs, k, (uint32_t)x->nimg++);
 }
 

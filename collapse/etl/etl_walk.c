@@ -135,6 +135,8 @@ void etl_events(struct etl *x, const unsigned char *b, size_t end, int compresse
 		x->st.events++;
 		if (kernel_header(kind))
 			kernel_event(x, e, size, kind);
+		else if (kind == H_EVENT32 || kind == H_EVENT64)
+			etl_clr(x, e, size);
 		at += (size + 7) & ~(size_t)7;
 		if (at > end)
 			break;
