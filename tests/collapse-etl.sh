@@ -161,6 +161,10 @@ etl_shared() {
 		"$XE/got" | LC_ALL=C sort > "$XE/p1"
 	grep '^process ' "$XE/chk.txt" | LC_ALL=C sort > "$XE/p2"
 	same "net.4.5.2: samples per process" "$XE/p2" "$XE/p1"
+	_main='Test.x64.exe!Test.Program.Main(class System.String[]);mscorlib.dll!System.DateTime.get_Now()'
+	[ "$(grep -F "$_main" "$XE/got" | awk '{ s += $NF } END { print s + 0 }')" -gt 4000 ] \
+		&& pass "etl: net.4.5.2: JIT frames named from the CLR's method events" \
+		|| fail "etl: net.4.5.2: JIT frames" "$(head -3 "$XE/got")"
 	grep -q '^process Test.x64.exe (3676) 5129$' "$XE/p2" && pass "etl: net.4.5.2: the test process has 5129" \
 		|| fail "etl: net.4.5.2: the test process" "$(cat "$XE/p2")"
 	awk '{ n = $NF; sub(/ [0-9]+$/, ""); split($0, f, ";"); t = f[2]; sub(/TID /, "", t); p = f[1]; sub(/.*\(/, "", p);

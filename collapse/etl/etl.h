@@ -18,7 +18,8 @@
  * user fragments apart, joined by thread and time as TraceEvent joins
  * them: a fragment ending in the kernel waits for the thread's next user
  * fragment.  Image DCStart/Load/Unload events map addresses to modules,
- * Process Start/DCStart name processes, Thread events place threads.
+ * Process Start/DCStart name processes, Thread events place threads;
+ * the CLR's method events (etl_clr.c) name .NET JIT frames.
  * Samples of the idle thread are dropped unless they ran a DPC or an ISR
  * (as TraceLog does), all kept with --include-idle. */
 #ifndef FLAME_ETL_H

@@ -13,6 +13,7 @@ Prints, one per line:
     stack FOLDED N        (the collapsed stacks, module level)"""
 import struct
 import sys
+import uuid
 import zipfile
 from collections import Counter, defaultdict
 
@@ -65,6 +66,19 @@ def unlz77(src, limit):
     return bytes(out)
 
 
+def wstrings(b, n):
+    """n NUL-terminated UTF-16 strings from b, as ASCII ('?' past it)."""
+    out, at = [], 0
+    for _ in range(n):
+        end = at
+        while end + 1 < len(b) and b[end:end + 2] != b"\0\0":
+            end += 2
+        s = b[at:end].decode("utf-16-le", "replace")
+        out.append("".join(c if " " <= c < "\x7f" else "?" for c in s))
+        at = end + 2
+    return out
+
+
 def buffers(data):
     """(cpu, bytes from the header on, decompressed) per buffer."""
     at = 0
@@ -97,7 +111,10 @@ def events(buf):
             yield kind, hook, version, ts, buf[at + hdr:at + size]
         else:
             size, = struct.unpack_from("<H", buf, at)
-            yield kind, None, 0, 0, b""
+            if kind in (0x12, 0x13):   # EVENT_HEADER: the hook is the event itself
+                yield kind, buf[at:at + 80], 0, 0, buf[at + 80:at + size]
+            else:
+                yield kind, None, 0, 0, b""
         at += (size + 7) // 8 * 8
 
 
@@ -108,6 +125,7 @@ class Reader:
         self.counts = Counter()
         self.recs = []          # (ts, order, kind, fields)
         self.n = Counter()
+        self.modules = {}       # .NET ModuleID -> name
 
     def ptrs(self, b, count):
         return list(struct.unpack_from("<%d%s" % (count, "Q" if self.ptr == 8 else "I"), b))
@@ -154,6 +172,30 @@ class Reader:
             pid, tid = struct.unpack_from("<II", p)
             add("thread", tid, pid)
 
+    RUNTIME = "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4"
+    RUNDOWN = "a669021c-c450-4609-a035-5af59af4df18"
+
+    def clr(self, h, p):
+        """The CLR's method and module events (manifest ids)."""
+        flags, tid, pid, ts = struct.unpack_from("<HxxIIQ", h, 4)
+        provider = str(uuid.UUID(bytes_le=bytes(h[24:40])))
+        eid, = struct.unpack_from("<H", h, 40)
+        if flags & 1 or provider not in (self.RUNTIME, self.RUNDOWN):
+            return
+        rt = provider == self.RUNTIME
+        if (rt and eid == 152) or (not rt and eid in (153, 154)):
+            path = wstrings(p[24:], 1)[0]
+            self.modules[struct.unpack_from("<Q", p)[0]] = \
+                path.replace("/", "\\").split("\\")[-1] or "?"
+        elif eid == 143 or eid == 144:
+            mid, modid, start, size = struct.unpack_from("<QQQI", p)
+            ns, name, sig = wstrings(p[36:], 3)
+            args = sig[sig.index("("):] if "(" in sig else ""
+            text = (ns + "." if ns else "") + name + args
+            kind = "unload" if rt and eid == 144 else "load"
+            self.recs.append((ts, len(self.recs), kind,
+                              (pid, start, size, ("jit", modid, text.replace(";", ":")), not rt)))
+
     def read(self, data):
         for buf, comp in buffers(data):
             self.n["buffers"] += 1
@@ -161,6 +203,9 @@ class Reader:
             for kind, hook, version, ts, p in events(buf):
                 self.n["events"] += 1
                 if hook is None:
+                    continue
+                if isinstance(hook, bytes):
+                    self.clr(hook, p)
                     continue
                 if hook == 0 and kind in (1, 2):
                     self.ptr = struct.unpack_from("<I", p, 44)[0]
@@ -269,6 +314,10 @@ class Reader:
                     owner = 0 if self.kernel_addr(a) else pid
                     im = self.module(by_pid[owner], owner, a, s["ts"])
                     mod = im[5] if im else "?"
+                    if isinstance(mod, tuple):     # a .NET method
+                        frames.append("%s!%s" % (self.modules.get(mod[1], "?"), mod[2]))
+                        last = None
+                        continue
                     if self.addrs:
                         frames.append("%s!0x%x" % (mod, a - im[1] if im else a))
                     elif mod != last:

@@ -57,14 +57,13 @@ class Trace:
         kind = 0x11 if (ptr or self.ptr) == 8 else 0x10
         return struct.pack("<HBBHHQ", version, kind, 0xC0, 16 + len(payload), hook, ts) + payload
 
-    def event_header(self, ts):
-        """A manifest provider's event (EVENT_HEADER, 80 bytes) to skip."""
-        payload = b"skip me" * 3
+    def event_header(self, ts, guid=bytes(range(16)), eid=7, payload=b"skip me" * 3, pid=2):
+        """A manifest provider's event (EVENT_HEADER, 80 bytes); by default
+        one of no provider the reader knows, to skip."""
         size = 80 + len(payload)
         kind = 0x13 if self.ptr == 8 else 0x12
-        guid = bytes(range(16))
-        desc = struct.pack("<HBBBBHQ", 7, 0, 0, 4, 1, 0, 0)
-        return (struct.pack("<HBBHHIIQ", size, kind, 0xC0, 0, 0, 1, 2, ts) + guid + desc
+        desc = struct.pack("<HBBBBHQ", eid, 1, 0, 4, 0, 0, 0)
+        return (struct.pack("<HBBHHIIQ", size, kind, 0xC0, 0, 0, 1, pid, ts) + guid + desc
                 + struct.pack("<Q", 0) + bytes(16) + payload)
 
 
@@ -199,6 +198,17 @@ KIMAGES = [("ntoskrnl.exe", 0x0, 0x100000), ("hal.dll", 0x200000, 0x10000)]
 UIMAGES = {100: [("app.exe", 0x400000, 0x10000), ("ntdll.dll", 0x77000000, 0x100000)],
            200: [("tool.exe", 0x400000, 0x10000), ("ntdll.dll", 0x77000000, 0x100000)]}
 LIB = ("lib.dll", 0x10000000, 0x10000)
+# .NET methods of app.exe: (module id, namespace, name, signature, start,
+# size, logged by the rundown provider at the end); and their frames.
+CLR_MODULES = {0x5000: "C:\\app\\App.Core.dll", 0x5001: "C:\\app\\App.Util.dll"}
+METHODS = [(0x5000, "App.Worker", "Run", "void  (int32)", 0x30000000, 0x200, False),
+           (0x5000, "App.Worker", "Step", "int32  (class System.String,bool)", 0x30001000, 0x100, False),
+           (0x5001, "App.Util", "Hash", "int64  ()", 0x30002000, 0x80, True)]
+JIT_NAMES = ["App.Core.dll!App.Worker.Run(int32)",
+             "App.Core.dll!App.Worker.Step(class System.String,bool)",
+             "App.Util.dll!App.Util.Hash()"]
+RUNTIME = bytes.fromhex("230d3ce1bccc124e931bd9cc2eee27e4")
+RUNDOWN = bytes.fromhex("1c0269a650c40946a0355af59af4df18")
 
 
 class World:
@@ -212,6 +222,9 @@ class World:
         return KBASE[self.t.ptr] + off + self.t.rng.randrange(size), name, KBASE[self.t.ptr] + off
 
     def uaddr(self, pid, mod):
+        if isinstance(mod, int):            # a .NET method
+            m = METHODS[mod]
+            return m[4] + self.t.rng.randrange(m[5]), ("jit", mod), m[4]
         if mod == LIB[0]:
             name, base, size = LIB
         else:
@@ -234,6 +247,10 @@ class World:
         last = None
         for frag in frags:
             for a, name, base in reversed(frag):
+                if isinstance(name, tuple):     # a .NET method: named, not merged
+                    parts.append(JIT_NAMES[name[1]])
+                    last = None
+                    continue
                 if self.addrs:
                     parts.append("%s!0x%x" % (name, a - base))
                 elif name != last:
@@ -267,6 +284,34 @@ def rundown(t, w):
         t.add(0, image_event(t, 0x1403, pid, base, size, name))
 
 
+def clr_module(t, rt, mid, path):
+    pl = struct.pack("<QQII", mid, 0x9000, 0, 0) + (path + "\0").encode("utf-16-le") * 2
+    return t.event_header(t.tick(), RUNTIME if rt else RUNDOWN, 152 if rt else 154, pl, 100)
+
+
+def clr_method(t, m, eid):
+    mod, ns, name, sig, start, size, _ = m
+    pl = struct.pack("<QQQIII", 0x7000 + start, mod, start, size, 6, 0)
+    pl += b"".join((x + "\0").encode("utf-16-le") for x in (ns, name, sig)) + struct.pack("<H", 9)
+    return t.event_header(t.tick(), RUNDOWN if m[6] else RUNTIME, eid, pl, 100)
+
+
+def clr_start(t):
+    """The runtime's module and method loads, as a process starts."""
+    t.add(0, clr_module(t, True, 0x5000, CLR_MODULES[0x5000]))
+    for m in METHODS:
+        if not m[6]:
+            t.add(1, clr_method(t, m, 143))
+
+
+def clr_rundown(t):
+    """The rundown provider's at the end: there from the start."""
+    t.add(2, clr_module(t, False, 0x5001, CLR_MODULES[0x5001]))
+    for m in METHODS:
+        if m[6]:
+            t.add(2, clr_method(t, m, 144))
+
+
 def image_event(t, hook, pid, base, size, name):
     path = ("\\Device\\HarddiskVolume2\\Windows\\" + name + "\0").encode("utf-16-le")
     pl = (t.p(base) + t.p(size) + struct.pack("<IIII", pid, 0, 0, 0) + t.p(base)
@@ -279,6 +324,8 @@ def user_mods(t, pid, lib):
                                           for _ in range(t.rng.randrange(4))]
     if lib:
         mods += [LIB[0]] * t.rng.randrange(1, 3)
+    if pid == 100 and t.rng.random() < 0.3:
+        mods += [0, 1] if t.rng.random() < 0.5 else [0, 2]
     return mods
 
 
@@ -376,6 +423,7 @@ def build(args):
     w = World(t, args["addrs"])
     w.pending_keys = []
     rundown(t, w)
+    clr_start(t)
     for i in range(args["samples"]):
         if i == args["samples"] // 3:
             t.add(1, image_event(t, 0x140A, 100, *LIB[1:], LIB[0]))
@@ -387,6 +435,7 @@ def build(args):
             t.add(3, t.event_header(t.tick()))
         one_sample(t, w, t.rng.randrange(4), t.rng.choice(KINDS))
     flush_keys(t, w, 0, 0x1824)            # KeyRundown at the end
+    clr_rundown(t)
     if args["fault"] == "orphan-stack":
         frag = w.frames(100, ["ntdll.dll", "app.exe"])
         t.add(1, t.perfinfo(0x1820, stack_payload(t, 12345, 100, 101, frag), t.tick()))
