@@ -66,6 +66,7 @@ static struct lread *open_input(const char *path, int *etl)
 	*etl = n > 0 && etl_sniff(head, (size_t)n) > 0;
 	if (in) {
 		prefix = lread_take_record(lr, &len);
+		lread_free(lr);
 		return lread_resume_stdin(prefix, len);
 	}
 	lread_free(lr);
