@@ -29,7 +29,7 @@ measure() {
 }
 
 # BENCH_ONLY="perf flame" runs only those sections (flamegraph, perf, etw,
-# perfview, flame, stackops, collapsers, real); the perf input is still made when flame needs it.
+# etl, perfview, flame, stackops, collapsers, real); the perf input is still made when flame needs it.
 section() { [ -z "${BENCH_ONLY:-}" ] || case " $BENCH_ONLY " in *" $1 "*) true ;; *) false ;; esac; }
 if section flamegraph; then
 big=$OUT/big.folded
@@ -148,6 +148,11 @@ echo "wpaexporter CSV input: $(echo "$size" | awk '{ printf "%.1f", $1 / 1e6 }')
 cat "$ein" > /dev/null
 measure stackcollapse_etw "$SETW" "$ein"
 
+fi
+
+if section etl; then
+# ---- .etl traces (bench/etl.sh) ----
+B=$B OUT=$OUT sh bench/etl.sh
 fi
 
 if section perfview; then

@@ -9,6 +9,7 @@
 #include "dtrace.h"
 #include "dtrace_cli.h"
 #include "etw_cli.h"
+#include "etl_format.h"
 #include "etw_format.h"
 #include "folded_format.h"
 #include "gdb.h"
@@ -42,6 +43,8 @@ const struct format formats[] = {
 	{ "wpa-csv", "wpaexporter CPU sampling CSV (ETW)", wpa_sniff, etw_collect, &etw_cli_family,
 	  FILTER_IDS | FILTER_TIME, 0 },
 	{ "xperf-dumper", "xperf -a dumper text (ETW)", dumper_sniff, etw_collect, &etw_cli_family,
+	  FILTER_IDS | FILTER_TIME, 0 },
+	{ "etl", "Windows ETW trace file (.etl)", etl_format_sniff, etl_collect, &etw_cli_family,
 	  FILTER_IDS | FILTER_TIME, 0 },
 	{ "vs-calltree", "Visual Studio CallTreeSummary CSV", vsp_tree_sniff, vsp_collect,
 	  &vsp_cli_family, 0, 0 },

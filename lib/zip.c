@@ -61,11 +61,13 @@ static int64_t find_end(zip_read_fn *rd, void *ctx, uint64_t size, unsigned char
 	return -1;
 }
 
-/* A member is wanted when its name ends in .json or .xml. */
+/* A member is wanted when its name ends in .json, .xml or .etl (PerfView
+ * zips a trace with its log). */
 static int wanted(const char *name, size_t len)
 {
 	return (len >= 5 && strcasecmp(name + len - 5, ".json") == 0) ||
-	       (len >= 4 && strcasecmp(name + len - 4, ".xml") == 0);
+	       (len >= 4 && strcasecmp(name + len - 4, ".xml") == 0) ||
+	       (len >= 4 && strcasecmp(name + len - 4, ".etl") == 0);
 }
 
 /* Reads central directory entry at *pos into m; returns 0 or -1. */
@@ -113,7 +115,7 @@ static int pick(const unsigned char *cd, size_t cdlen, unsigned entries, struct 
 			only = e;
 	}
 	if (files != 1) {
-		snprintf(err, errlen, "zip archive has %u files and none ends in .json or .xml", files);
+		snprintf(err, errlen, "zip archive has %u files and none ends in .json, .xml or .etl", files);
 		return -1;
 	}
 	*m = only;

@@ -24,7 +24,7 @@ struct zip_member {
 typedef int zip_read_fn(void *ctx, uint64_t off, void *buf, size_t n);
 
 /* Finds the member to read in an archive of size bytes: the first whose
- * name ends in .json or .xml, else the only file in it.  Returns 0, or -1
+ * name ends in .json, .xml or .etl, else the only file in it.  Returns 0, or -1
  * with a message in err (not an archive, no such member, unsupported);
  * -2 (message in err too) when the archive has no central directory at
  * its end: most likely it was cut short, and only its local headers can

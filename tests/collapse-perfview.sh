@@ -210,7 +210,7 @@ PY
 	cmp -s "$TMP/out" "$PD/results/inline.folded" && pass "perfview: .xml member found through the directory" \
 		|| fail "perfview: multi-member zip"
 	prun 1 "zip without a .json/.xml member" "$P/none.zip"
-	perr "zip without a member: message" "zip archive has 2 files and none ends in .json or .xml"
+	perr "zip without a member: message" "zip archive has 2 files and none ends in .json, .xml or .etl"
 	"$SPV" --to-json "$PD/results/inline.folded" | gzip -c > "$P/j.json.gz"
 	prun 0 "gzipped JSON" "$P/j.json.gz"
 	cmp -s "$TMP/out" "$PD/results/inline.folded" && pass "perfview: gzipped JSON read" || fail "perfview: gzipped JSON read"

@@ -48,6 +48,7 @@ suite collapse-perf tests/collapse-perf.sh
 suite perfdata tests/perfdata.sh
 suite collapse-vsp tests/collapse-vsp.sh
 suite collapse-etw tests/collapse-etw.sh
+suite collapse-etl tests/collapse-etl.sh
 suite collapse-perfview tests/collapse-perfview.sh
 suite collapse-dtrace tests/collapse-dtrace.sh
 suite collapse-sample tests/collapse-sample.sh

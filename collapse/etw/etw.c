@@ -722,3 +722,24 @@ int etw_line(struct etw *e, const char *line, size_t len, unsigned long lineno)
 	row(e, lineno);
 	return 0;
 }
+
+/* ---- samples read elsewhere (collapse/etl) ---- */
+
+void etw_emit(struct etw *e, const char *proc, size_t plen, long pid, long tid, double t,
+	      const char *frames, size_t flen)
+{
+	size_t o = 0;
+	int hit = !e->o->grep;
+
+	e->st.rows++;
+	if (!filter_time(&e->o->filter, t) || !wanted(&e->o->filter, proc, plen, pid, tid))
+		return;
+	if (!hit && flen && memmem(frames, flen, e->o->grep, strlen(e->o->grep)))
+		hit = 1;
+	if (!hit)
+		return;
+	put_roots(e, &o, proc, plen, pid, tid);
+	if (flen)
+		put(e, &o, frames, flen, 1);
+	add_stack(e, o, 1);
+}

@@ -65,5 +65,12 @@ int etw_line(struct etw *e, const char *line, size_t len, unsigned long lineno);
 void etw_end(struct etw *e);
 const struct etw_stats *etw_stats(const struct etw *e);
 
+/* One sample read elsewhere (the .etl reader): process proc (plen
+ * bytes) pid, thread tid, at t seconds from the start, frames root
+ * first, ';'-joined (flen bytes, no ';' inside a frame), weighing 1;
+ * filtered and rooted as the exports' rows are. */
+void etw_emit(struct etw *e, const char *proc, size_t plen, long pid, long tid, double t,
+	      const char *frames, size_t flen);
+
 
 #endif

@@ -22,7 +22,7 @@ static const struct cliopt format_opts[] = {
 	{ "weight", O_WEIGHT, "COLUMN", "CSV: weigh rows by COLUMN (Count, Weight), not 1" },
 	{ "nmi", O_NMI, NULL, "dumper: SampledProfileNmi events are samples too" },
 	{ "addrs", O_ADDRS, NULL, "dumper: unresolved frames as module!0xADDR\n"
-	  "(default module!<PDB_not_found>, as WPA)" },
+	  "(default module!<PDB_not_found>, as WPA);\n.etl: frames as module!0xRVA (default module!?)" },
 	{ NULL, 0, NULL, NULL }
 };
 
@@ -99,8 +99,8 @@ static void ready(void *obj)
 
 const struct cliopt_tool etw_cli_tool = {
 	.prog = "stackcollapse-etw",
-	.usage = "[options] [EXPORT.csv...] > out.folded",
-	.about = "Turns Windows ETW CPU sampling exports into collapsed stacks, the format read from the content: wpaexporter CSV from a CPU Usage (Sampled) preset (e.g. UIforETW's ExportCPUUsageSampled.wpaProfile), one row per sample; or 'xperf -i trace.etl -symbols -a dumper [-stacktimeshifting]' text, where kernel and user stack fragments are joined to their samples. Stacks start with PROCESS (PID) and TID N.\n",
+	.usage = "[options] [TRACE.etl|EXPORT.csv...] > out.folded",
+	.about = "Turns Windows ETW CPU sampling exports into collapsed stacks, the format read from the content: wpaexporter CSV from a CPU Usage (Sampled) preset (e.g. UIforETW's ExportCPUUsageSampled.wpaProfile), one row per sample; or 'xperf -i trace.etl -symbols -a dumper [-stacktimeshifting]' text, where kernel and user stack fragments are joined to their samples; or the .etl trace itself (also in a zip), its SampledProfile events joined to their StackWalk stacks, frames module!? (module!0xRVA with --addrs). Stacks start with PROCESS (PID) and TID N.\n",
 	.after = "Names are kept as they are (only ';' becomes ':').\n",
 	.shorts = "o:", .family = &etw_cli_family, .own = tool_only
 };

@@ -36,6 +36,23 @@ static const char *detected(const char *text)
 	return f ? f->name : "none";
 }
 
+/* An .etl's first buffer: its size, bytes used, then a SYSTEM64 event
+ * marker (version 2, kind 2, 0xc0) at 72. */
+static void etl_detection(void)
+{
+	char head[512];
+	const struct format *f;
+
+	memset(head, 0, sizeof(head));
+	memcpy(head, "\x00\x02\x00\x00\xb8\x01\x00\x00", 8);
+	memcpy(head + 72, "\x02\x00\x02\xc0", 4);
+	f = format_detect(head, sizeof(head));
+	CHECK_STR(f ? f->name : "none", "etl");
+	head[75] = 0;		/* no event marker */
+	f = format_detect(head, sizeof(head));
+	CHECK(f == NULL || strcmp(f->name, "etl") != 0);
+}
+
 static void detection(void)
 {
 	CHECK_STR(detected("main;a;b 3\nmain;c 2\n"), "collapsed");
@@ -70,6 +87,7 @@ static void detection(void)
 	CHECK_STR(detected("2ELIFREPxxxxxxxx"), "perf.data");
 	CHECK(format_hint("PERFILE2xxxxxxxx", 16) == NULL);
 	CHECK(format_hint("Nettrace", 8) != NULL);
+	etl_detection();
 }
 
 /* LNT profiles are binary: v2 by its chained section table, v1 by zlib

@@ -1,0 +1,56 @@
+#!/bin/sh
+# make bench's .etl section (issue 18): stackcollapse-etw on a ~200 MB
+# trace made by tests/tools/genetl from one tests/tools/etlwrite.py wrote
+# (1.6M samples with stacks on 4 CPUs), with plain and with LZ77
+# compressed buffers, and on the shared PerfView trace when present.
+# MB/s are of the trace's data as written (compressed: also of the
+# decompressed buffers), best of 3 wall times; peak RSS.
+B=${B:-build}
+OUT=${OUT:-bench/out}
+RUN=$B/tests/runstat
+SETW=$B/stackcollapse-etw
+mkdir -p "$OUT"
+if ! command -v python3 > /dev/null 2>&1; then
+	echo "etl: skipped (python3 writes the template trace)"
+	exit 0
+fi
+if [ ! -s "$OUT/etl.template" ]; then
+	python3 tests/tools/etlwrite.py "$OUT/etl.template" "$OUT/etl.want" --samples 20000 --seed 11
+fi
+[ -s "$OUT/big.etl" ] || "$B/tests/genetl" -n 80 "$OUT/etl.template" > "$OUT/big.etl"
+[ -s "$OUT/bigz.etl" ] || "$B/tests/genetl" -z -n 80 "$OUT/etl.template" > "$OUT/bigz.etl"
+plain=$(wc -c < "$OUT/big.etl")
+
+# etl_measure NAME FILE: best of 3 runs.
+etl_measure() {
+	best=
+	for i in 1 2 3; do
+		"$RUN" -o /dev/null -- "$SETW" "$2" 2> "$OUT/etl.stat" || true
+		t=$(tail -n 1 "$OUT/etl.stat" | cut -d' ' -f1)
+		rss=$(tail -n 1 "$OUT/etl.stat" | cut -d' ' -f2)
+		if [ -z "$best" ] || awk "BEGIN { exit !($t < $best) }"; then best=$t; bestrss=$rss; fi
+	done
+	size=$(wc -c < "$2")
+	awk -v n="$1" -v t="$best" -v s="$size" -v p="$plain" -v r="$bestrss" 'BEGIN {
+		printf "%-22s %7.1f MB %7.3f s %6.0f MB/s", n, s / 1e6, t, s / 1e6 / t
+		if (n ~ /compressed/) printf " (%.0f MB/s decompressed)", p / 1e6 / t
+		printf " %7.1f MB peak RSS\n", r / 1024 }'
+	# On a shared machine wall time includes waiting for a CPU: the CPU
+	# time (GNU time, when there is one) says what the reader costs.
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f '%U %S' "$SETW" "$2" 2> "$OUT/etl.cpu" > /dev/null
+		awk -v s="$size" -v p="$plain" -v n="$1" '{ t = $1 + $2
+			printf "%-22s CPU %.3f s: %.0f MB/s", "", t, s / 1e6 / t
+			if (n ~ /compressed/) printf " (%.0f MB/s decompressed)", p / 1e6 / t
+			printf "\n" }' "$OUT/etl.cpu"
+	fi
+}
+
+cat "$OUT/big.etl" "$OUT/bigz.etl" > /dev/null
+etl_measure "etl plain buffers" "$OUT/big.etl"
+etl_measure "etl compressed" "$OUT/bigz.etl"
+if [ -f ../shared/samples/etl/net.4.5.2.x64.etl.zip ]; then
+	etl_measure "net.4.5.2.x64.etl.zip" ../shared/samples/etl/net.4.5.2.x64.etl.zip
+else
+	echo "net.4.5.2.x64.etl.zip: skipped (../shared is not present)"
+fi

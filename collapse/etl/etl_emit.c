@@ -1,0 +1,171 @@
+/* etl_emit: joined samples to stacks: addresses to modules, roots. */
+#include "etl_int.h"
+#include "strtab.h"
+#include "xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define UNRESOLVED 0x80000000u
+#define IMAGE_WALK 64		/* overlapping images looked through */
+
+struct emit {
+	struct etl *x;
+	char *s;		/* the frames being built */
+	size_t len, cap;
+	uint32_t last;		/* the module of the frame before + 1, for merging */
+	const struct eimage *hit[2];	/* the last image found, user and kernel */
+};
+
+static int by_pid_base(const void *a, const void *b)
+{
+	const struct eimage *p = a, *q = b;
+
+	if (p->pid != q->pid)
+		return p->pid < q->pid ? -1 : 1;
+	if (p->base != q->base)
+		return p->base < q->base ? -1 : 1;
+	return p->t0 < q->t0 ? -1 : p->t0 > q->t0;
+}
+
+/* The image of pid holding address a at time ts, or NULL. */
+static const struct eimage *image_at(const struct etl *x, uint32_t pid, uint64_t a, uint64_t ts)
+{
+	size_t lo = 0, hi = x->nimg, n;
+
+	while (lo < hi) {		/* the first image past (pid, a) */
+		size_t mid = lo + (hi - lo) / 2;
+		const struct eimage *m = &x->img[mid];
+
+		if (m->pid < pid || (m->pid == pid && m->base <= a))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (n = 0; lo > 0 && n < IMAGE_WALK; lo--, n++) {
+		const struct eimage *m = &x->img[lo - 1];
+
+		if (m->pid != pid)
+			break;
+		if (a - m->base < m->size && m->t0 <= ts && ts < m->t1)
+			return m;
+	}
+	return NULL;
+}
+
+/* Appends n bytes to the frame being built. */
+static void put_raw(struct emit *e, const char *s, size_t n)
+{
+	if (e->cap - e->len < n + 2)
+		xgrow(&e->s, &e->cap, e->len + n + 2, 1);
+	memcpy(e->s + e->len, s, n);
+	e->len += n;
+}
+
+/* Appends a frame: ';' then s. */
+static void put(struct emit *e, const char *s, size_t n)
+{
+	if (e->cap - e->len < n + 2)
+		xgrow(&e->s, &e->cap, e->len + n + 2, 1);
+	if (e->len)
+		e->s[e->len++] = ';';
+	memcpy(e->s + e->len, s, n);
+	e->len += n;
+}
+
+/* The image of address a for sample s: most frames fall in the image of
+ * the frame before. */
+static const struct eimage *image_of(struct emit *e, const struct esample *s, uint64_t a)
+{
+	int kernel = etl_kernel_addr(e->x, a);
+	uint32_t pid = kernel ? 0 : s->pid;
+	const struct eimage *m = e->hit[kernel];
+
+	if (m && m->pid == pid && a - m->base < m->size && m->t0 <= s->ts && s->ts < m->t1)
+		return m;
+	if ((m = image_at(e->x, pid, a, s->ts)))
+		e->hit[kernel] = m;
+	return m;
+}
+
+static void frame(struct emit *e, const struct esample *s, uint64_t a)
+{
+	struct etl *x = e->x;
+	const struct eimage *m = image_of(e, s, a);
+	const char *name = "?";
+	size_t n = 1;
+	char buf[600];
+	int len;
+
+	if (m)
+		name = strtab_str(x->names, m->name, &n);
+	if (m && m->jit) {		/* a .NET method: named, never merged */
+		e->last = 0;
+		put(e, name, n);
+		return;
+	}
+	if (!x->o->addrs) {
+		if (e->last == (m ? m->name + 1 : UINT32_MAX))
+			return;		/* the same module: one frame */
+		e->last = m ? m->name + 1 : UINT32_MAX;
+		put(e, name, n);
+		put_raw(e, "!?", 2);
+		return;
+	}
+	len = snprintf(buf, sizeof(buf), "%.*s!0x%llx", (int)n, name,
+		       (unsigned long long)(m ? a - m->base : a));
+	put(e, buf, (size_t)len < sizeof(buf) ? (size_t)len : sizeof(buf) - 1);
+}
+
+/* A fragment's frames, root first; -1 when a key never got its stack. */
+static int fragment(struct emit *e, const struct esample *s, uint32_t slot)
+{
+	const uint64_t *a;
+	uint32_t n;
+
+	if (!slot)
+		return 0;
+	if (slot & UNRESOLVED)
+		return -1;
+	a = e->x->addr + e->x->fragat[slot - 1];
+	for (n = e->x->fraglen[slot - 1]; n > 0; n--)
+		frame(e, s, a[n - 1]);
+	return 0;
+}
+
+static void one(struct emit *e, const struct esample *s)
+{
+	struct etl *x = e->x;
+	const char *proc = s->pid == 0 ? "Idle" : "Unknown";
+	size_t plen = strlen(proc);
+	int bad;
+
+	if (s->tid == 0 && !s->flags && !x->o->include_idle) {
+		x->st.idle++;
+		return;
+	}
+	if (s->proc)
+		proc = strtab_str(x->names, s->proc - 1, &plen);
+	e->len = 0;
+	e->last = 0;
+	bad = fragment(e, s, s->user) | fragment(e, s, s->kern);
+	if (bad)
+		x->st.unresolved++;
+	etw_emit(x->out, proc, plen, s->pid == 0xffffffff ? -1 : (long)s->pid, (long)s->tid,
+		 x->have_t0 ? (double)(s->ts - x->t0) / x->freq : 0, e->s, e->len);
+}
+
+void etl_emit(struct etl *x)
+{
+	struct emit e;
+	size_t i;
+
+	memset(&e, 0, sizeof(e));
+	e.x = x;
+	if (x->nimg)
+		qsort(x->img, x->nimg, sizeof(*x->img), by_pid_base);
+	for (i = 0; i < x->nsmp; i++)
+		one(&e, &x->smp[i]);
+	free(e.s);
+}

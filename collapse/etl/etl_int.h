@@ -1,0 +1,161 @@
+/* etl_int: what the .etl reader's modules share: the records of the
+ * events that matter, kept from the walk over the buffers (file order:
+ * CPU streams one after another) and replayed in time order, where stack
+ * fragments join their samples as TraceEvent's TraceLog joins them. */
+#ifndef FLAME_ETL_INT_H
+#define FLAME_ETL_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "etl.h"
+
+struct strtab;
+
+/* Kernel events by hook id: group << 8 | opcode (MOF classes). */
+enum {
+	HOOK_HEADER = 0x0000,		/* EventTrace Header: TRACE_LOGFILE_HEADER */
+	HOOK_PROC_START = 0x0301, HOOK_PROC_DCSTART = 0x0303,
+	HOOK_PROC_IMG_LOAD = 0x030a,	/* Image Load, logged in the process group */
+	HOOK_THREAD_START = 0x0501, HOOK_THREAD_DCSTART = 0x0503,
+	HOOK_SAMPLE = 0x0f2e,		/* PerfInfo SampledProfile */
+	HOOK_IMG_UNLOAD = 0x1402, HOOK_IMG_DCSTART = 0x1403, HOOK_IMG_LOAD = 0x140a,
+	HOOK_STACK = 0x1820,		/* StackWalk Stack */
+	HOOK_KEY_DELETE = 0x1823, HOOK_KEY_RUNDOWN = 0x1824,
+	HOOK_KEY_KERNEL = 0x1825, HOOK_KEY_USER = 0x1826
+};
+
+enum rkind {
+	R_THREAD, R_PROC, R_IMG_LOAD, R_IMG_UNLOAD, R_SAMPLE, R_STACK, R_KEY_KERNEL,
+	R_KEY_USER, R_KEY_DEF
+};
+
+/* One event kept for the replay. */
+struct erec {
+	uint64_t ts;		/* its own time stamp (QPC ticks) */
+	uint64_t a, b;		/* by kind: IP; EventTimeStamp and key; base and size */
+	uint32_t tid, pid;	/* thread, process */
+	uint32_t frag;		/* stack fragment, or a name in the names table */
+	uint8_t kind;		/* enum rkind */
+	uint8_t flags;		/* sample: DPC/ISR bits; image: IMG_* */
+	uint8_t cpu;		/* the buffer's processor */
+};
+
+enum { IMG_RUNDOWN = 1, IMG_JIT = 2 };	/* there from the start; a .NET method */
+
+/* A sample as joined: its fragments are ids + 1 in the fragment table (0:
+ * none yet). */
+struct esample {
+	uint64_t ts;		/* time stamp */
+	uint64_t ip;		/* where it was taken */
+	uint32_t tid, pid;	/* thread, and its process then */
+	uint32_t proc;		/* process name (names table) + 1, 0: unknown */
+	uint32_t kern, user;	/* fragments + 1 */
+	uint32_t pend;		/* next sample waiting on the thread + 1 */
+	uint32_t prev;		/* the thread's sample before + 1 */
+	uint8_t flags;		/* DPC/ISR bits */
+	uint8_t waiting;	/* on its thread's kernel list */
+};
+
+/* An image of a process over a span of time. */
+struct eimage {
+	uint64_t base, size;	/* where */
+	uint64_t t0, t1;	/* loaded over [t0, t1) */
+	uint32_t pid;		/* whose */
+	uint32_t name;		/* module, or "Module!method" (names table) */
+	int jit;		/* a .NET method: its name is the frame */
+};
+
+/* An open-addressing map from 64-bit keys to 32-bit values; several
+ * values may share a key (lookups walk them with a cursor). */
+struct map64 {
+	uint64_t *key;
+	uint32_t *val;		/* value + 1, 0: an empty slot */
+	size_t cap, n;
+};
+
+void map64_put(struct map64 *m, uint64_t key, uint32_t val);
+/* The next value for key after cursor *c (start with *c = 0); returns 0
+ * and sets *val, or -1 when there are no more. */
+int map64_next(const struct map64 *m, uint64_t key, size_t *c, uint32_t *val);
+/* Sets key's first value to val (adding it when absent). */
+void map64_set(struct map64 *m, uint64_t key, uint32_t val);
+void map64_free(struct map64 *m);
+
+struct etl {
+	struct etw *out;		/* where stacks go */
+	const struct etw_opts *o;	/* options */
+	etw_warn_fn *warn;		/* messages */
+	void *ctx;
+	const char *name;		/* input name */
+	unsigned reported;		/* messages given */
+	int ptrsize;			/* from the logfile header, 0 unknown */
+	double freq;			/* time stamp ticks per second */
+	uint64_t t0;			/* the trace start, in ticks */
+	int have_t0;
+	uint64_t off;			/* file offset of the buffer read */
+	uint8_t cpu;			/* its processor */
+	unsigned char *buf;		/* a buffer, decompressed */
+	size_t bufcap;
+	unsigned char *raw;		/* a compressed buffer as read */
+	size_t rawcap;
+	struct erec *rec;		/* kept events */
+	size_t nrec, reccap;
+	uint64_t *addr;			/* fragment addresses, leaf first */
+	size_t naddr, addrcap;
+	size_t *fragat;			/* fragment i: its addresses at addr[fragat[i]]... */
+	uint32_t *fraglen;		/* ...and fraglen[i] of them */
+	size_t nfrag, fragcap;
+	struct map64 fragmap;		/* hash of the addresses -> fragment */
+	struct strtab *names;		/* process and module names */
+	struct map64 clrmods;		/* .NET ModuleID -> its name */
+	uint64_t *modids;		/* the ModuleIDs of JIT methods' records */
+	size_t nmodids, modidcap;
+	struct esample *smp;		/* samples, in time order */
+	size_t nsmp, smpcap;
+	struct eimage *img;		/* images */
+	size_t nimg, imgcap;
+	struct etl_stats st;
+};
+
+/* etl_walk.c: the events of one decompressed buffer, its data ending at
+ * end (cut: there the input broke off; an event it cuts is no fault). */
+void etl_events(struct etl *x, const unsigned char *b, size_t end, int compressed, int cut);
+/* Messages, at most a few per input; the rest only counted. */
+void etl_warn(struct etl *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* etl_events.c: one kernel event's payload (p, n bytes; psz its pointer
+ * size) into the records. */
+void etl_kernel(struct etl *x, unsigned hook, int version, uint64_t ts, uint32_t tid,
+		uint32_t pid, const unsigned char *p, size_t n, int psz);
+int etl_hook_used(unsigned hook);
+uint32_t etl_frag(struct etl *x, const unsigned char *p, size_t count, int psz);
+struct erec *etl_record(struct etl *x, enum rkind kind, uint64_t ts);
+/* Keeps a JIT method's ModuleID (named at the join); returns its index. */
+uint32_t etl_jit_module(struct etl *x, uint64_t modid);
+
+/* etl_clr.c: an EVENT_HEADER event (the CLR's methods and modules). */
+void etl_clr(struct etl *x, const unsigned char *e, size_t size);
+
+/* etl_sort.c: the records' order in time (file order among equals). */
+struct etl_key {
+	uint64_t ts;
+	uint32_t i;		/* the record */
+};
+struct etl_key *etl_sorted(const struct erec *rec, size_t n, int cpus);
+
+/* etl_join.c: the replay in time order, then the samples out. */
+void etl_join(struct etl *x);
+int etl_kernel_addr(const struct etl *x, uint64_t a);
+void etl_emit(struct etl *x);
+
+static inline uint64_t etl_le(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+#endif

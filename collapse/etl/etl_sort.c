@@ -1,0 +1,88 @@
+/* etl_sort: the kept events in time order.  Each CPU's buffers are in
+ * time order already: put in CPU order (stable), the records make about
+ * one ascending run per CPU, and merging runs costs O(n log runs), where
+ * a general sort of the 48-byte records spent a fifth of the reader's
+ * time moving them.  Any disorder only makes more runs. */
+#include "etl_int.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int before(const struct etl_key *a, const struct etl_key *b)
+{
+	return a->ts < b->ts || (a->ts == b->ts && a->i < b->i);
+}
+
+/* Merges a[lo, mid) and a[mid, hi) into t[lo, hi). */
+static void merge(const struct etl_key *a, struct etl_key *t, size_t lo, size_t mid, size_t hi)
+{
+	size_t i = lo, j = mid, o = lo;
+
+	while (i < mid && j < hi)
+		t[o++] = before(&a[j], &a[i]) ? a[j++] : a[i++];
+	memcpy(t + o, a + i, (mid - i) * sizeof(*t));
+	o += mid - i;
+	memcpy(t + o, a + j, (hi - j) * sizeof(*t));
+}
+
+/* The starts of the ascending runs of k (n entries), and n at the end;
+ * returns how many runs. */
+static size_t runs(const struct etl_key *k, size_t n, size_t *at)
+{
+	size_t r = 0, i;
+
+	at[r++] = 0;
+	for (i = 1; i < n; i++)
+		if (before(&k[i], &k[i - 1]))
+			at[r++] = i;
+	at[r] = n;
+	return r;
+}
+
+/* The keys of rec (n of them) grouped by CPU, file order kept within. */
+static struct etl_key *by_cpu(const struct erec *rec, size_t n, int cpus)
+{
+	struct etl_key *k = xmalloc((n ? n : 1) * sizeof(*k));
+	size_t *start = xcalloc((size_t)cpus + 1, sizeof(*start)), i;
+
+	for (i = 0; i < n; i++)
+		start[rec[i].cpu + 1]++;
+	for (i = 1; i <= (size_t)cpus; i++)
+		start[i] += start[i - 1];
+	for (i = 0; i < n; i++) {
+		struct etl_key *o = &k[start[rec[i].cpu]++];
+
+		o->ts = rec[i].ts;
+		o->i = (uint32_t)i;
+	}
+	free(start);
+	return k;
+}
+
+struct etl_key *etl_sorted(const struct erec *rec, size_t n, int cpus)
+{
+	struct etl_key *k = by_cpu(rec, n, cpus), *t, *swap;
+	size_t *at = xmalloc((n + 1) * sizeof(*at)), r, i, w;
+
+	if (n < 2 || (r = runs(k, n, at)) == 1) {
+		free(at);
+		return k;
+	}
+	t = xmalloc(n * sizeof(*t));
+	while (r > 1) {		/* merge runs pairwise, halving their count */
+		for (i = 0, w = 0; i < r; i += 2, w++) {
+			if (i + 1 < r)
+				merge(k, t, at[i], at[i + 1], at[i + 2]);
+			else
+				memcpy(t + at[i], k + at[i], (at[i + 1] - at[i]) * sizeof(*t));
+			at[w] = at[i];
+		}
+		at[w] = n;
+		r = w;
+		swap = k, k = t, t = swap;
+	}
+	free(t);
+	free(at);
+	return k;
+}
