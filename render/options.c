@@ -16,7 +16,7 @@ enum {
 	OPT_TITLE = 256, OPT_SUBTITLE, OPT_WIDTH, OPT_HEIGHT, OPT_MINWIDTH,
 	OPT_FONTTYPE, OPT_FONTSIZE, OPT_FONTWIDTH, OPT_COUNTNAME, OPT_NAMETYPE,
 	OPT_COLORS, OPT_BGCOLORS, OPT_NOTES, OPT_TOTAL, OPT_FACTOR,
-	OPT_NAMEATTR, OPT_ENCODING
+	OPT_NAMEATTR, OPT_ENCODING, OPT_COMPACT
 };
 
 static const struct option longopts[] = {
@@ -44,6 +44,7 @@ static const struct option longopts[] = {
 	{ "factor", required_argument, NULL, OPT_FACTOR },
 	{ "nameattr", required_argument, NULL, OPT_NAMEATTR },
 	{ "encoding", required_argument, NULL, OPT_ENCODING },
+	{ "compact", required_argument, NULL, OPT_COMPACT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -147,6 +148,19 @@ static int set_colors(struct fg_opts *o, const char *s, char *err, size_t errlen
 		   "perl, red, green, blue, aqua, yellow, purple or orange");
 }
 
+static int set_compact(struct fg_opts *o, const char *s, char *err, size_t errlen)
+{
+	if (strcmp(s, "never") == 0)
+		o->compact = -1;
+	else if (strcmp(s, "auto") == 0)
+		o->compact = 0;
+	else if (strcmp(s, "always") == 0)
+		o->compact = 1;
+	else
+		return bad(err, errlen, "compact", s, "expected auto, always or never");
+	return 0;
+}
+
 /* An XML encoding name: [A-Za-z][A-Za-z0-9._-]*. */
 static int valid_encoding(const char *s)
 {
@@ -192,6 +206,7 @@ static int set_string(int c, struct fg_opts *o, const char *s, char *err, size_t
 	case OPT_COLORS: return set_colors(o, s, err, errlen);
 	case OPT_BGCOLORS: return set_bgcolors(o, s, err, errlen);
 	case OPT_MINWIDTH: return set_minwidth(o, s, err, errlen);
+	case OPT_COMPACT: return set_compact(o, s, err, errlen);
 	case OPT_ENCODING:
 		if (!valid_encoding(s))
 			return bad(err, errlen, "encoding", s, "expected an encoding name such as UTF-8");
@@ -312,5 +327,8 @@ void fgopt_options(FILE *f)
 "  --total NUM        the 100% total, when larger than the input's\n"
 "  --factor NUM       multiply counts by NUM in the labels\n"
 "  --nameattr FILE    per-function attributes: NAME<TAB>attr=value<TAB>...\n"
-"  --encoding NAME    encoding named in the XML declaration\n", f);
+"  --encoding NAME    encoding named in the XML declaration\n"
+"  --compact WHEN     auto (default: above 10000 frames), always or never:\n"
+"                     draw frames as a few paths with their data kept once,\n"
+"                     so huge graphs stay fast in a browser\n", f);
 }

@@ -125,6 +125,10 @@ function fg_set_params(changes) {
 }
 
 function fg_unzoom() {
+	if (fg.compact) {
+		fg_c_zoom(0);
+		return;
+	}
 	for (var i = 0; i < fg.frames.length; i++)
 		fg_restore(fg.frames[i]);
 	fg.zoomed = null;
@@ -134,6 +138,10 @@ function fg_unzoom() {
 }
 
 function fg_zoom(z) {
+	if (fg.compact) {
+		fg_c_zoom(z);
+		return;
+	}
 	if (z === fg.root || z.w >= fg.root.w - 0.05) {
 		fg_unzoom();
 		return;
@@ -165,6 +173,10 @@ function fg_zoom(z) {
 function fg_update_matched() {
 	if (fg.regex === null)
 		return;
+	if (fg.compact) {
+		fg_show_matched(fg_c_matched());
+		return;
+	}
 	var base = fg.zoomed || fg.root;
 	var lo = base.x, hi = base.x + base.w;
 	var spans = [];
@@ -184,11 +196,16 @@ function fg_update_matched() {
 			covered += spans[j][1] - s;
 		end = Math.max(end, spans[j][1]);
 	}
-	var pct = hi > lo ? 100 * covered / (hi - lo) : 0;
+	fg_show_matched(hi > lo ? 100 * covered / (hi - lo) : 0);
+}
+
+function fg_show_matched(pct) {
 	fg.matchedtxt.textContent = "Matched: " + (Math.abs(pct - 100) < 1e-9 ? "100" : pct.toFixed(1)) + "%";
 }
 
-function fg_clear_search() {
+function fg_clear_search(quiet) {
+	if (fg.compact)
+		fg.c.match = null;
 	for (var i = 0; i < fg.frames.length; i++) {
 		var f = fg.frames[i];
 		if (f.match)
@@ -201,13 +218,20 @@ function fg_clear_search() {
 	fg.searchbtn.classList.remove("fg-on");
 	fg.matchedtxt.textContent = " ";
 	fg_set_params({ s: null });
+	if (fg.compact && !quiet)
+		fg_c_draw();
 }
 
 function fg_search(term) {
+	fg_clear_search(true);
+	if (term !== null && term !== "")
+		fg_search_run(term);
+	if (fg.compact)
+		fg_c_draw();
+}
+
+function fg_search_run(term) {
 	var re;
-	fg_clear_search();
-	if (term === null || term === "")
-		return;
 	try {
 		re = new RegExp(term, fg.ignorecase ? "i" : "");
 	} catch (e) {
@@ -216,6 +240,8 @@ function fg_search(term) {
 	}
 	fg.term = term;
 	fg.regex = re;
+	if (fg.compact)
+		fg_c_search(re);
 	for (var i = 0; i < fg.frames.length; i++) {
 		var f = fg.frames[i];
 		f.match = f !== fg.root && re.test(f.name);
@@ -253,10 +279,18 @@ function fg_frame_of(node) {
 }
 
 function fg_on_click(e) {
+	if (fg.compact && e.target.classList && !e.target.classList.contains("fg-button")) {
+		var i = fg_c_target(e);
+		if (i >= 0) {
+			e.preventDefault();
+			fg_zoom(i);
+		}
+		return;
+	}
 	var f = fg_frame_of(e.target);
 	if (f) {
 		/* A linked frame (--nameattr href) follows its link; Ctrl zooms. */
-		if (f.el.nodeName === "a" && !e.ctrlKey)
+		if (f.el && f.el.nodeName === "a" && !e.ctrlKey)
 			return;
 		e.preventDefault();
 		fg_zoom(f);
@@ -310,16 +344,25 @@ function fg_init() {
 		searchbtn: document.getElementById("search"),
 		icbtn: document.getElementById("ignorecase")
 	};
-	fg_collect();
-	if (!fg.root)
-		return;
+	var data = document.getElementById("fg-data");
+	if (data) {
+		fg_c_init(data);
+	} else {
+		fg_collect();
+		if (!fg.root)
+			return;
+		var frames = document.getElementById("frames");
+		frames.addEventListener("mouseover", function (e) { fg_hover(e, true); });
+		frames.addEventListener("mouseout", function (e) { fg_hover(e, false); });
+	}
 	window.addEventListener("click", fg_on_click);
 	window.addEventListener("keydown", fg_on_key);
-	var frames = document.getElementById("frames");
-	frames.addEventListener("mouseover", function (e) { fg_hover(e, true); });
-	frames.addEventListener("mouseout", function (e) { fg_hover(e, false); });
 	var p = fg_params();
-	if (p.x !== undefined && p.y !== undefined) {
+	if (fg.compact && p.x !== undefined && p.y !== undefined) {
+		var z = fg_c_find(parseFloat(p.x), parseFloat(p.y));
+		if (z > 0)
+			fg_zoom(z);
+	} else if (p.x !== undefined && p.y !== undefined) {
 		for (var i = 0; i < fg.frames.length; i++) {
 			var f = fg.frames[i];
 			if (Math.abs(f.x - parseFloat(p.x)) < 0.05 && Math.abs(f.y - parseFloat(p.y)) < 0.05) {
