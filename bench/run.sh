@@ -241,3 +241,11 @@ if section real; then
 echo "---- real recording (bench/real.sh) ----"
 B=$B sh bench/real.sh
 fi
+
+if section browser; then
+# ---- huge graphs in a browser (issue 17) ----
+# Size, load, search and zoom times in chromium for flame, flamegraph.pl
+# and inferno; skipped with a message without chromium or playwright-core.
+echo "---- huge graphs in a browser (bench/browser.sh) ----"
+B=$B sh bench/browser.sh
+fi

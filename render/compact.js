@@ -97,6 +97,8 @@ function fg_c_init(data) {
 	var fo = document.createElementNS(FG_SVGNS, "foreignObject");
 	fo.setAttribute("width", String(fg.width));
 	fo.setAttribute("height", String(c.height));
+	/* Events go through to the controls below; frames are hit-tested. */
+	fo.setAttribute("pointer-events", "none");
 	var canvas = document.createElementNS("http://www.w3.org/1999/xhtml", "canvas");
 	var dpr = window.devicePixelRatio || 1;
 	canvas.width = Math.ceil(fg.width * dpr);
@@ -104,6 +106,7 @@ function fg_c_init(data) {
 	canvas.style.width = fg.width + "px";
 	canvas.style.height = c.height + "px";
 	canvas.style.display = "block";
+	canvas.style.pointerEvents = "none";
 	fo.appendChild(canvas);
 	frames.insertBefore(fo, c.static.nextSibling);
 	c.ctx = canvas.getContext("2d");
