@@ -29,7 +29,7 @@ measure() {
 }
 
 # BENCH_ONLY="perf flame" runs only those sections (flamegraph, perf, etw,
-# perfview, flame, real); the perf input is still made when flame needs it.
+# perfview, flame, real, browser); the perf input is still made when flame needs it.
 section() { [ -z "${BENCH_ONLY:-}" ] || case " $BENCH_ONLY " in *" $1 "*) true ;; *) false ;; esac; }
 if section flamegraph; then
 big=$OUT/big.folded

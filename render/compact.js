@@ -180,24 +180,6 @@ function fg_c_target(e) {
 	return fg_c_hit(p.x, p.y);
 }
 
-/* Round half to even, as C's %.0f and rint do. */
-function fg_rint(v) {
-	var r = Math.round(v);
-	if (Math.abs(v - Math.trunc(v)) === 0.5 && r % 2 !== 0)
-		r -= 1;
-	return r;
-}
-
-function fg_commify(v) {
-	var s = String(Math.abs(fg_rint(v))), out = "";
-	for (var i = 0; i < s.length; i++) {
-		if (i > 0 && (s.length - i) % 3 === 0)
-			out += ",";
-		out += s.charAt(i);
-	}
-	return (fg_rint(v) < 0 ? "-" : "") + out;
-}
-
 /* The title the classic form would give frame i (svg.c: title()). */
 function fg_c_title(i) {
 	var c = fg.c, all = c.timemax * c.factor;
@@ -232,7 +214,11 @@ function fg_c_show_hover(i) {
 	c.hover.setAttribute("width", Math.max(b.w, 0.1).toFixed(1));
 	c.hover.setAttribute("height", String(c.fh - 1));
 	c.hover.setAttribute("visibility", "visible");
-	fg.details.textContent = fg.nametype + " " + fg_c_title(i);
+	var z = fg.zoomed, self = c.w[i];
+	for (var k = i + 1; k < c.end[i]; k = c.end[k])
+		self -= c.w[k];
+	fg.details.textContent = fg_describe(fg_c_title(i), self * c.factor,
+		z && c.depth[i] >= c.depth[z] ? 100 * c.w[i] / c.w[z] : null);
 }
 
 function fg_c_on_move(e) {
@@ -284,8 +270,8 @@ function fg_c_matches(i) {
 
 /* Share (%) of the view's samples under a matching frame, nested matches
  * counted once; a matching ancestor of the zoomed frame covers it all. */
-function fg_c_matched() {
-	var c = fg.c, z = fg.zoomed === null ? 0 : fg.zoomed, covered = 0;
+function fg_c_matched(zoomed) {
+	var c = fg.c, z = zoomed === null ? 0 : zoomed, covered = 0;
 	for (var a = z; a > 0; a = c.parent[a])
 		if (fg_c_matches(a))
 			return 100;

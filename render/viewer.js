@@ -168,16 +168,19 @@ function fg_zoom(z) {
 	fg_update_matched();
 }
 
-/* Share of the samples (of the zoomed frame, when zoomed) under at least
- * one matching frame; nested matches are counted once. */
+/* Matched %: the share of the samples under at least one matching frame
+ * (nested matches counted once), of the zoomed frame and of everything. */
 function fg_update_matched() {
 	if (fg.regex === null)
 		return;
 	if (fg.compact) {
-		fg_show_matched(fg_c_matched());
+		fg_show_matched(fg_c_matched(fg.zoomed), fg_c_matched(null));
 		return;
 	}
-	var base = fg.zoomed || fg.root;
+	fg_show_matched(fg_matched(fg.zoomed || fg.root), fg_matched(fg.root));
+}
+
+function fg_matched(base) {
 	var lo = base.x, hi = base.x + base.w;
 	var spans = [];
 	for (var i = 0; i < fg.frames.length; i++) {
@@ -196,11 +199,65 @@ function fg_update_matched() {
 			covered += spans[j][1] - s;
 		end = Math.max(end, spans[j][1]);
 	}
-	fg_show_matched(hi > lo ? 100 * covered / (hi - lo) : 0);
+	return hi > lo ? 100 * covered / (hi - lo) : 0;
 }
 
-function fg_show_matched(pct) {
-	fg.matchedtxt.textContent = "Matched: " + (Math.abs(pct - 100) < 1e-9 ? "100" : pct.toFixed(1)) + "%";
+function fg_pct(p) {
+	return (Math.abs(p - 100) < 1e-9 ? "100" : p.toFixed(1)) + "%";
+}
+
+function fg_show_matched(zoomed, all) {
+	fg.matchedtxt.textContent = "Matched: " + (fg.zoomed ? fg_pct(zoomed) + " of zoomed, " +
+		fg_pct(all) + " of all" : fg_pct(all));
+}
+
+/* Round half to even, as C's %.0f and rint do. */
+function fg_rint(v) {
+	var r = Math.round(v);
+	if (Math.abs(v - Math.trunc(v)) === 0.5 && r % 2 !== 0)
+		r -= 1;
+	return r;
+}
+
+function fg_commify(v) {
+	var s = String(Math.abs(fg_rint(v))), out = "";
+	for (var i = 0; i < s.length; i++) {
+		if (i > 0 && (s.length - i) % 3 === 0)
+			out += ",";
+		out += s.charAt(i);
+	}
+	return (fg_rint(v) < 0 ? "-" : "") + out;
+}
+
+/* The details line: the frame's title "NAME (N samples, P%)" with the
+ * share of the zoomed frame (share, or null) and the frame's own samples
+ * (self, or null) put in.  Other titles (differential, --nameattr) are
+ * shown as they are. */
+function fg_describe(title, self, share) {
+	var m = /^([^]*) \(([-0-9,.]+) ([^]*), ([0-9.]+)%\)$/.exec(title);
+	if (!m || m[3] !== fg.countname)
+		return fg.nametype + " " + title;
+	return fg.nametype + " " + m[1] + " (" + m[2] + " " + m[3] + ", " + m[4] + "%" +
+		(share === null ? "" : " of all, " + share.toFixed(2) + "% of zoomed") +
+		(self === null ? "" : "; self " + fg_commify(self) + " " + m[3]) + ")";
+}
+
+/* A classic frame's count, read back from its title. */
+function fg_count(f) {
+	var m = / \(([-0-9,.]+) /.exec(f.title.substring(f.name.length));
+	return m ? parseFloat(m[1].replace(/,/g, "")) : NaN;
+}
+
+/* Samples of f not in a child: its count less its children's, the
+ * frames one level further from the root within its span. */
+function fg_self(f) {
+	var eps = 0.05, step = fg.inverted ? f.h + 1 : -(f.h + 1), self = fg_count(f);
+	for (var i = 0; i < fg.frames.length; i++) {
+		var k = fg.frames[i];
+		if (Math.abs(k.y - (f.y + step)) < eps && k.x >= f.x - eps && k.x + k.w <= f.x + f.w + eps)
+			self -= fg_count(k);
+	}
+	return isNaN(self) ? null : self;
 }
 
 function fg_clear_search(quiet) {
@@ -265,6 +322,7 @@ function fg_prompt() {
 function fg_toggle_case() {
 	fg.ignorecase = !fg.ignorecase;
 	fg.icbtn.classList.toggle("fg-on", fg.ignorecase);
+	fg_set_params({ ic: fg.ignorecase ? "1" : null });
 	if (fg.term !== null)
 		fg_search(fg.term);
 }
@@ -322,8 +380,11 @@ function fg_on_key(e) {
 
 function fg_hover(e, on) {
 	var f = fg_frame_of(e.target);
-	if (f)
-		fg.details.textContent = on ? fg.nametype + " " + f.title : " ";
+	if (!f)
+		return;
+	var z = fg.zoomed, inside = z && !f.el.classList.contains("fg-dim");
+	fg.details.textContent = on ? fg_describe(f.title, fg_self(f),
+		inside ? 100 * fg_count(f) / fg_count(z) : null) : " ";
 }
 
 function fg_init() {
@@ -371,6 +432,8 @@ function fg_init() {
 			}
 		}
 	}
+	if (p.ic === "1")
+		fg_toggle_case();
 	if (p.s)
 		fg_search(p.s);
 }

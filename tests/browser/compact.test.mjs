@@ -41,6 +41,7 @@ function generate() {
 	EVIL.forEach((e, k) => add(`main;${e};leaf_${k}`, 4000 + 500 * k));
 	add("main;Parse_Request;parse_header;memchr", 9000);
 	add("main;Parse_Request;parse_body", 6000);
+	add("main;Parse_Request", 3000);
 	return [...lines].map(([s, n]) => `${s} ${n}`).join("\n") + "\n";
 }
 
@@ -92,6 +93,13 @@ function box(f, z = null, inverted = false) {
 const pct = n => (100 * n / L.total).toFixed(2);
 const commify = n => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 const title = f => `${f.name} (${commify(f.end - f.start)} samples, ${pct(f.end - f.start)}%)`;
+const kidsOf = f => L.frames.filter(k => k.depth === f.depth + 1 && k.start >= f.start && k.end <= f.end);
+const selfOf = f => f.end - f.start - kidsOf(f).reduce((a, k) => a + k.end - k.start, 0);
+// The details line: the title with the self count, and when zoomed into
+// z the shares of all and of z.
+const details = (f, z = null) => `Function: ${f.name} (${commify(f.end - f.start)} samples, ${pct(f.end - f.start)}%` +
+	(z ? ` of all, ${(100 * (f.end - f.start) / (z.end - z.start)).toFixed(2)}% of zoomed` : "") +
+	`; self ${commify(selfOf(f))} samples)`;
 const under = (f, prefix) => prefix.every((p, i) => f.path[i] === p);
 function matchedPct(re, prefix = []) {
 	const base = L.stacks.filter(s => prefix.every((p, i) => s.frames[i] === p));
@@ -139,12 +147,15 @@ check("compact: hostile names inject no element", counts.join() === "2,1", count
 // Hover: frames picked from the independent layout, wide enough to aim at.
 const wide = L.frames.filter(f => f.depth >= 3 && box(f).w >= 30);
 const target = wide[Math.floor(wide.length / 2)];
-check("compact: hover shows Function: NAME (N samples, P%)",
-	(await at(box(target))) === "Function: " + title(target), `${await textOf("details")} vs ${title(target)}`);
+check("compact: hover shows Function: NAME (N samples, P%; self N samples)",
+	(await at(box(target))) === details(target), `${await textOf("details")} vs ${details(target)}`);
+const withSelf = L.frames.find(f => f.depth >= 2 && box(f).w > 20 && selfOf(f) > 0 && kidsOf(f).length > 0);
+check("compact: hover gives a frame's self samples beside its total", (await at(box(withSelf))) === details(withSelf),
+	`${await textOf("details")} vs ${details(withSelf)}`);
 for (const e of EVIL) {
 	const f = L.frames.find(x => x.name === e && x.depth === 2);
 	const got = await at(box(f));
-	check(`compact: a hostile name reads back exactly: ${e}`, got === "Function: " + title(f), got);
+	check(`compact: a hostile name reads back exactly: ${e}`, got === details(f), got);
 }
 await page.mouse.move(3, 3);
 check("compact: moving away clears the details line", (await textOf("details")).trim() === "");
@@ -154,15 +165,15 @@ const kids = L.frames.filter(f => f.depth === target.depth + 1 && under(f, targe
 const outside = L.frames.find(f => f.depth === target.depth + 1 && !under(f, target.path) && box(f).w > 3);
 await page.mouse.click(box(target).x + box(target).w / 2, box(target).y + 7);
 check("compact: the zoomed frame fills the width", (await at({ x: X0, w: W, y: box(target).y }, 0.02)) ===
-	"Function: " + title(target) && (await at({ x: X0, w: W, y: box(target).y }, 0.98)) === "Function: " + title(target));
+	details(target, target) && (await at({ x: X0, w: W, y: box(target).y }, 0.98)) === details(target, target));
 const kid = kids.reduce((a, b) => (b.end - b.start > a.end - a.start ? b : a));
 const kb = box(kid, target);
-check("compact: children are placed and scaled to the zoomed frame", (await at(kb, 0.1)) === "Function: " + title(kid) &&
-	(await at(kb, 0.9)) === "Function: " + title(kid), `${await textOf("details")} at ${JSON.stringify(kb)}`);
+check("compact: children are placed and scaled; hover gives the share of all and of the zoomed frame",
+	(await at(kb, 0.1)) === details(kid, target) && (await at(kb, 0.9)) === details(kid, target), `${await textOf("details")} at ${JSON.stringify(kb)}`);
 check("compact: a zoomed child is painted in its palette colour", /^rgb\((2[0-5]\d),/.test(await pixel(kb.x + kb.w / 2, kb.y + 7)),
 	await pixel(kb.x + kb.w / 2, kb.y + 7));
 const anc = L.frames.find(f => f.depth === 1);
-check("compact: ancestors are drawn dimmed at full width", (await at({ x: X0, w: W, y: yOf(1) }, 0.5)) === "Function: " + title(anc) &&
+check("compact: ancestors are drawn dimmed at full width", (await at({ x: X0, w: W, y: yOf(1) }, 0.5)) === details(anc) &&
 	(await page.evaluate(([x, y]) => {
 		const cv = document.querySelector("canvas"), r = window.devicePixelRatio || 1;
 		return cv.getContext("2d").getImageData(Math.floor(x * r), Math.floor(y * r), 1, 1).data[3];
@@ -176,8 +187,8 @@ check("compact: Reset Zoom appears", await page.evaluate(() => !document.getElem
 check("compact: zoom is kept in the URL", /[?&]x=/.test(page.url()) && /[?&]y=/.test(page.url()), page.url());
 const zoomedUrl = page.url();
 await page.click("#unzoom");
-check("compact: Reset Zoom restores the layout", (await at(box(target))) === "Function: " + title(target) &&
-	(await at(box(outside))) === "Function: " + title(outside));
+check("compact: Reset Zoom restores the layout", (await at(box(target))) === details(target) &&
+	(await at(box(outside))) === details(outside));
 check("compact: Reset Zoom clears the URL state", !/[?&]x=/.test(page.url()), page.url());
 
 // Search: Matched % from the input, matches painted in the search colour.
@@ -199,6 +210,7 @@ await page.waitForTimeout(50);
 const exp2 = matchedPct(new RegExp(re1, "i"));
 check("compact: Ctrl-I re-runs the search ignoring case", (await textOf("matched")) === `Matched: ${exp2.toFixed(1)}%` &&
 	(await pixel(box(pr).x + box(pr).w / 2, box(pr).y + 7)) === "rgb(230,0,230)", await textOf("matched"));
+check("compact: ignore-case is kept in the URL", /[?&]ic=1/.test(page.url()), page.url());
 await page.keyboard.press("Control+i");
 await page.keyboard.press("Escape");
 check("compact: Escape clears the search", (await textOf("matched")).trim() === "" &&
@@ -210,23 +222,24 @@ answer = "memchr";
 await page.keyboard.press("Control+f");
 await page.waitForTimeout(50);
 const exp3 = matchedPct(/memchr/, pr.path);
-check("compact: Matched % is relative to the zoomed frame", (await textOf("matched")) === `Matched: ${exp3.toFixed(1)}%`,
-	`${await textOf("matched")} vs ${exp3}`);
+const want3 = `Matched: ${exp3.toFixed(1)}% of zoomed, ${matchedPct(/memchr/).toFixed(1)}% of all`;
+check("compact: Matched % gives the zoomed frame's share and the whole's", (await textOf("matched")) === want3,
+	`${await textOf("matched")} vs ${want3}`);
 const url = page.url();
 await page.goto("about:blank");
 await page.goto(url);
 await page.waitForTimeout(50);
-check("compact: ?x=&y=&s= restore zoom and search", (await textOf("matched")) === `Matched: ${exp3.toFixed(1)}%` &&
-	(await at({ x: X0, w: W, y: box(pr).y }, 0.9)) === "Function: " + title(pr), await textOf("matched"));
+check("compact: ?x=&y=&s= restore zoom and search", (await textOf("matched")) === want3 &&
+	(await at({ x: X0, w: W, y: box(pr).y }, 0.9)) === details(pr, pr), await textOf("matched"));
 await page.goto(zoomedUrl);
-check("compact: a zoom link reopens the zoom", (await at({ x: X0, w: W, y: box(target).y }, 0.98)) === "Function: " + title(target));
+check("compact: a zoom link reopens the zoom", (await at({ x: X0, w: W, y: box(target).y }, 0.98)) === details(target, target));
 
 // Icicle: depth grows downward.
 await page.goto(base + "inv.svg");
 const ib = box(target, null, true);
-check("compact: icicle graph hover", (await at(ib)) === "Function: " + title(target), await textOf("details"));
+check("compact: icicle graph hover", (await at(ib)) === details(target), await textOf("details"));
 await page.mouse.click(ib.x + ib.w / 2, ib.y + 7);
-check("compact: icicle graph zoom", (await at(box(kid, target, true), 0.5)) === "Function: " + title(kid));
+check("compact: icicle graph zoom", (await at(box(kid, target, true), 0.5)) === details(kid, target));
 check("compact: no script errors anywhere", errors.length === 0, errors.join("; "));
 
 // Without JavaScript the static drawing and its labels show.

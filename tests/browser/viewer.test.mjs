@@ -30,6 +30,11 @@ function samplesUnder(stacks, prefix) {
 	return stacks.filter(s => prefix.every((f, i) => s.frames[i] === f))
 		.reduce((a, s) => a + s.count, 0);
 }
+// Samples of stacks that end at prefix: the frame's self count.
+function selfOf(stacks, prefix) {
+	return stacks.filter(s => s.frames.length === prefix.length && prefix.every((f, i) => s.frames[i] === f))
+		.reduce((a, s) => a + s.count, 0);
+}
 // Share of the samples under prefix in stacks with any frame matching re:
 // what "Matched:" must show (a matching ancestor covers everything).
 function matchedPct(stacks, re, prefix = []) {
@@ -112,8 +117,16 @@ let f = await frame("handle_request");
 await page.mouse.move(f.x + 3, f.y + 7);
 const want = `handle_request (${samplesUnder(basic, ["main", "run_server", "handle_request"])} samples, ` +
 	`${(100 * samplesUnder(basic, ["main", "run_server", "handle_request"]) / total).toFixed(2)}%)`;
-check("hover shows Function: NAME (N samples, P%)", (await text("details")) === "Function: " + want,
-	await text("details"));
+const hrSelf = selfOf(basic, ["main", "run_server", "handle_request"]);
+check("hover shows Function: NAME (N samples, P%; self N samples)", (await text("details")) ===
+	"Function: " + want.replace(/\)$/, `; self ${hrSelf} samples)`), await text("details"));
+f = await frame("parse_headers");
+await page.mouse.move(f.x + 3, f.y + 7);
+const phPath = ["main", "run_server", "handle_request", "parse_headers"];
+check("hover gives a frame's self samples beside its total", (await text("details")).endsWith(
+	`(${samplesUnder(basic, phPath)} samples, ${(100 * samplesUnder(basic, phPath) / total).toFixed(2)}%; ` +
+	`self ${selfOf(basic, phPath)} samples)`) && selfOf(basic, phPath) < samplesUnder(basic, phPath), await text("details"));
+f = await frame("handle_request");
 check("the frame's <title> tooltip has the same text", f.title === want, f.title);
 await page.mouse.move(2, 2);
 check("moving away clears the details line", (await text("details")).trim() === "");
@@ -191,7 +204,14 @@ await page.keyboard.press("Control+i");
 await page.waitForTimeout(50);
 check("Ctrl-I toggles ignore-case and re-runs the search", (await text("matched")) === `Matched: ${exp3.toFixed(1)}%`,
 	await text("matched"));
+check("ignore-case is kept in the URL", /[?&]ic=1/.test(page.url()) && /[?&]s=gc/.test(page.url()), page.url());
+const icUrl = page.url();
+await page.goto("about:blank");
+await page.goto(icUrl);
+check("a link with ic=1 reopens the search ignoring case", (await text("matched")) === `Matched: ${exp3.toFixed(1)}%` &&
+	(await page.evaluate(() => document.getElementById("ignorecase").classList.contains("fg-on"))), await text("matched"));
 await page.keyboard.press("Control+i");
+check("turning ignore-case off drops it from the URL", !/[?&]ic=/.test(page.url()), page.url());
 await page.click("#ignorecase");
 check("the ic control toggles ignore-case", (await text("matched")) === `Matched: ${exp3.toFixed(1)}%`);
 await page.keyboard.press("Escape");
@@ -203,8 +223,16 @@ answer = "memchr";
 await page.keyboard.press("Control+f");
 await page.waitForTimeout(50);
 const exp4 = matchedPct(basic, /memchr/, ["main", "run_server", "handle_request"]);
-check("Matched % is relative to the zoomed frame", (await text("matched")) === `Matched: ${exp4.toFixed(1)}%`,
-	`${await text("matched")} vs ${exp4}`);
+const exp4all = matchedPct(basic, /memchr/);
+const want4 = `Matched: ${exp4.toFixed(1)}% of zoomed, ${exp4all.toFixed(1)}% of all`;
+check("Matched % gives the zoomed frame's share and the whole's, labelled", (await text("matched")) === want4,
+	`${await text("matched")} vs ${want4}`);
+// Zoom-relative share on hover, from the input.
+f = await frame("parse_headers");
+await page.mouse.move(f.x + 3, f.y + 7);
+const zshare = (100 * samplesUnder(basic, phPath) / samplesUnder(basic, ["main", "run_server", "handle_request"])).toFixed(2);
+check("hover when zoomed gives the share of all and of the zoomed frame", (await text("details")).includes(
+	`${(100 * samplesUnder(basic, phPath) / total).toFixed(2)}% of all, ${zshare}% of zoomed;`), await text("details"));
 await page.keyboard.press("Escape");
 await page.keyboard.press("Escape");
 check("Escape with no search resets the zoom", (await frame("handle_request")).w < 1180 &&
@@ -215,7 +243,7 @@ await page.goto(zoomedUrl.replace(/basic\.svg.*$/, "basic.svg") + "?" + zoomedUr
 await page.waitForTimeout(50);
 f = await frame("handle_request");
 check("?x=&y= restores the zoom", near(f.w, 1180, 0.05), JSON.stringify(f));
-check("?s= restores the search", (await text("matched")) === `Matched: ${exp4.toFixed(1)}%`, await text("matched"));
+check("?s= restores the search", (await text("matched")) === want4, await text("matched"));
 
 // Inverted graphs zoom upward.
 await page.goto(base + "inverted.svg");
