@@ -16,7 +16,7 @@ enum {
 	OPT_TITLE = 256, OPT_SUBTITLE, OPT_WIDTH, OPT_HEIGHT, OPT_MINWIDTH,
 	OPT_FONTTYPE, OPT_FONTSIZE, OPT_FONTWIDTH, OPT_COUNTNAME, OPT_NAMETYPE,
 	OPT_COLORS, OPT_BGCOLORS, OPT_NOTES, OPT_TOTAL, OPT_FACTOR,
-	OPT_NAMEATTR, OPT_ENCODING, OPT_COMPACT
+	OPT_NAMEATTR, OPT_ENCODING, OPT_COMPACT, OPT_SORT
 };
 
 static const struct option longopts[] = {
@@ -45,6 +45,7 @@ static const struct option longopts[] = {
 	{ "nameattr", required_argument, NULL, OPT_NAMEATTR },
 	{ "encoding", required_argument, NULL, OPT_ENCODING },
 	{ "compact", required_argument, NULL, OPT_COMPACT },
+	{ "sort", required_argument, NULL, OPT_SORT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -207,6 +208,11 @@ static int set_string(int c, struct fg_opts *o, const char *s, char *err, size_t
 	case OPT_BGCOLORS: return set_bgcolors(o, s, err, errlen);
 	case OPT_MINWIDTH: return set_minwidth(o, s, err, errlen);
 	case OPT_COMPACT: return set_compact(o, s, err, errlen);
+	case OPT_SORT:
+		if (strcmp(s, "name") != 0 && strcmp(s, "weight") != 0)
+			return bad(err, errlen, "sort", s, "expected name or weight");
+		o->sort_weight = s[0] == 'w';
+		break;
 	case OPT_ENCODING:
 		if (!valid_encoding(s))
 			return bad(err, errlen, "encoding", s, "expected an encoding name such as UTF-8");
@@ -328,6 +334,8 @@ void fgopt_options(FILE *f)
 "  --factor NUM       multiply counts by NUM in the labels\n"
 "  --nameattr FILE    per-function attributes: NAME<TAB>attr=value<TAB>...\n"
 "  --encoding NAME    encoding named in the XML declaration\n"
+"  --sort ORDER       name (default: alphabetical, as flamegraph.pl) or\n"
+"                     weight (the widest child first)\n"
 "  --compact WHEN     auto (default: above 10000 frames), always or never:\n"
 "                     draw frames as a few paths with their data kept once,\n"
 "                     so huge graphs stay fast in a browser\n", f);

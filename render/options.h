@@ -44,6 +44,7 @@ struct fg_opts {
 	double factor;		/* count multiplier for display */
 	const char *nameattr;	/* attribute file */
 	const char *encoding;	/* XML declaration encoding */
+	int sort_weight;	/* --sort weight: widest children first */
 	int compact;		/* --compact: -1 never, 0 auto (by frame
 				   count), 1 always */
 	const char *output;	/* -o FILE, NULL: stdout */

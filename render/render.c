@@ -393,6 +393,8 @@ static struct lentry *entries(struct render *r, struct stree *chain, size_t *cou
 			e[i].weight = e[i].before;
 	}
 	free(ids);
+	if (r->o->sort_weight && !r->o->flamechart)
+		order_by_weight(r->stacks, e, n);
 	if (chain)
 		chain_entries(r, chain, e, n);
 	*count = n;

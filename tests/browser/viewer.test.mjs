@@ -51,6 +51,7 @@ function render(name, args) {
 render("basic.svg", [join(inputs, "basic.folded")]);
 render("gen.svg", [join(inputs, "gen.folded")]);
 render("inverted.svg", ["--inverted", join(inputs, "basic.folded")]);
+render("weight.svg", ["--sort", "weight", join(inputs, "basic.folded")]);
 render("attrs.svg", ["--nameattr", join(inputs, "attrs.tsv"), join(inputs, "basic.folded")]);
 // flame --diff: a stack gone from AFTER is drawn hatched, tooltips carry
 // before/after; the viewer must still find each frame's name.
@@ -294,6 +295,46 @@ check("diff: a gone frame is highlighted, then gets its hatching back",
 await clickAt("gone");
 check("diff: a gone frame zooms like any other", near((await frame("deep")).w, 1180, 0.05),
 	JSON.stringify(await frame("deep")));
+
+// --sort weight: below every frame the children go widest first, by the
+// input's totals; the viewer still zooms them.
+await page.goto(base + "weight.svg");
+const wf = await page.evaluate(() => [...document.getElementById("frames").children].map(g => {
+	const r = g.querySelector("rect");
+	return { name: g.querySelector("title").textContent.replace(/ \([^(]*\)$/, ""), x: +r.getAttribute("x"), y: +r.getAttribute("y") };
+}));
+// Independent layout: a tree of the input, children widest first (ties
+// by name), the samples ending at a frame after its children.
+const tree = { kids: new Map(), n: 0 };
+for (const st of basic) {
+	let node = tree;
+	node.n += st.count;
+	for (const name of st.frames) {
+		if (!node.kids.has(name))
+			node.kids.set(name, { kids: new Map(), n: 0 });
+		node = node.kids.get(name);
+		node.n += st.count;
+	}
+}
+const wantX = [];
+(function place(node, start, depth) {
+	const kids = [...node.kids].sort((a, b) => b[1].n - a[1].n || (a[0] < b[0] ? -1 : 1));
+	for (const [name, k] of kids) {
+		wantX.push(`${depth}:${name.replace(/_\[[kwij]\]$/, "")}@${(10 + start * 1180 / total).toFixed(1)}`);
+		place(k, start, depth + 1);
+		start += k.n;
+	}
+})(tree, 0, 1);
+const maxY = Math.max(...wf.map(f => f.y));
+const gotX = wf.filter(f => f.y < maxY).map(f => `${Math.round((maxY - f.y) / 16)}:${f.name}@${f.x.toFixed(1)}`);
+const sortedOk = gotX.sort().join("|") === wantX.sort().join("|");
+const why = gotX.filter(x => !wantX.includes(x)).slice(0, 3).join(" ") + " vs " + wantX.filter(x => !gotX.includes(x)).slice(0, 3).join(" ");
+check("--sort weight puts the widest child first", sortedOk, why);
+await page.mouse.move(0, 0);
+f = await frame("main");
+await page.mouse.click(f.x + 5, f.y + 7);
+const wurl = await page.evaluate(() => location.href);
+check("--sort weight: the graph zooms", /[?&]x=/.test(wurl), wurl);
 check("no script errors anywhere", errors.length === 0, errors.join("; "));
 
 await browser.close();
