@@ -16,7 +16,7 @@ enum {
 	OPT_TITLE = 256, OPT_SUBTITLE, OPT_WIDTH, OPT_HEIGHT, OPT_MINWIDTH,
 	OPT_FONTTYPE, OPT_FONTSIZE, OPT_FONTWIDTH, OPT_COUNTNAME, OPT_NAMETYPE,
 	OPT_COLORS, OPT_BGCOLORS, OPT_NOTES, OPT_TOTAL, OPT_FACTOR,
-	OPT_NAMEATTR, OPT_ENCODING, OPT_COMPACT, OPT_SORT
+	OPT_NAMEATTR, OPT_ENCODING, OPT_COMPACT, OPT_SORT, OPT_THEME
 };
 
 static const struct option longopts[] = {
@@ -46,6 +46,7 @@ static const struct option longopts[] = {
 	{ "encoding", required_argument, NULL, OPT_ENCODING },
 	{ "compact", required_argument, NULL, OPT_COMPACT },
 	{ "sort", required_argument, NULL, OPT_SORT },
+	{ "theme", required_argument, NULL, OPT_THEME },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -208,6 +209,16 @@ static int set_string(int c, struct fg_opts *o, const char *s, char *err, size_t
 	case OPT_BGCOLORS: return set_bgcolors(o, s, err, errlen);
 	case OPT_MINWIDTH: return set_minwidth(o, s, err, errlen);
 	case OPT_COMPACT: return set_compact(o, s, err, errlen);
+	case OPT_THEME:
+		if (strcmp(s, "auto") == 0)
+			o->theme = THEME_AUTO;
+		else if (strcmp(s, "light") == 0)
+			o->theme = THEME_LIGHT;
+		else if (strcmp(s, "dark") == 0)
+			o->theme = THEME_DARK;
+		else
+			return bad(err, errlen, "theme", s, "expected auto, light or dark");
+		break;
 	case OPT_SORT:
 		if (strcmp(s, "name") != 0 && strcmp(s, "weight") != 0)
 			return bad(err, errlen, "sort", s, "expected name or weight");
@@ -336,6 +347,8 @@ void fgopt_options(FILE *f)
 "  --encoding NAME    encoding named in the XML declaration\n"
 "  --sort ORDER       name (default: alphabetical, as flamegraph.pl) or\n"
 "                     weight (the widest child first)\n"
+"  --theme THEME      auto (default: dark when the reader's system is), light\n"
+"                     or dark\n"
 "  --compact WHEN     auto (default: above 10000 frames), always or never:\n"
 "                     draw frames as a few paths with their data kept once,\n"
 "                     so huge graphs stay fast in a browser\n", f);

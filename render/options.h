@@ -13,6 +13,8 @@ enum fg_palette {
 	PAL_PURPLE, PAL_ORANGE
 };
 
+enum fg_theme { THEME_AUTO, THEME_LIGHT, THEME_DARK };
+
 struct fg_opts {
 	const char *title;	/* NULL: "Flame Graph", "Icicle Graph" or "Flame Chart" */
 	const char *subtitle;	/* NULL: none */
@@ -44,6 +46,7 @@ struct fg_opts {
 	double factor;		/* count multiplier for display */
 	const char *nameattr;	/* attribute file */
 	const char *encoding;	/* XML declaration encoding */
+	enum fg_theme theme;	/* --theme: auto follows prefers-color-scheme */
 	int sort_weight;	/* --sort weight: widest children first */
 	int compact;		/* --compact: -1 never, 0 auto (by frame
 				   count), 1 always */

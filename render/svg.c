@@ -79,6 +79,19 @@ static void css_font(FILE *f, const char *s)
 			putc(*s, f);
 }
 
+/* Dark: the background and the text around the graph; labels stay dark
+ * on the frames, whose palettes are bright enough on either. */
+static void theme(FILE *f, const struct fg_opts *o)
+{
+	static const char dark[] = "rect[fill=\"url(#background)\"] { fill:rgb(28,29,33); }\n"
+				   "text { fill:rgb(222,222,222); }\n#frames text { fill:rgb(0,0,0); }\n";
+
+	if (o->theme == THEME_DARK)
+		fputs(dark, f);
+	else if (o->theme == THEME_AUTO)
+		fprintf(f, "@media (prefers-color-scheme: dark) {\n%s}\n", dark);
+}
+
 static void style(FILE *f, const struct fg_opts *o)
 {
 	char fs[32], ts[32];
@@ -97,6 +110,7 @@ static void style(FILE *f, const struct fg_opts *o)
 	fprintf(f, "; font-size:%spx; fill:rgb(0,0,0); }\n#title { text-anchor:middle; font-size:%spx; }\n",
 		svg_num(fs, o->fontsize), svg_num(ts, o->fontsize + 5));
 	fputs(viewer_css, f);
+	theme(f, o);
 	fputs("</style>\n", f);
 }
 

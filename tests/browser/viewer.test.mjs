@@ -52,6 +52,8 @@ render("basic.svg", [join(inputs, "basic.folded")]);
 render("gen.svg", [join(inputs, "gen.folded")]);
 render("inverted.svg", ["--inverted", join(inputs, "basic.folded")]);
 render("weight.svg", ["--sort", "weight", join(inputs, "basic.folded")]);
+render("dark.svg", ["--theme", "dark", join(inputs, "basic.folded")]);
+render("light.svg", ["--theme", "light", join(inputs, "basic.folded")]);
 render("attrs.svg", ["--nameattr", join(inputs, "attrs.tsv"), join(inputs, "basic.folded")]);
 // flame --diff: a stack gone from AFTER is drawn hatched, tooltips carry
 // before/after; the viewer must still find each frame's name.
@@ -335,6 +337,33 @@ f = await frame("main");
 await page.mouse.click(f.x + 5, f.y + 7);
 const wurl = await page.evaluate(() => location.href);
 check("--sort weight: the graph zooms", /[?&]x=/.test(wurl), wurl);
+
+// Dark mode: by default it follows the reader's prefers-color-scheme;
+// --theme fixes it.  Labels on frames stay dark (palettes are bright).
+const look = () => page.evaluate(() => {
+	const bg = document.querySelector('rect[fill="url(#background)"]');
+	const label = document.querySelector("#frames text");
+	return { bg: getComputedStyle(bg).fill, title: getComputedStyle(document.getElementById("title")).fill,
+		label: getComputedStyle(label).fill };
+});
+const DARKBG = "rgb(28, 29, 33)";
+await page.emulateMedia({ colorScheme: "dark" });
+await page.goto(base + "basic.svg");
+let lk = await look();
+check("dark mode follows prefers-color-scheme: dark background, light text", lk.bg === DARKBG &&
+	lk.title === "rgb(222, 222, 222)", JSON.stringify(lk));
+check("dark mode keeps frame labels dark on the bright palettes", lk.label === "rgb(0, 0, 0)", JSON.stringify(lk));
+await page.goto(base + "light.svg");
+lk = await look();
+check("--theme light stays light in a dark system", lk.bg !== DARKBG && lk.title === "rgb(0, 0, 0)", JSON.stringify(lk));
+await page.emulateMedia({ colorScheme: "light" });
+await page.goto(base + "basic.svg");
+lk = await look();
+check("a light system gets the light graph", lk.bg !== DARKBG && lk.title === "rgb(0, 0, 0)", JSON.stringify(lk));
+await page.goto(base + "dark.svg");
+lk = await look();
+check("--theme dark is dark in a light system", lk.bg === DARKBG && lk.title === "rgb(222, 222, 222)" &&
+	lk.label === "rgb(0, 0, 0)", JSON.stringify(lk));
 check("no script errors anywhere", errors.length === 0, errors.join("; "));
 
 await browser.close();
