@@ -315,7 +315,8 @@ void compact_write(FILE *f, const struct svg_in *in, double height)
 	fputs("</g>\n<g id=\"fg-labels\">\n", f);
 	labels(f, &c);
 	fputs("</g>\n", f);
-	data(f, &c);
+	if (!in->o->no_js)
+		data(f, &c);
 	fputs("</g>\n", f);
 	cframes_release(&c);
 }

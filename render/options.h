@@ -46,6 +46,15 @@ struct fg_opts {
 	double factor;		/* count multiplier for display */
 	const char *nameattr;	/* attribute file */
 	const char *encoding;	/* XML declaration encoding */
+	const char *searchcolor;	/* --search-color, "rgb(R,G,B)" */
+	const char *strokecolor;	/* --stroke-color: frame outlines, NULL: none */
+	int no_js;		/* --no-javascript: a static picture */
+	int colordiffusion;	/* --colordiffusion: colour by width */
+	const char *base[16];	/* --base: stacks start at one of these */
+	int nbase;		/* entries in base */
+	const char *palette_file;	/* --palette-file: --cp's map, NULL: palette.map */
+	char scbuf[24];		/* storage for the search colour */
+	char stbuf[24];		/* storage for the stroke colour */
 	enum fg_theme theme;	/* --theme: auto follows prefers-color-scheme */
 	int sort_weight;	/* --sort weight: widest children first */
 	int compact;		/* --compact: -1 never, 0 auto (by frame

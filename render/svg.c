@@ -15,7 +15,6 @@
 
 #define XPAD SVG_XPAD
 #define FRAMEPAD 1		/* vertical gap between frames */
-#define SEARCHCOLOR "rgb(230,0,230)"
 #define GONE_ID "fg-gone"	/* the pattern for frames gone from AFTER */
 
 const char *svg_num(char *buf, double v)
@@ -110,6 +109,8 @@ static void style(FILE *f, const struct fg_opts *o)
 	fprintf(f, "; font-size:%spx; fill:rgb(0,0,0); }\n#title { text-anchor:middle; font-size:%spx; }\n",
 		svg_num(fs, o->fontsize), svg_num(ts, o->fontsize + 5));
 	fputs(viewer_css, f);
+	if (o->strokecolor)
+		fprintf(f, "#frames rect { stroke:%s; stroke-width:0.5; }\n", o->strokecolor);
 	theme(f, o);
 	fputs("</style>\n", f);
 }
@@ -153,7 +154,7 @@ static void settings(FILE *f, const struct svg_in *in, int compact)
 
 	fprintf(f, " data-xpad=\"%d\" data-fontsize=\"%s\" data-fontwidth=\"%s\" data-inverted=\"%d\""
 		" data-searchcolor=\"%s\" data-nametype=\"", XPAD, svg_num(b1, o->fontsize),
-		svg_num(b2, o->fontwidth), o->inverted, SEARCHCOLOR);
+		svg_num(b2, o->fontwidth), o->inverted, o->searchcolor);
 	xmlesc_write(f, o->nametype, strlen(o->nametype), (size_t)-1);
 	fputs("\" data-countname=\"", f);
 	xmlesc_write(f, o->countname, strlen(o->countname), (size_t)-1);
@@ -177,11 +178,13 @@ static void chrome(FILE *f, const struct svg_in *in, double height, int compact)
 		xmlesc_comment(f, o->notes, strlen(o->notes));
 	fputs(" -->\n", f);
 	style(f, o);
-	fputs("<script type=\"text/ecmascript\"><![CDATA[\n", f);
-	fputs(viewer_js, f);
-	if (compact)
-		fputs(compact_js, f);
-	fputs("]]></script>\n", f);
+	if (!o->no_js) {
+		fputs("<script type=\"text/ecmascript\"><![CDATA[\n", f);
+		fputs(viewer_js, f);
+		if (compact)
+			fputs(compact_js, f);
+		fputs("]]></script>\n", f);
+	}
 	fprintf(f, "<rect x=\"0.0\" y=\"0\" width=\"%.1f\" height=\"%.1f\" fill=\"url(#background)\"/>\n",
 		w, height);
 	text_el(f, "title", (double)(o->width / 2), fs * 2, "", default_title(o));
@@ -279,6 +282,16 @@ static void title(FILE *f, const struct svg_in *in, const struct frame *fr, doub
 	fputs(")</title>", f);
 }
 
+/* --colordiffusion: the wider a frame, the redder; narrow ones pale.  In
+ * 32 steps of the square root of its share, so a few colours serve. */
+static void diffusion(const struct svg_in *in, const struct frame *fr, char *out)
+{
+	double end = fr->depth == 0 ? in->timemax : fr->end;
+	double v = floor(32 * sqrt((end - fr->start) / in->timemax)) / 32;
+
+	sprintf(out, "rgb(%d,%d,%d)", 255 - (int)(25 * v), (int)(230 - 200 * v), (int)(200 - 190 * v));
+}
+
 void svg_fill(const struct svg_in *in, const struct frame *fr, char *out)
 {
 	if (fr->len == 2 && memcmp(fr->name, "--", 2) == 0)
@@ -289,6 +302,8 @@ void svg_fill(const struct svg_in *in, const struct frame *fr, char *out)
 		strcpy(out, "url(#" GONE_ID ")");
 	else if (fr->has_delta)
 		palette_diff(fr->delta, in->maxdelta, in->o->negate, out);
+	else if (in->o->colordiffusion)
+		diffusion(in, fr, out);
 	else
 		palette_color(in->pal, fr->name, fr->len, out);
 }

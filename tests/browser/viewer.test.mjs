@@ -54,6 +54,15 @@ render("inverted.svg", ["--inverted", join(inputs, "basic.folded")]);
 render("weight.svg", ["--sort", "weight", join(inputs, "basic.folded")]);
 render("dark.svg", ["--theme", "dark", join(inputs, "basic.folded")]);
 render("light.svg", ["--theme", "light", join(inputs, "basic.folded")]);
+render("inferno-search.svg", ["--search-color", "#00ff00", "--stroke-color", "#000000", join(inputs, "basic.folded")]);
+render("nojs.svg", ["--no-javascript", join(inputs, "basic.folded")]);
+render("diffusion.svg", ["--colordiffusion", join(inputs, "basic.folded")]);
+render("base.svg", ["--base", "handle_request", "--base", "GC::collect", join(inputs, "basic.folded")]);
+const palFile = join(dir, "my.map");
+render("palfile.svg", ["--palette-file", palFile, join(inputs, "basic.folded")]);
+const plain = execFileSync(flamegraph, [join(inputs, "basic.folded")]);
+const noops = execFileSync(flamegraph, ["--deterministic", "--truncate-text-right", "--pretty-xml", "--no-sort",
+	join(inputs, "basic.folded")]);
 render("attrs.svg", ["--nameattr", join(inputs, "attrs.tsv"), join(inputs, "basic.folded")]);
 // flame --diff: a stack gone from AFTER is drawn hatched, tooltips carry
 // before/after; the viewer must still find each frame's name.
@@ -337,6 +346,39 @@ f = await frame("main");
 await page.mouse.click(f.x + 5, f.y + 7);
 const wurl = await page.evaluate(() => location.href);
 check("--sort weight: the graph zooms", /[?&]x=/.test(wurl), wurl);
+
+// inferno-flamegraph's options.
+check("inferno's --deterministic --truncate-text-right --pretty-xml --no-sort are accepted, same graph",
+	plain.equals(noops));
+check("inferno's --palette-file keeps --cp's map in that file", /^main->rgb\(\d+,\d+,\d+\)$/m.test(
+	(() => { try { return readFileSync(palFile, "utf8"); } catch { return ""; } })()));
+await page.goto(base + "inferno-search.svg");
+answer = "parse";
+await page.keyboard.press("Control+f");
+await page.waitForTimeout(50);
+check("inferno's --search-color colours the matches", (await frame("parse_headers")).fill === "rgb(0,255,0)",
+	(await frame("parse_headers")).fill);
+check("inferno's --stroke-color outlines every frame", await page.evaluate(() =>
+	getComputedStyle(document.querySelector("#frames rect")).stroke) === "rgb(0, 0, 0)");
+await page.goto(base + "nojs.svg");
+f = await frame("handle_request");
+await page.mouse.move(f.x + 3, f.y + 7);
+check("inferno's --no-javascript: no script, the frames still drawn", await page.evaluate(() =>
+	document.querySelectorAll("script").length === 0) && f.w > 100 && (await text("details")).trim() === "");
+await page.goto(base + "diffusion.svg");
+const dif = await page.evaluate(() => [...document.querySelectorAll("#frames rect")].map(r =>
+	[+r.getAttribute("width"), +/rgb\(\d+,(\d+)/.exec(r.getAttribute("fill"))[1]]));
+const monotone = dif.every(([w, g]) => dif.every(([w2, g2]) => !(w > w2 + 1) || g <= g2));
+check("inferno's --colordiffusion: the wider the frame, the redder", monotone && new Set(dif.map(d => d[1])).size > 3);
+await page.goto(base + "base.svg");
+const hrN = samplesUnder(basic, ["main", "run_server", "handle_request"]);
+const gcN = samplesUnder(basic, ["gc_thread", "GC::collect"]);
+const all = (await frame("all")).title;
+f = await frame("handle_request");
+check("inferno's --base keeps only stacks through the base, cut to start there",
+	all === `all (${hrN + gcN} samples, 100%)` && near(f.w, 1180 * hrN / (hrN + gcN), 0.15) &&
+	f.y === (await frame("all")).y - 16 && (await frame("main")) === null &&
+	(await frame("parse_headers")) !== null, all);
 
 // Dark mode: by default it follows the reader's prefers-color-scheme;
 // --theme fixes it.  Labels on frames stay dark (palettes are bright).
