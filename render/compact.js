@@ -80,11 +80,11 @@ function fg_c_el(parent, name, attrs) {
 }
 
 function fg_c_init(data) {
-	var root = document.documentElement;
+	var root = fg.svg, g = fg;
 	var c = fg_c_parse(data);
-	var frames = document.getElementById("frames");
-	c.static = document.getElementById("fg-static");
-	c.labels = document.getElementById("fg-labels");
+	var frames = fg_el("frames");
+	c.static = fg_el("fg-static");
+	c.labels = fg_el("fg-labels");
 	c.height = parseFloat(root.getAttribute("height"));
 	c.fh = parseFloat(fg_attr("frameheight", "16"));
 	c.timemax = parseFloat(fg_attr("timemax", "1"));
@@ -124,8 +124,8 @@ function fg_c_init(data) {
 	fg.compact = true;
 	fg.zoomed = null;
 	fg_c_draw();
-	root.addEventListener("mousemove", fg_c_on_move);
-	root.addEventListener("mouseleave", function () { fg_c_show_hover(-1); });
+	root.addEventListener("mousemove", function (e) { fg = fg_active = g; fg_c_on_move(e); });
+	root.addEventListener("mouseleave", function () { fg = g; fg_c_show_hover(-1); });
 }
 
 /* Top of the frames at depth d, as svg_frame_y places them. */
@@ -167,7 +167,7 @@ function fg_c_hit(px, py) {
 }
 
 function fg_c_point(e) {
-	var svg = document.documentElement;
+	var svg = fg.svg;
 	var m = svg.getScreenCTM();
 	var pt = svg.createSVGPoint();
 	pt.x = e.clientX;

@@ -82,13 +82,13 @@ static void css_font(FILE *f, const char *s)
  * on the frames, whose palettes are bright enough on either. */
 static void theme(FILE *f, const struct fg_opts *o)
 {
-	static const char dark[] = "rect[fill=\"url(#background)\"] { fill:rgb(28,29,33); }\n"
-				   "text { fill:rgb(222,222,222); }\n#frames text { fill:rgb(0,0,0); }\n";
+	static const char dark[] = "rect[fill=\"url(#background)\"]{fill:#1c1d21}"
+				   "text{fill:#dedede}#frames text{fill:#000}";
 
 	if (o->theme == THEME_DARK)
-		fputs(dark, f);
+		fprintf(f, "%s\n", dark);
 	else if (o->theme == THEME_AUTO)
-		fprintf(f, "@media (prefers-color-scheme: dark) {\n%s}\n", dark);
+		fprintf(f, "@media (prefers-color-scheme:dark){%s}\n", dark);
 }
 
 static void style(FILE *f, const struct fg_opts *o)
@@ -104,9 +104,9 @@ static void style(FILE *f, const struct fg_opts *o)
 		      " patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"rgb(225,228,240)\"/>"
 		      "<rect width=\"2.5\" height=\"6\" fill=\"rgb(130,150,205)\"/></pattern>", f);
 	fputs("</defs>\n", f);
-	fputs("<style type=\"text/css\">\ntext { font-family:", f);
+	fputs("<style type=\"text/css\">\ntext{font-family:", f);
 	css_font(f, o->fonttype);
-	fprintf(f, "; font-size:%spx; fill:rgb(0,0,0); }\n#title { text-anchor:middle; font-size:%spx; }\n",
+	fprintf(f, ";font-size:%spx;fill:#000}\n#title{text-anchor:middle;font-size:%spx}\n",
 		svg_num(fs, o->fontsize), svg_num(ts, o->fontsize + 5));
 	fputs(viewer_css, f);
 	if (o->strokecolor)
@@ -172,8 +172,8 @@ static void chrome(FILE *f, const struct svg_in *in, double height, int compact)
 	const struct fg_opts *o = in->o;
 	double w = (double)o->width, fs = o->fontsize, ypad2 = fs * 2 + 10;
 
-	fputs("<!-- Flame graph made by flame. Hover a frame for details, click to zoom, "
-	      "Ctrl-F to search. -->\n<!-- NOTES: ", f);
+	fputs("<!-- Flame graph by flame: hover for details, click to zoom, Ctrl-F to search -->\n"
+	      "<!-- NOTES: ", f);
 	if (o->notes)
 		xmlesc_comment(f, o->notes, strlen(o->notes));
 	fputs(" -->\n", f);

@@ -2,10 +2,15 @@
  * Settings come from data-* attributes on the root element; frames are the
  * children of #frames, each with a <title>, a <rect> and maybe a <text>. */
 "use strict";
+/* The graph being handled: every handler sets it first, so several graphs
+ * inline in one HTML page keep their own state.  fg_graphs: all of them,
+ * set up once however many copies of this script the page holds. */
 var fg = null;
+var fg_graphs = fg_graphs || null;
+var fg_active = fg_active || null;
 
 function fg_attr(name, fallback) {
-	var v = document.documentElement.getAttribute("data-" + name);
+	var v = fg.svg.getAttribute("data-" + name);
 	return v === null ? fallback : v;
 }
 
@@ -23,8 +28,13 @@ function fg_name_of(title) {
 	return title;
 }
 
+/* An element of this graph by id: ids repeat when graphs share a page. */
+function fg_el(id) {
+	return fg.svg.querySelector('[id="' + id + '"]');
+}
+
 function fg_collect() {
-	var kids = document.getElementById("frames").children;
+	var kids = fg_el("frames").children;
 	for (var i = 0; i < kids.length; i++) {
 		var el = kids[i];
 		var rect = el.querySelector("rect");
@@ -97,7 +107,10 @@ function fg_params() {
 		if (eq <= 0)
 			continue;
 		try {
-			out[parts[i].substring(0, eq)] = decodeURIComponent(parts[i].substring(eq + 1));
+			var key = parts[i].substring(0, eq);
+			/* The second graph on a page keeps s2, x2, ...: its own. */
+			if (fg.pfx === "" || key.substring(key.length - fg.pfx.length) === fg.pfx)
+				out[key.substring(0, key.length - fg.pfx.length)] = decodeURIComponent(parts[i].substring(eq + 1));
 		} catch (e) {
 			/* a malformed escape: ignore that parameter */
 		}
@@ -106,16 +119,21 @@ function fg_params() {
 }
 
 function fg_set_params(changes) {
-	var p = fg_params();
+	var p = {}, parts = window.location.search.substring(1).split("&");
+	for (var i = 0; i < parts.length; i++) {
+		var eq = parts[i].indexOf("=");
+		if (eq > 0)
+			p[parts[i].substring(0, eq)] = parts[i].substring(eq + 1);
+	}
 	for (var k in changes) {
 		if (changes[k] === null)
-			delete p[k];
+			delete p[k + fg.pfx];
 		else
-			p[k] = changes[k];
+			p[k + fg.pfx] = encodeURIComponent(changes[k]);
 	}
 	var q = [];
 	for (var key in p)
-		q.push(encodeURIComponent(key) + "=" + encodeURIComponent(p[key]));
+		q.push(key + "=" + p[key]);
 	var url = window.location.pathname + (q.length ? "?" + q.join("&") : "") + window.location.hash;
 	try {
 		history.replaceState(null, "", url);
@@ -387,37 +405,72 @@ function fg_hover(e, on) {
 		inside ? 100 * fg_count(f) / fg_count(z) : null) : " ";
 }
 
+/* The graph an event happened in. */
+function fg_graph_of(node) {
+	for (; node; node = node.parentNode)
+		if (node.fg_graph)
+			return node.fg_graph;
+	return null;
+}
+
 function fg_init() {
-	fg = {
-		xpad: parseFloat(fg_attr("xpad", "10")),
-		fontsize: parseFloat(fg_attr("fontsize", "12")),
-		fontwidth: parseFloat(fg_attr("fontwidth", "0.59")),
-		inverted: fg_attr("inverted", "0") === "1",
-		nametype: fg_attr("nametype", "Function:"),
-		countname: fg_attr("countname", "samples"),
-		searchcolor: fg_attr("searchcolor", "rgb(230,0,230)"),
-		width: parseFloat(document.documentElement.getAttribute("width")),
-		frames: [], root: null, zoomed: null,
-		term: null, regex: null, ignorecase: false,
-		details: document.getElementById("details"),
-		matchedtxt: document.getElementById("matched"),
-		unzoombtn: document.getElementById("unzoom"),
-		searchbtn: document.getElementById("search"),
-		icbtn: document.getElementById("ignorecase")
-	};
-	var data = document.getElementById("fg-data");
+	if (fg_graphs !== null)
+		return;
+	fg_graphs = [];
+	var roots = document.querySelectorAll("svg[data-xpad]");
+	for (var i = 0; i < roots.length; i++)
+		fg_start(roots[i], i === 0 ? "" : String(i + 1));
+	fg_active = fg_graphs[0] || null;
+	window.addEventListener("click", function (e) {
+		var g = fg_graph_of(e.target);
+		if (g) {
+			fg = fg_active = g;
+			fg_on_click(e);
+		}
+	});
+	window.addEventListener("keydown", function (e) {
+		if (fg_active) {
+			fg = fg_active;
+			fg_on_key(e);
+		}
+	});
+	/* A tall flame graph stands on its base: open scrolled down to it. */
+	var top = document.documentElement;
+	if (fg_graphs.length === 1 && top.fg_graph && !top.fg_graph.inverted && top.getBoundingClientRect().height > window.innerHeight)
+		window.scrollTo(0, top.getBoundingClientRect().height);
+}
+
+function fg_start(svg, pfx) {
+	fg = { svg: svg, pfx: pfx };
+	fg.xpad = parseFloat(fg_attr("xpad", "10"));
+	fg.fontsize = parseFloat(fg_attr("fontsize", "12"));
+	fg.fontwidth = parseFloat(fg_attr("fontwidth", "0.59"));
+	fg.inverted = fg_attr("inverted", "0") === "1";
+	fg.nametype = fg_attr("nametype", "Function:");
+	fg.countname = fg_attr("countname", "samples");
+	fg.searchcolor = fg_attr("searchcolor", "rgb(230,0,230)");
+	fg.width = parseFloat(svg.getAttribute("width"));
+	fg.frames = [];
+	fg.root = fg.zoomed = fg.term = fg.regex = null;
+	fg.ignorecase = false;
+	fg.details = fg_el("details");
+	fg.matchedtxt = fg_el("matched");
+	fg.unzoombtn = fg_el("unzoom");
+	fg.searchbtn = fg_el("search");
+	fg.icbtn = fg_el("ignorecase");
+	var g = fg, data = fg_el("fg-data");
 	if (data) {
 		fg_c_init(data);
 	} else {
 		fg_collect();
 		if (!fg.root)
 			return;
-		var frames = document.getElementById("frames");
-		frames.addEventListener("mouseover", function (e) { fg_hover(e, true); });
-		frames.addEventListener("mouseout", function (e) { fg_hover(e, false); });
+		var frames = fg_el("frames");
+		frames.addEventListener("mouseover", function (e) { fg = fg_active = g; fg_hover(e, true); });
+		frames.addEventListener("mouseout", function (e) { fg = g; fg_hover(e, false); });
 	}
-	window.addEventListener("click", fg_on_click);
-	window.addEventListener("keydown", fg_on_key);
+	svg.fg_graph = fg;
+	fg_graphs.push(fg);
 	var p = fg_params();
 	if (fg.compact && p.x !== undefined && p.y !== undefined) {
 		var z = fg_c_find(parseFloat(p.x), parseFloat(p.y));

@@ -63,6 +63,15 @@ render("palfile.svg", ["--palette-file", palFile, join(inputs, "basic.folded")])
 const plain = execFileSync(flamegraph, [join(inputs, "basic.folded")]);
 const noops = execFileSync(flamegraph, ["--deterministic", "--truncate-text-right", "--pretty-xml", "--no-sort",
 	join(inputs, "basic.folded")]);
+render("basic-compact.svg", ["--compact", "always", join(inputs, "basic.folded")]);
+// Several graphs inline in one HTML page, as a report would hold them.
+const inline = name => readFileSync(join(dir, name), "utf8").replace(/^<\?xml[^>]*>\s*<!DOCTYPE[^>]*>\s*/, "");
+writeFileSync(join(dir, "page.html"), "<!DOCTYPE html><html><head><title>graphs</title></head><body style=\"margin:0\">" +
+	`<div id="g1">${inline("basic.svg")}</div><div id="g2">${inline("inverted.svg")}</div>` +
+	`<div id="g3">${inline("basic-compact.svg")}</div></body></html>`);
+// A deep broken stack: the graph is taller than the window.
+writeFileSync(join(dir, "deep.folded"), "main;" + "[unknown];".repeat(128) + "leaf 10\nmain;short 5\n");
+render("deep.svg", [join(dir, "deep.folded")]);
 render("attrs.svg", ["--nameattr", join(inputs, "attrs.tsv"), join(inputs, "basic.folded")]);
 // flame --diff: a stack gone from AFTER is drawn hatched, tooltips carry
 // before/after; the viewer must still find each frame's name.
@@ -75,7 +84,7 @@ const server = createServer((req, res) => {
 	const file = join(dir, new URL(req.url, "http://x").pathname.replace(/^\/+/, ""));
 	try {
 		const body = readFileSync(file);
-		res.writeHead(200, { "content-type": "image/svg+xml" });
+		res.writeHead(200, { "content-type": file.endsWith(".html") ? "text/html" : "image/svg+xml" });
 		res.end(body);
 	} catch {
 		res.writeHead(404);
@@ -347,6 +356,58 @@ await page.mouse.click(f.x + 5, f.y + 7);
 const wurl = await page.evaluate(() => location.href);
 check("--sort weight: the graph zooms", /[?&]x=/.test(wurl), wurl);
 
+// Several graphs on one HTML page keep their own state.
+await page.goto(base + "page.html");
+await page.waitForTimeout(50);
+const boxes = await page.evaluate(() => ["g1", "g2", "g3"].map(id => {
+	const r = document.querySelector("#" + id + " svg").getBoundingClientRect();
+	return { x: r.x, y: r.y + window.scrollY };
+}));
+const inG = (g, id) => page.evaluate(([g, id]) => document.querySelector(`#${g} [id="${id}"]`).textContent, [g, id]);
+const inGcls = (g, id) => page.evaluate(([g, id]) => document.querySelector(`#${g} [id="${id}"]`).getAttribute("class") || "", [g, id]);
+const hrBox = await page.evaluate(() => {
+	const t = [...document.querySelectorAll("#g1 #frames > g > title")].find(t => t.textContent.startsWith("handle_request ("));
+	const r = t.parentNode.querySelector("rect");
+	return { x: +r.getAttribute("x"), y: +r.getAttribute("y"), w: +r.getAttribute("width") };
+});
+const invBox = await page.evaluate(() => {
+	const t = [...document.querySelectorAll("#g2 #frames > g > title")].find(t => t.textContent.startsWith("handle_request ("));
+	const r = t.parentNode.querySelector("rect");
+	return { x: +r.getAttribute("x"), y: +r.getAttribute("y"), w: +r.getAttribute("width") };
+});
+check("several graphs on a page load without script errors", errors.length === 0, errors.join("; "));
+await page.mouse.move(boxes[1].x + invBox.x + 5, boxes[1].y + invBox.y + 7 - await page.evaluate(() => window.scrollY));
+check("several graphs: hovering the second names the frame in its own details line",
+	(await inG("g2", "details")).startsWith("Function: handle_request (") && (await inG("g1", "details")).trim() === "",
+	`${await inG("g2", "details")} / ${await inG("g1", "details")}`);
+await page.mouse.click(boxes[0].x + hrBox.x + 5, boxes[0].y + hrBox.y + 7 - await page.evaluate(() => window.scrollY));
+check("several graphs: a click zooms only the graph clicked", !(await inGcls("g1", "unzoom")).includes("fg-hidden") &&
+	(await inGcls("g2", "unzoom")).includes("fg-hidden") && (await inGcls("g3", "unzoom")).includes("fg-hidden"));
+await page.mouse.move(boxes[2].x + hrBox.x + 5, boxes[2].y + hrBox.y + 7 - await page.evaluate(() => window.scrollY));
+check("several graphs: the compact graph hovers on its own", (await inG("g3", "details")).startsWith("Function: handle_request ("),
+	await inG("g3", "details"));
+answer = "memchr";
+await page.keyboard.press("Control+f");
+await page.waitForTimeout(50);
+check("several graphs: Ctrl-F searches the graph last pointed at, only it",
+	(await inG("g3", "matched")) === `Matched: ${matchedPct(basic, /memchr/).toFixed(1)}%` && (await inG("g1", "matched")).trim() === "",
+	`${await inG("g3", "matched")} / ${await inG("g1", "matched")}`);
+const purl = await page.evaluate(() => location.search);
+check("several graphs: each keeps its URL state under its own names", /[?&]s3=memchr/.test(purl) && /[?&]x=/.test(purl) &&
+	!/[?&]s=/.test(purl), purl);
+
+// A graph taller than the window opens scrolled down to its base.
+await page.goto(base + "deep.svg");
+await page.waitForTimeout(50);
+const sc = await page.evaluate(() => {
+	const r = [...document.querySelectorAll("#frames > g")].find(g => g.querySelector("title").textContent.startsWith("all ("))
+		.querySelector("rect").getBoundingClientRect();
+	return { y: window.scrollY, top: r.top, bottom: r.bottom, h: window.innerHeight };
+});
+check("a graph taller than the window opens scrolled to its base", sc.y > 0 && sc.top >= 0 && sc.bottom <= sc.h, JSON.stringify(sc));
+await page.goto(base + "basic.svg");
+check("a graph that fits is not scrolled", (await page.evaluate(() => window.scrollY)) === 0);
+
 // inferno-flamegraph's options.
 check("inferno's --deterministic --truncate-text-right --pretty-xml --no-sort are accepted, same graph",
 	plain.equals(noops));
@@ -389,6 +450,7 @@ const look = () => page.evaluate(() => {
 		label: getComputedStyle(label).fill };
 });
 const DARKBG = "rgb(28, 29, 33)";
+const LIGHTTXT = "rgb(222, 222, 222)";
 await page.emulateMedia({ colorScheme: "dark" });
 await page.goto(base + "basic.svg");
 let lk = await look();
