@@ -18,7 +18,7 @@ enum {
 	OPT_FONTTYPE, OPT_FONTSIZE, OPT_FONTWIDTH, OPT_COUNTNAME, OPT_NAMETYPE,
 	OPT_COLORS, OPT_BGCOLORS, OPT_NOTES, OPT_TOTAL, OPT_FACTOR,
 	OPT_NAMEATTR, OPT_ENCODING, OPT_COMPACT, OPT_SORT, OPT_THEME,
-	OPT_SEARCHCOLOR, OPT_STROKECOLOR, OPT_BASE, OPT_PALETTEFILE
+	OPT_SEARCHCOLOR, OPT_STROKECOLOR, OPT_BASE, OPT_PALETTEFILE, OPT_MAXDEPTH
 };
 
 static const struct option longopts[] = {
@@ -54,6 +54,7 @@ static const struct option longopts[] = {
 	{ "compact", required_argument, NULL, OPT_COMPACT },
 	{ "sort", required_argument, NULL, OPT_SORT },
 	{ "theme", required_argument, NULL, OPT_THEME },
+	{ "max-depth", required_argument, NULL, OPT_MAXDEPTH },
 	/* inferno-flamegraph's names, so its command lines keep working. */
 	{ "search-color", required_argument, NULL, OPT_SEARCHCOLOR },
 	{ "stroke-color", required_argument, NULL, OPT_STROKECOLOR },
@@ -272,6 +273,10 @@ static int set_string(int c, struct fg_opts *o, const char *s, char *err, size_t
 	case OPT_COMPACT: return set_compact(o, s, err, errlen);
 	case OPT_SEARCHCOLOR: case OPT_STROKECOLOR: case OPT_BASE: case OPT_PALETTEFILE:
 		return set_inferno(c, o, s, err, errlen);
+	case OPT_MAXDEPTH:
+		if (integer(s, &o->max_depth) < 0)
+			return bad(err, errlen, "max-depth", s, "expected a positive integer");
+		break;
 	case OPT_THEME:
 		if (strcmp(s, "auto") == 0)
 			o->theme = THEME_AUTO;
@@ -473,6 +478,7 @@ void fgopt_options(FILE *f)
 "  --encoding NAME    encoding named in the XML declaration\n"
 "  --sort ORDER       name (default: alphabetical, as flamegraph.pl) or\n"
 "                     weight (the widest child first)\n"
+"  --max-depth N      keep N frames of a deeper stack, then a [truncated] frame\n"
 "  --theme THEME      auto (default: dark when the reader's system is), light\n"
 "                     or dark\n"
 "inferno-flamegraph's options:\n"

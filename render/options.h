@@ -56,6 +56,7 @@ struct fg_opts {
 	char scbuf[24];		/* storage for the search colour */
 	char stbuf[24];		/* storage for the stroke colour */
 	enum fg_theme theme;	/* --theme: auto follows prefers-color-scheme */
+	long max_depth;		/* --max-depth: frames kept per stack, 0: all */
 	int sort_weight;	/* --sort weight: widest children first */
 	int compact;		/* --compact: -1 never, 0 auto (by frame
 				   count), 1 always */

@@ -309,6 +309,31 @@ static int base_cut(const struct fg_opts *o, const char **s, size_t *len)
 	return -1;
 }
 
+/* --max-depth: a deeper stack keeps its first frames and ends in one
+ * marked frame, so the graph shows where stacks were cut. */
+static size_t depth_cut(struct render *r, const char **s, size_t len)
+{
+	static const char mark[] = ";" RENDER_CUT;
+	const char *p = *s;
+	long frames = 0;
+	char *out;
+	size_t keep;
+
+	while (p && frames < r->o->max_depth) {
+		p = memchr(p, ';', len - (size_t)(p - *s));
+		p = p ? p + 1 : NULL;
+		frames++;
+	}
+	if (!p)
+		return len;
+	keep = (size_t)(p - *s) - 1;
+	out = scratch(r, 1, keep + sizeof(mark));
+	memmove(out, *s, keep);
+	memcpy(out + keep, mark, sizeof(mark) - 1);
+	*s = out;
+	return keep + sizeof(mark) - 1;
+}
+
 void render_add(struct render *r, const char *stack, size_t len,
 		const struct fcount *c1, const struct fcount *c2)
 {
@@ -322,6 +347,8 @@ void render_add(struct render *r, const char *stack, size_t len,
 		len = reverse_stack(r, &stack, len);
 	if (r->o->nbase && base_cut(r->o, &stack, &len) < 0)
 		return;
+	if (r->o->max_depth > 0)
+		len = depth_cut(r, &stack, len);
 	r->fractional |= c1->frac != 0 || (c2 && c2->frac != 0);
 	id = stack_node(r, stack, len);
 	v = stree_val(r->stacks, id);

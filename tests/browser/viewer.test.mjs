@@ -72,6 +72,7 @@ writeFileSync(join(dir, "page.html"), "<!DOCTYPE html><html><head><title>graphs<
 // A deep broken stack: the graph is taller than the window.
 writeFileSync(join(dir, "deep.folded"), "main;" + "[unknown];".repeat(128) + "leaf 10\nmain;short 5\n");
 render("deep.svg", [join(dir, "deep.folded")]);
+render("cut.svg", ["--max-depth", "10", join(dir, "deep.folded")]);
 render("attrs.svg", ["--nameattr", join(inputs, "attrs.tsv"), join(inputs, "basic.folded")]);
 // flame --diff: a stack gone from AFTER is drawn hatched, tooltips carry
 // before/after; the viewer must still find each frame's name.
@@ -405,6 +406,15 @@ const sc = await page.evaluate(() => {
 	return { y: window.scrollY, top: r.top, bottom: r.bottom, h: window.innerHeight };
 });
 check("a graph taller than the window opens scrolled to its base", sc.y > 0 && sc.top >= 0 && sc.bottom <= sc.h, JSON.stringify(sc));
+// --max-depth cuts the deep stack and marks the cut.
+await page.goto(base + "cut.svg");
+const cut = await page.evaluate(() => [...document.querySelectorAll("#frames > g > title")].map(t => t.textContent));
+const unknowns = cut.filter(t => t.startsWith("[unknown] (")).length;
+f = await frame("[truncated]");
+await page.mouse.move(f.x + 3, f.y + 7);
+check("--max-depth N keeps N frames of a deeper stack and marks the cut", unknowns === 9 && f.w > 700 &&
+	(await text("details")) === "Function: [truncated] (10 samples, 66.67%; self 10 samples)" &&
+	(await page.evaluate(() => window.scrollY)) === 0, `${unknowns} ${await text("details")}`);
 await page.goto(base + "basic.svg");
 check("a graph that fits is not scrolled", (await page.evaluate(() => window.scrollY)) === 0);
 
