@@ -68,3 +68,11 @@ frames=$(sed -n 's/.*id="fg-data".* data-frames="\([0-9]*\)".*/\1/p' "$OUT/milli
 echo "flame on $frames frames:"
 measure flame-1M="$OUT/million.svg"
 rm -f "$OUT/huge.folded" "$OUT/million.folded"
+
+# The README's screenshots: default, searched, zoomed and dark views of the
+# example profile, remade here so they show the viewer as it is.
+SHOTS=bench/screenshots
+mkdir -p "$SHOTS"
+"$B/flamegraph" examples/templates.folded > "$OUT/example.svg"
+BENCH_SEARCH='memmove|execve' node tests/browser/bench.mjs --shots "$SHOTS" example="$OUT/example.svg" > /dev/null
+echo "screenshots: $(ls "$SHOTS" | tr '\n' ' ')"

@@ -84,8 +84,14 @@ for (const f of files) {
 		await page.click("#search");	/* Reset Search: every tool has it */
 		await painted(page);
 		out.zoom = (await timed(page, () => page.mouse.click(600, y))).toFixed(3);
-		if (shots)
+		if (shots) {
 			await page.screenshot({ path: join(shots, `${f.name}-zoom.png`) });
+			await page.click("#unzoom");
+			await page.emulateMedia({ colorScheme: "dark" });
+			await painted(page);
+			await page.screenshot({ path: join(shots, `${f.name}-dark.png`) });
+			await page.emulateMedia({ colorScheme: "light" });
+		}
 	} catch (e) {
 		console.error(`${f.name}: ${String(e).split("\n")[0]}`);
 	}
