@@ -1,7 +1,6 @@
 /* options: flamegraph.pl's options with getopt_long_only. */
 #include "options.h"
 #include "cliopt.h"
-#include "xalloc.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -360,9 +359,11 @@ static int lookup(const char *name, size_t len, size_t n)
 /* Rewrites each prefix of one of flamegraph.pl's own options to its full
  * name, so that "--color" or "--b" mean what they mean to flamegraph.pl
  * although flame's additions (--colordiffusion, --base) share them.  The
- * new strings live as long as the process, as argv does. */
-static void expand(int argc, char **argv)
+ * new strings live in o (optarg may point into them); what does not fit
+ * is left for getopt to call ambiguous. */
+static void expand(struct fg_opts *o, int argc, char **argv)
 {
+	size_t used = 0;
 	size_t orig = (size_t)lookup("compact", 7, sizeof(longopts) / sizeof(longopts[0]) - 1);
 	int i;
 
@@ -386,10 +387,12 @@ static void expand(int argc, char **argv)
 			continue;
 		if (longopts[k].name[len] != '\0') {
 			size_t n = strlen(longopts[k].name) + (eq ? strlen(eq) : 0) + 3;
-			char *full = xmalloc(n);
 
-			snprintf(full, n, "--%s%s", longopts[k].name, eq ? eq : "");
-			argv[i] = full;
+			if (n <= sizeof(o->argbuf) - used) {
+				snprintf(o->argbuf + used, n, "--%s%s", longopts[k].name, eq ? eq : "");
+				argv[i] = o->argbuf + used;
+				used += n;
+			}
 		}
 		if (longopts[k].has_arg == required_argument && !eq)
 			i++;	/* its value, whatever it looks like */
@@ -401,7 +404,7 @@ int fgopt_parse(struct fg_opts *o, int argc, char **argv, int *first,
 {
 	int c;
 
-	expand(argc, argv);
+	expand(o, argc, argv);
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long_only(argc, argv, ":o:h", longopts, NULL)) != -1) {

@@ -53,6 +53,7 @@ struct fg_opts {
 	const char *base[16];	/* --base: stacks start at one of these */
 	int nbase;		/* entries in base */
 	const char *palette_file;	/* --palette-file: --cp's map, NULL: palette.map */
+	char argbuf[1024];	/* storage for options expanded to full names */
 	char scbuf[24];		/* storage for the search colour */
 	char stbuf[24];		/* storage for the stroke colour */
 	enum fg_theme theme;	/* --theme: auto follows prefers-color-scheme */
