@@ -107,6 +107,8 @@ function fg_c_init(data) {
 	canvas.style.height = c.height + "px";
 	canvas.style.display = "block";
 	canvas.style.pointerEvents = "none";
+	/* A layer of its own: repainting it must not repaint the labels. */
+	canvas.style.willChange = "transform";
 	fo.appendChild(canvas);
 	frames.insertBefore(fo, c.static.nextSibling);
 	c.ctx = canvas.getContext("2d");
