@@ -34,7 +34,8 @@ LDLIBS  += -ldw -lelf -llzma -liberty
 
 LIB_SRC    := lib/bytes.c lib/cliopt.c lib/csv.c lib/xalloc.c lib/bsrc.c lib/zsrc.c lib/decode.c lib/lread.c lib/strtab.c lib/stree.c lib/folded.c lib/outfile.c lib/zip.c lib/stackdiff.c lib/progress.c lib/filter.c lib/split.c lib/tpool.c lib/numfmt.c lib/stackset.c lib/stackops.c
 RENDER_SRC := render/options.c render/layout.c render/palette.c render/svg.c \
-              render/render.c render/order.c render/nameattr.c render/xmlesc.c
+              render/render.c render/order.c render/nameattr.c render/xmlesc.c \
+              render/compact.c
 # Each format lives in a folder of collapse/; its sources and its
 # stackcollapse-NAME main are found here, so a new format needs no line.
 COLLAPSE_DIRS := collapse $(patsubst %/,%,$(sort $(dir $(wildcard collapse/*/*.c))))
@@ -92,9 +93,10 @@ $(B)/collapse/%.o: collapse/%.c $(B)/.flags
 
 # The viewer's JavaScript and CSS are kept as plain files and embedded as
 # C string literals so they can be read, linted and diffed on their own.
-$(B)/render/assets.h: render/viewer.js render/viewer.css render/embed.sh
+$(B)/render/assets.h: render/viewer.js render/compact.js render/viewer.css render/embed.sh
 	@mkdir -p $(dir $@)
-	sh render/embed.sh render/viewer.js viewer_js render/viewer.css viewer_css > $@.tmp && mv $@.tmp $@
+	sh render/embed.sh render/viewer.js viewer_js render/compact.js compact_js \
+	  render/viewer.css viewer_css > $@.tmp && mv $@.tmp $@
 $(B)/render/svg.o: $(B)/render/assets.h
 
 $(B)/flamegraph$(EXE): $(B)/render/flamegraph.o $(RENDER_OBJ) $(LIB_OBJ)

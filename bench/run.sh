@@ -29,7 +29,7 @@ measure() {
 }
 
 # BENCH_ONLY="perf flame" runs only those sections (flamegraph, perf, etw,
-# etl, perfview, flame, stackops, collapsers, real); the perf input is still made when flame needs it.
+# etl, perfview, flame, stackops, collapsers, real, browser); the perf input is still made when flame needs it.
 section() { [ -z "${BENCH_ONLY:-}" ] || case " $BENCH_ONLY " in *" $1 "*) true ;; *) false ;; esac; }
 if section flamegraph; then
 big=$OUT/big.folded
@@ -297,4 +297,12 @@ if section real; then
 # out.  BENCH_ONLY=real runs it alone.
 echo "---- real recording (bench/real.sh) ----"
 B=$B sh bench/real.sh
+fi
+
+if section browser; then
+# ---- huge graphs in a browser (issue 17) ----
+# Size, load, search and zoom times in chromium for flame, flamegraph.pl
+# and inferno; skipped with a message without chromium or playwright-core.
+echo "---- huge graphs in a browser (bench/browser.sh) ----"
+B=$B sh bench/browser.sh
 fi

@@ -16,7 +16,8 @@ enum {
 	OPT_TITLE = 256, OPT_SUBTITLE, OPT_WIDTH, OPT_HEIGHT, OPT_MINWIDTH,
 	OPT_FONTTYPE, OPT_FONTSIZE, OPT_FONTWIDTH, OPT_COUNTNAME, OPT_NAMETYPE,
 	OPT_COLORS, OPT_BGCOLORS, OPT_NOTES, OPT_TOTAL, OPT_FACTOR,
-	OPT_NAMEATTR, OPT_ENCODING
+	OPT_NAMEATTR, OPT_ENCODING, OPT_COMPACT, OPT_SORT, OPT_THEME,
+	OPT_SEARCHCOLOR, OPT_STROKECOLOR, OPT_BASE, OPT_PALETTEFILE, OPT_MAXDEPTH
 };
 
 static const struct option longopts[] = {
@@ -47,6 +48,23 @@ static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
+	/* flame's own options from here on: a prefix that names one of
+	 * flamegraph.pl's options above still means it (see expand). */
+	{ "compact", required_argument, NULL, OPT_COMPACT },
+	{ "sort", required_argument, NULL, OPT_SORT },
+	{ "theme", required_argument, NULL, OPT_THEME },
+	{ "max-depth", required_argument, NULL, OPT_MAXDEPTH },
+	/* inferno-flamegraph's names, so its command lines keep working. */
+	{ "search-color", required_argument, NULL, OPT_SEARCHCOLOR },
+	{ "stroke-color", required_argument, NULL, OPT_STROKECOLOR },
+	{ "base", required_argument, NULL, OPT_BASE },
+	{ "palette-file", required_argument, NULL, OPT_PALETTEFILE },
+	{ "deterministic", no_argument, NULL, 'D' },
+	{ "truncate-text-right", no_argument, NULL, 'T' },
+	{ "colordiffusion", no_argument, NULL, 'c' },
+	{ "no-javascript", no_argument, NULL, 'J' },
+	{ "pretty-xml", no_argument, NULL, 'P' },
+	{ "no-sort", no_argument, NULL, 'S' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -63,6 +81,7 @@ void fgopt_init(struct fg_opts *o)
 	o->nametype = "Function:";
 	o->colors = PAL_HOT;
 	o->factor = 1;
+	o->searchcolor = "rgb(230,0,230)";
 }
 
 static int bad(char *err, size_t errlen, const char *opt, const char *val,
@@ -147,6 +166,64 @@ static int set_colors(struct fg_opts *o, const char *s, char *err, size_t errlen
 		   "perl, red, green, blue, aqua, yellow, purple or orange");
 }
 
+static int set_compact(struct fg_opts *o, const char *s, char *err, size_t errlen)
+{
+	if (strcmp(s, "never") == 0)
+		o->compact = -1;
+	else if (strcmp(s, "auto") == 0)
+		o->compact = 0;
+	else if (strcmp(s, "always") == 0)
+		o->compact = 1;
+	else
+		return bad(err, errlen, "compact", s, "expected auto, always or never");
+	return 0;
+}
+
+/* A colour as "#rrggbb" or "rgb(R,G,B)", written to buf as "rgb(R,G,B)"
+ * (the viewer and the canvas read that form). */
+static int set_rgb(const char *s, char *buf, size_t size)
+{
+	unsigned r, g, b;
+	char tail;
+
+	if (is_hex6(s))
+		sscanf(s + 1, "%2x%2x%2x", &r, &g, &b);
+	else if (sscanf(s, "rgb(%u,%u,%u%c", &r, &g, &b, &tail) != 4 || tail != ')' ||
+		 s[strlen(s) - 1] != ')' || r > 255 || g > 255 || b > 255)
+		return -1;
+	snprintf(buf, size, "rgb(%u,%u,%u)", r, g, b);
+	return 0;
+}
+
+static int set_inferno(int c, struct fg_opts *o, const char *s, char *err, size_t errlen)
+{
+	switch (c) {
+	case OPT_SEARCHCOLOR:
+		if (set_rgb(s, o->scbuf, sizeof(o->scbuf)) < 0)
+			return bad(err, errlen, "search-color", s, "expected #rrggbb or rgb(R,G,B)");
+		o->searchcolor = o->scbuf;
+		return 0;
+	case OPT_STROKECOLOR:
+		if (strcmp(s, "none") == 0) {
+			o->strokecolor = NULL;
+			return 0;
+		}
+		if (set_rgb(s, o->stbuf, sizeof(o->stbuf)) < 0)
+			return bad(err, errlen, "stroke-color", s, "expected #rrggbb, rgb(R,G,B) or none");
+		o->strokecolor = o->stbuf;
+		return 0;
+	case OPT_BASE:
+		if (o->nbase == (int)(sizeof(o->base) / sizeof(o->base[0])))
+			return bad(err, errlen, "base", s, "at most 16 are allowed");
+		o->base[o->nbase++] = s;
+		return 0;
+	default:
+		o->palette_file = s;
+		o->cp = 1;
+		return 0;
+	}
+}
+
 /* An XML encoding name: [A-Za-z][A-Za-z0-9._-]*. */
 static int valid_encoding(const char *s)
 {
@@ -192,6 +269,28 @@ static int set_string(int c, struct fg_opts *o, const char *s, char *err, size_t
 	case OPT_COLORS: return set_colors(o, s, err, errlen);
 	case OPT_BGCOLORS: return set_bgcolors(o, s, err, errlen);
 	case OPT_MINWIDTH: return set_minwidth(o, s, err, errlen);
+	case OPT_COMPACT: return set_compact(o, s, err, errlen);
+	case OPT_SEARCHCOLOR: case OPT_STROKECOLOR: case OPT_BASE: case OPT_PALETTEFILE:
+		return set_inferno(c, o, s, err, errlen);
+	case OPT_MAXDEPTH:
+		if (integer(s, &o->max_depth) < 0)
+			return bad(err, errlen, "max-depth", s, "expected a positive integer");
+		break;
+	case OPT_THEME:
+		if (strcmp(s, "auto") == 0)
+			o->theme = THEME_AUTO;
+		else if (strcmp(s, "light") == 0)
+			o->theme = THEME_LIGHT;
+		else if (strcmp(s, "dark") == 0)
+			o->theme = THEME_DARK;
+		else
+			return bad(err, errlen, "theme", s, "expected auto, light or dark");
+		break;
+	case OPT_SORT:
+		if (strcmp(s, "name") != 0 && strcmp(s, "weight") != 0)
+			return bad(err, errlen, "sort", s, "expected name or weight");
+		o->sort_weight = s[0] == 'w';
+		break;
 	case OPT_ENCODING:
 		if (!valid_encoding(s))
 			return bad(err, errlen, "encoding", s, "expected an encoding name such as UTF-8");
@@ -214,6 +313,12 @@ static int set_flag(int c, struct fg_opts *o)
 	case 'n': o->negate = 1; break;
 	case 'h': o->help = 1; break;
 	case 'V': o->version = 1; break;
+	/* Colours and truncation already are deterministic and on the right;
+	 * the output is one element a line and sorted input stays sorted. */
+	case 'D': o->random = 0; break;
+	case 'T': case 'P': case 'S': break;
+	case 'c': o->colordiffusion = 1; break;
+	case 'J': o->no_js = 1; break;
 	default: return -1;
 	}
 	return 0;
@@ -234,11 +339,72 @@ static void default_background(struct fg_opts *o)
 	set_bgcolors(o, name, err, sizeof(err));
 }
 
+/* The option a name or prefix means among longopts[0..n): an exact
+ * name, else the only option it is a prefix of; -1 when none or several. */
+static int lookup(const char *name, size_t len, size_t n)
+{
+	size_t i;
+	int found = -1;
+
+	for (i = 0; i < n; i++) {
+		if (strncmp(longopts[i].name, name, len) != 0)
+			continue;
+		if (longopts[i].name[len] == '\0')
+			return (int)i;
+		found = found == -1 ? (int)i : -2;
+	}
+	return found < 0 ? -1 : found;
+}
+
+/* Rewrites each prefix of one of flamegraph.pl's own options to its full
+ * name, so that "--color" or "--b" mean what they mean to flamegraph.pl
+ * although flame's additions (--colordiffusion, --base) share them.  The
+ * new strings live in o (optarg may point into them); what does not fit
+ * is left for getopt to call ambiguous. */
+static void expand(struct fg_opts *o, int argc, char **argv)
+{
+	size_t used = 0;
+	size_t orig = (size_t)lookup("compact", 7, sizeof(longopts) / sizeof(longopts[0]) - 1);
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		const char *a = argv[i], *name = a + (a[1] == '-' ? 2 : 1), *eq;
+		size_t len;
+		int k;
+
+		if (a[0] != '-' || a[1] == '\0')
+			continue;
+		eq = strchr(name, '=');
+		len = eq ? (size_t)(eq - name) : strlen(name);
+		k = lookup(name, len, sizeof(longopts) / sizeof(longopts[0]) - 1);
+		if (k >= 0 && (size_t)k >= orig && longopts[k].name[len] == '\0') {
+			i += longopts[k].has_arg == required_argument && !eq;
+			continue;	/* one of flame's own, by its full name */
+		}
+		if (k < 0 || (size_t)k >= orig)
+			k = lookup(name, len, orig);
+		if (k < 0)
+			continue;
+		if (longopts[k].name[len] != '\0') {
+			size_t n = strlen(longopts[k].name) + (eq ? strlen(eq) : 0) + 3;
+
+			if (n <= sizeof(o->argbuf) - used) {
+				snprintf(o->argbuf + used, n, "--%s%s", longopts[k].name, eq ? eq : "");
+				argv[i] = o->argbuf + used;
+				used += n;
+			}
+		}
+		if (longopts[k].has_arg == required_argument && !eq)
+			i++;	/* its value, whatever it looks like */
+	}
+}
+
 int fgopt_parse(struct fg_opts *o, int argc, char **argv, int *first,
 		char *err, size_t errlen)
 {
 	int c;
 
+	expand(o, argc, argv);
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long_only(argc, argv, ":o:h", longopts, NULL)) != -1) {
@@ -312,5 +478,22 @@ void fgopt_options(FILE *f)
 "  --total NUM        the 100% total, when larger than the input's\n"
 "  --factor NUM       multiply counts by NUM in the labels\n"
 "  --nameattr FILE    per-function attributes: NAME<TAB>attr=value<TAB>...\n"
-"  --encoding NAME    encoding named in the XML declaration\n", f);
+"  --encoding NAME    encoding named in the XML declaration\n"
+"  --sort ORDER       name (default: alphabetical, as flamegraph.pl) or\n"
+"                     weight (the widest child first)\n"
+"  --max-depth N      keep N frames of a deeper stack, then a [truncated] frame\n"
+"  --theme THEME      auto (default: dark when the reader's system is), light\n"
+"                     or dark\n"
+"inferno-flamegraph's options:\n"
+"  --search-color C   search highlight, #rrggbb or rgb(R,G,B)\n"
+"  --stroke-color C   outline every frame in C (default none)\n"
+"  --colordiffusion   colour frames by width: wide ones redder\n"
+"  --base NAME        only stacks through NAME, cut to start there (repeatable)\n"
+"  --palette-file F   --cp with the map kept in F\n"
+"  --no-javascript    a static picture, no viewer script\n"
+"  --deterministic, --truncate-text-right, --pretty-xml, --no-sort\n"
+"                     accepted: flame already behaves so\n"
+"  --compact WHEN     auto (default: above 10000 frames), always or never:\n"
+"                     draw frames as a few paths with their data kept once,\n"
+"                     so huge graphs stay fast in a browser\n", f);
 }

@@ -13,6 +13,8 @@ enum fg_palette {
 	PAL_PURPLE, PAL_ORANGE
 };
 
+enum fg_theme { THEME_AUTO, THEME_LIGHT, THEME_DARK };
+
 struct fg_opts {
 	const char *title;	/* NULL: "Flame Graph", "Icicle Graph" or "Flame Chart" */
 	const char *subtitle;	/* NULL: none */
@@ -44,6 +46,21 @@ struct fg_opts {
 	double factor;		/* count multiplier for display */
 	const char *nameattr;	/* attribute file */
 	const char *encoding;	/* XML declaration encoding */
+	const char *searchcolor;	/* --search-color, "rgb(R,G,B)" */
+	const char *strokecolor;	/* --stroke-color: frame outlines, NULL: none */
+	int no_js;		/* --no-javascript: a static picture */
+	int colordiffusion;	/* --colordiffusion: colour by width */
+	const char *base[16];	/* --base: stacks start at one of these */
+	int nbase;		/* entries in base */
+	const char *palette_file;	/* --palette-file: --cp's map, NULL: palette.map */
+	char argbuf[1024];	/* storage for options expanded to full names */
+	char scbuf[24];		/* storage for the search colour */
+	char stbuf[24];		/* storage for the stroke colour */
+	enum fg_theme theme;	/* --theme: auto follows prefers-color-scheme */
+	long max_depth;		/* --max-depth: frames kept per stack, 0: all */
+	int sort_weight;	/* --sort weight: widest children first */
+	int compact;		/* --compact: -1 never, 0 auto (by frame
+				   count), 1 always */
 	const char *output;	/* -o FILE, NULL: stdout */
 	int help;		/* --help given */
 	int version;		/* --version given */

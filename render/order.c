@@ -6,6 +6,7 @@
  * depth-first walk yields the ends in line order.  Stacks that came in
  * line order need none of it. */
 #include "order.h"
+#include "layout.h"
 #include "stree.h"
 #include "xalloc.h"
 
@@ -148,4 +149,92 @@ uint32_t *order_lines(const struct stree *t, size_t *n)
 	free(ent);
 	free(off);
 	return out;
+}
+
+/* What order_by_weight compares by: per node, its inclusive weight and
+ * the first entry through it (line order breaks ties). */
+struct wsort {
+	const struct stree *t;	/* the stacks */
+	double *weight;		/* per node */
+	size_t *first;		/* per node: first entry index through it */
+	const struct lentry *e;	/* entries in line order */
+};
+
+/* -1 when entry a goes before entry b. */
+static int cmp_weight(const struct wsort *w, size_t a, size_t b)
+{
+	uint32_t x = w->e[a].node, y = w->e[b].node;
+	uint32_t dx = stree_depth(w->t, x), dy = stree_depth(w->t, y), da = dx, db = dy;
+
+	if (x == y)
+		return a < b ? -1 : a > b;
+	while (dx > dy) {
+		x = stree_parent(w->t, x);
+		dx--;
+	}
+	while (dy > dx) {
+		y = stree_parent(w->t, y);
+		dy--;
+	}
+	/* One stack ends where the other goes on: the end comes last. */
+	if (x == y)
+		return da < db ? 1 : -1;
+	while (stree_parent(w->t, x) != stree_parent(w->t, y)) {
+		x = stree_parent(w->t, x);
+		y = stree_parent(w->t, y);
+	}
+	if (w->weight[x] != w->weight[y])
+		return w->weight[x] > w->weight[y] ? -1 : 1;
+	return w->first[x] < w->first[y] ? -1 : 1;
+}
+
+/* Merge sort of idx[0..n) by cmp_weight (stable; qsort has no context). */
+static void msort(const struct wsort *w, size_t *idx, size_t *tmp, size_t n)
+{
+	size_t h = n / 2, i = 0, j = h, k = 0;
+
+	if (n < 2)
+		return;
+	msort(w, idx, tmp, h);
+	msort(w, idx + h, tmp, n - h);
+	while (i < h && j < n)
+		tmp[k++] = cmp_weight(w, idx[j], idx[i]) < 0 ? idx[j++] : idx[i++];
+	while (i < h)
+		tmp[k++] = idx[i++];
+	while (j < n)
+		tmp[k++] = idx[j++];
+	memcpy(idx, tmp, n * sizeof(*idx));
+}
+
+void order_by_weight(const struct stree *t, struct lentry *e, size_t n)
+{
+	size_t nodes = stree_count(t), i;
+	struct wsort w;
+	size_t *idx = xmalloc((n ? n : 1) * sizeof(*idx)), *tmp = xmalloc((n ? n : 1) * sizeof(*tmp));
+	struct lentry *copy = xmalloc((n ? n : 1) * sizeof(*copy));
+
+	w.t = t;
+	w.e = copy;
+	w.weight = xcalloc(nodes, sizeof(*w.weight));
+	w.first = xmalloc(nodes * sizeof(*w.first));
+	for (i = 0; i < nodes; i++)
+		w.first[i] = (size_t)-1;
+	memcpy(copy, e, n * sizeof(*e));
+	for (i = n; i-- > 0;) {
+		uint32_t u;
+
+		for (u = e[i].node; u != STREE_ROOT; u = stree_parent(t, u)) {
+			w.weight[u] += e[i].weight;
+			w.first[u] = i;
+		}
+		idx[i] = i;
+	}
+	msort(&w, idx, tmp, n);
+	for (i = 0; i < n; i++)
+		e[i] = copy[idx[i]];
+	free(w.weight);
+	free(w.first);
+	free(idx);
+	free(tmp);
+	free(copy);
 }

@@ -18,6 +18,8 @@
 #include <string.h>
 
 #define PALETTE_MAP "palette.map"
+/* --cp's map: --palette-file names another. */
+#define MAP(r) ((r)->o->palette_file ? (r)->o->palette_file : PALETTE_MAP)
 
 struct stackval {
 	struct fcount w;	/* samples: the count, or the second of two */
@@ -90,8 +92,8 @@ int render_load(struct render *r, char *err, size_t errlen)
 			return -1;
 		}
 	}
-	if (r->o->cp && palette_map_load(r->pal, PALETTE_MAP, r->warn, r->ctx) < 0) {
-		snprintf(err, errlen, "cannot read '%s': %s", PALETTE_MAP, strerror(errno));
+	if (r->o->cp && palette_map_load(r->pal, MAP(r), r->warn, r->ctx) < 0) {
+		snprintf(err, errlen, "cannot read '%s': %s", MAP(r), strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -99,8 +101,8 @@ int render_load(struct render *r, char *err, size_t errlen)
 
 int render_finish(struct render *r, char *err, size_t errlen)
 {
-	if (r->o->cp && palette_map_save(r->pal, PALETTE_MAP) < 0) {
-		snprintf(err, errlen, "cannot write '%s': %s", PALETTE_MAP, strerror(errno));
+	if (r->o->cp && palette_map_save(r->pal, MAP(r)) < 0) {
+		snprintf(err, errlen, "cannot write '%s': %s", MAP(r), strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -274,6 +276,54 @@ static uint32_t stack_node(struct render *r, const char *s, size_t len)
 	return id;
 }
 
+/* --base: the stack from the first frame named by a --base on; -1 when
+ * no frame is. */
+static int base_cut(const struct fg_opts *o, const char **s, size_t *len)
+{
+	const char *p = *s, *end = *s + *len;
+	int i;
+
+	while (p < end) {
+		const char *semi = memchr(p, ';', (size_t)(end - p));
+		size_t n = (size_t)((semi ? semi : end) - p);
+
+		for (i = 0; i < o->nbase; i++) {
+			if (strlen(o->base[i]) == n && memcmp(o->base[i], p, n) == 0) {
+				*len = (size_t)(end - p);
+				*s = p;
+				return 0;
+			}
+		}
+		p = semi ? semi + 1 : end;
+	}
+	return -1;
+}
+
+/* --max-depth: a deeper stack keeps its first frames and ends in one
+ * marked frame, so the graph shows where stacks were cut. */
+static size_t depth_cut(struct render *r, const char **s, size_t len)
+{
+	static const char mark[] = ";" RENDER_CUT;
+	const char *p = *s;
+	long frames = 0;
+	char *out;
+	size_t keep;
+
+	while (p && frames < r->o->max_depth) {
+		p = memchr(p, ';', len - (size_t)(p - *s));
+		p = p ? p + 1 : NULL;
+		frames++;
+	}
+	if (!p)
+		return len;
+	keep = (size_t)(p - *s) - 1;
+	out = scratch(r, 1, keep + sizeof(mark));
+	memmove(out, *s, keep);
+	memcpy(out + keep, mark, sizeof(mark) - 1);
+	*s = out;
+	return keep + sizeof(mark) - 1;
+}
+
 void render_add(struct render *r, const char *stack, size_t len,
 		const struct fcount *c1, const struct fcount *c2)
 {
@@ -285,6 +335,10 @@ void render_add(struct render *r, const char *stack, size_t len,
 
 	if (r->o->reverse)
 		len = reverse_stack(r, &stack, len);
+	if (r->o->nbase && base_cut(r->o, &stack, &len) < 0)
+		return;
+	if (r->o->max_depth > 0)
+		len = depth_cut(r, &stack, len);
 	r->fractional |= c1->frac != 0 || (c2 && c2->frac != 0);
 	id = stack_node(r, stack, len);
 	v = stree_val(r->stacks, id);
@@ -396,6 +450,8 @@ static struct lentry *entries(struct render *r, struct stree *chain, size_t *cou
 			e[i].weight = e[i].before;
 	}
 	free(ids);
+	if (r->o->sort_weight && !r->o->flamechart)
+		order_by_weight(r->stacks, e, n);
 	if (chain)
 		chain_entries(r, chain, e, n);
 	*count = n;

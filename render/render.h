@@ -13,6 +13,9 @@
 struct render;
 struct strtab;
 
+/* The frame that ends a stack cut by --max-depth. */
+#define RENDER_CUT "[truncated]"
+
 /* A warning sink: msg is one line without the program name or newline. */
 typedef void render_warn_fn(void *ctx, const char *msg);
 

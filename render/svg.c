@@ -1,6 +1,7 @@
 /* svg: the SVG document.  Geometry (padding, frame boxes, label room)
  * follows flamegraph.pl so graphs line up with the ones people know. */
 #include "svg.h"
+#include "compact.h"
 #include "numfmt.h"
 #include "nameattr.h"
 #include "palette.h"
@@ -14,7 +15,6 @@
 
 #define XPAD SVG_XPAD
 #define FRAMEPAD 1		/* vertical gap between frames */
-#define SEARCHCOLOR "rgb(230,0,230)"
 #define GONE_ID "fg-gone"	/* the pattern for frames gone from AFTER */
 
 const char *svg_num(char *buf, double v)
@@ -78,6 +78,19 @@ static void css_font(FILE *f, const char *s)
 			putc(*s, f);
 }
 
+/* Dark: the background and the text around the graph; labels stay dark
+ * on the frames, whose palettes are bright enough on either. */
+static void theme(FILE *f, const struct fg_opts *o)
+{
+	static const char dark[] = "rect[fill=\"url(#background)\"]{fill:#1c1d21}"
+				   "text{fill:#dedede}#frames text{fill:#000}";
+
+	if (o->theme == THEME_DARK)
+		fprintf(f, "%s\n", dark);
+	else if (o->theme == THEME_AUTO)
+		fprintf(f, "@media (prefers-color-scheme:dark){%s}\n", dark);
+}
+
 static void style(FILE *f, const struct fg_opts *o)
 {
 	char fs[32], ts[32];
@@ -91,11 +104,14 @@ static void style(FILE *f, const struct fg_opts *o)
 		      " patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"rgb(225,228,240)\"/>"
 		      "<rect width=\"2.5\" height=\"6\" fill=\"rgb(130,150,205)\"/></pattern>", f);
 	fputs("</defs>\n", f);
-	fputs("<style type=\"text/css\">\ntext { font-family:", f);
+	fputs("<style type=\"text/css\">\ntext{font-family:", f);
 	css_font(f, o->fonttype);
-	fprintf(f, "; font-size:%spx; fill:rgb(0,0,0); }\n#title { text-anchor:middle; font-size:%spx; }\n",
+	fprintf(f, ";font-size:%spx;fill:#000}\n#title{text-anchor:middle;font-size:%spx}\n",
 		svg_num(fs, o->fontsize), svg_num(ts, o->fontsize + 5));
 	fputs(viewer_css, f);
+	if (o->strokecolor)
+		fprintf(f, "#frames rect { stroke:%s; stroke-width:0.5; }\n", o->strokecolor);
+	theme(f, o);
 	fputs("</style>\n", f);
 }
 
@@ -131,33 +147,44 @@ static const char *default_title(const struct fg_opts *o)
 
 /* The viewer reads its settings from attributes, never from script text,
  * so no option value is ever parsed as code. */
-static void settings(FILE *f, const struct fg_opts *o)
+static void settings(FILE *f, const struct svg_in *in, int compact)
 {
+	const struct fg_opts *o = in->o;
 	char b1[32], b2[32];
 
 	fprintf(f, " data-xpad=\"%d\" data-fontsize=\"%s\" data-fontwidth=\"%s\" data-inverted=\"%d\""
 		" data-searchcolor=\"%s\" data-nametype=\"", XPAD, svg_num(b1, o->fontsize),
-		svg_num(b2, o->fontwidth), o->inverted, SEARCHCOLOR);
+		svg_num(b2, o->fontwidth), o->inverted, o->searchcolor);
 	xmlesc_write(f, o->nametype, strlen(o->nametype), (size_t)-1);
 	fputs("\" data-countname=\"", f);
 	xmlesc_write(f, o->countname, strlen(o->countname), (size_t)-1);
-	fputs("\">\n", f);
+	fputs("\"", f);
+	/* The compact form's viewer computes titles and geometry itself. */
+	if (compact)
+		fprintf(f, " data-timemax=\"%s\" data-factor=\"%s\" data-fractional=\"%d\""
+			" data-frameheight=\"%ld\"", svg_num(b1, in->timemax), svg_num(b2, o->factor),
+			in->fractional, o->frameheight);
+	fputs(">\n", f);
 }
 
-static void chrome(FILE *f, const struct svg_in *in, double height)
+static void chrome(FILE *f, const struct svg_in *in, double height, int compact)
 {
 	const struct fg_opts *o = in->o;
 	double w = (double)o->width, fs = o->fontsize, ypad2 = fs * 2 + 10;
 
-	fputs("<!-- Flame graph made by flame. Hover a frame for details, click to zoom, "
-	      "Ctrl-F to search. -->\n<!-- NOTES: ", f);
+	fputs("<!-- Flame graph by flame: hover for details, click to zoom, Ctrl-F to search -->\n"
+	      "<!-- NOTES: ", f);
 	if (o->notes)
 		xmlesc_comment(f, o->notes, strlen(o->notes));
 	fputs(" -->\n", f);
 	style(f, o);
-	fputs("<script type=\"text/ecmascript\"><![CDATA[\n", f);
-	fputs(viewer_js, f);
-	fputs("]]></script>\n", f);
+	if (!o->no_js) {
+		fputs("<script type=\"text/ecmascript\"><![CDATA[\n", f);
+		fputs(viewer_js, f);
+		if (compact)
+			fputs(compact_js, f);
+		fputs("]]></script>\n", f);
+	}
 	fprintf(f, "<rect x=\"0.0\" y=\"0\" width=\"%.1f\" height=\"%.1f\" fill=\"url(#background)\"/>\n",
 		w, height);
 	text_el(f, "title", (double)(o->width / 2), fs * 2, "", default_title(o));
@@ -170,8 +197,7 @@ static void chrome(FILE *f, const struct svg_in *in, double height)
 	text_el(f, "matched", w - XPAD - 100, height - ypad2 / 2, "", " ");
 }
 
-/* Length of name without a trailing _[k] _[w] _[i] _[j] annotation. */
-static size_t strip_annotation(const char *s, size_t n)
+size_t svg_strip(const char *s, size_t n)
 {
 	if (n >= 4 && s[n - 4] == '_' && s[n - 3] == '[' && s[n - 1] == ']' &&
 	    strchr("kwij", s[n - 2]) && s[n - 2])
@@ -204,7 +230,7 @@ static void detail_title(FILE *f, const struct svg_in *in, const struct frame *f
 	if (fr->depth == 0)
 		fputs("all", f);
 	else
-		xmlesc_write(f, fr->name, strip_annotation(fr->name, fr->len), (size_t)-1);
+		xmlesc_write(f, fr->name, svg_strip(fr->name, fr->len), (size_t)-1);
 	fputs(" (", f);
 	share(f, in, fr->after, in->after_total);
 	fputs("; before ", f);
@@ -239,7 +265,7 @@ static void title(FILE *f, const struct svg_in *in, const struct frame *fr, doub
 		fputs(", 100%)</title>", f);
 		return;
 	}
-	xmlesc_write(f, fr->name, strip_annotation(fr->name, fr->len), (size_t)-1);
+	xmlesc_write(f, fr->name, svg_strip(fr->name, fr->len), (size_t)-1);
 	fprintf(f, " (%s ", num);
 	xmlesc_write(f, o->countname, strlen(o->countname), (size_t)-1);
 	/* flamegraph.pl divides the rounded count; with fractional counts
@@ -256,7 +282,17 @@ static void title(FILE *f, const struct svg_in *in, const struct frame *fr, doub
 	fputs(")</title>", f);
 }
 
-static void fill(const struct svg_in *in, const struct frame *fr, char *out)
+/* --colordiffusion: the wider a frame, the redder; narrow ones pale.  In
+ * 32 steps of the square root of its share, so a few colours serve. */
+static void diffusion(const struct svg_in *in, const struct frame *fr, char *out)
+{
+	double end = fr->depth == 0 ? in->timemax : fr->end;
+	double v = floor(32 * sqrt((end - fr->start) / in->timemax)) / 32;
+
+	sprintf(out, "rgb(%d,%d,%d)", 255 - (int)(25 * v), (int)(230 - 200 * v), (int)(200 - 190 * v));
+}
+
+void svg_fill(const struct svg_in *in, const struct frame *fr, char *out)
 {
 	if (fr->len == 2 && memcmp(fr->name, "--", 2) == 0)
 		strcpy(out, "rgb(160,160,160)");
@@ -266,17 +302,19 @@ static void fill(const struct svg_in *in, const struct frame *fr, char *out)
 		strcpy(out, "url(#" GONE_ID ")");
 	else if (fr->has_delta)
 		palette_diff(fr->delta, in->maxdelta, in->o->negate, out);
+	else if (in->o->colordiffusion)
+		diffusion(in, fr, out);
 	else
 		palette_color(in->pal, fr->name, fr->len, out);
 }
 
-static void label(FILE *f, const struct svg_in *in, const struct frame *fr, double x1,
-		  double x2, double ty)
+void svg_label(FILE *f, const struct svg_in *in, const struct frame *fr, double x1,
+	       double x2, double ty)
 {
 	const struct fg_opts *o = in->o;
 	double room = (x2 - x1) / (o->fontsize * o->fontwidth);
 	size_t chars = room >= 1e9 ? (size_t)1e9 : (size_t)room;
-	size_t n = strip_annotation(fr->name, fr->len), have;
+	size_t n = svg_strip(fr->name, fr->len), have;
 	char yb[32], xb[NUMFMT_MAX];
 
 	if (chars < 3 || n == 0)
@@ -293,23 +331,29 @@ static void label(FILE *f, const struct svg_in *in, const struct frame *fr, doub
 	fputs("</text>", f);
 }
 
+void svg_frame_y(const struct fg_opts *o, unsigned depth, double height, double *y1, double *y2)
+{
+	double fh = (double)o->frameheight, ypad1 = o->fontsize * 3, ypad2 = o->fontsize * 2 + 10;
+
+	if (!o->inverted) {
+		*y1 = height - ypad2 - (depth + 1) * fh + FRAMEPAD;
+		*y2 = height - ypad2 - depth * fh;
+	} else {
+		*y1 = ypad1 + depth * fh;
+		*y2 = ypad1 + (depth + 1) * fh - FRAMEPAD;
+	}
+}
+
 static void frame(FILE *f, const struct svg_in *in, const struct frame *fr, double height)
 {
 	const struct fg_opts *o = in->o;
 	double wpt = ((double)o->width - 2 * XPAD) / in->timemax;
-	double end = fr->depth == 0 ? in->timemax : fr->end, fh = (double)o->frameheight;
+	double end = fr->depth == 0 ? in->timemax : fr->end;
 	double x1 = XPAD + fr->start * wpt, x2 = XPAD + end * wpt, y1, y2;
-	double ypad1 = o->fontsize * 3, ypad2 = o->fontsize * 2 + 10;
 	const struct nattr *na = fr->depth ? nameattr_find(in->na, fr->name, fr->len) : NULL;
 	char xs1[NUMFMT_MAX], xs2[NUMFMT_MAX], w[NUMFMT_MAX], h[NUMFMT_MAX], yb[32], color[48];
 
-	if (!o->inverted) {
-		y1 = height - ypad2 - (fr->depth + 1) * fh + FRAMEPAD;
-		y2 = height - ypad2 - fr->depth * fh;
-	} else {
-		y1 = ypad1 + fr->depth * fh;
-		y2 = ypad1 + (fr->depth + 1) * fh - FRAMEPAD;
-	}
+	svg_frame_y(o, fr->depth, height, &y1, &y2);
 	if (na && na->a_attrs)
 		fprintf(f, "<a%s%s>", na->a_attrs, na->g_attrs);
 	else
@@ -328,10 +372,10 @@ static void frame(FILE *f, const struct svg_in *in, const struct frame *fr, doub
 	numfmt_fixed(xs2, x2, 1);
 	numfmt_fixed(w, strtod(xs2, NULL) - strtod(xs1, NULL), 1);
 	numfmt_fixed(h, y2 - y1, 1);
-	fill(in, fr, color);
+	svg_fill(in, fr, color);
 	fprintf(f, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"%s\"/>", xs1,
 		svg_num(yb, y1), w, h, color);
-	label(f, in, fr, x1, x2, 3 + (y1 + y2) / 2);
+	svg_label(f, in, fr, x1, x2, 3 + (y1 + y2) / 2);
 	fputs(na && na->a_attrs ? "</a>\n" : "</g>\n", f);
 }
 
@@ -340,11 +384,18 @@ void svg_write(FILE *f, const struct svg_in *in)
 	double height = image_height(in);
 	size_t i;
 
+	int compact = compact_wanted(in);
+
 	header(f, in->o, height);
-	settings(f, in->o);
-	chrome(f, in, height);
-	fputs("<g id=\"frames\">\n", f);
-	for (i = 0; i < in->lo->n; i++)
-		frame(f, in, &in->lo->f[i], height);
-	fputs("</g>\n</svg>\n", f);
+	settings(f, in, compact);
+	chrome(f, in, height, compact);
+	if (compact) {
+		compact_write(f, in, height);
+	} else {
+		fputs("<g id=\"frames\">\n", f);
+		for (i = 0; i < in->lo->n; i++)
+			frame(f, in, &in->lo->f[i], height);
+		fputs("</g>\n", f);
+	}
+	fputs("</svg>\n", f);
 }

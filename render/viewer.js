@@ -2,10 +2,15 @@
  * Settings come from data-* attributes on the root element; frames are the
  * children of #frames, each with a <title>, a <rect> and maybe a <text>. */
 "use strict";
+/* The graph being handled: every handler sets it first, so several graphs
+ * inline in one HTML page keep their own state.  fg_graphs: all of them,
+ * set up once however many copies of this script the page holds. */
 var fg = null;
+var fg_graphs = fg_graphs || null;
+var fg_active = fg_active || null;
 
 function fg_attr(name, fallback) {
-	var v = document.documentElement.getAttribute("data-" + name);
+	var v = fg.svg.getAttribute("data-" + name);
 	return v === null ? fallback : v;
 }
 
@@ -23,8 +28,13 @@ function fg_name_of(title) {
 	return title;
 }
 
+/* An element of this graph by id: ids repeat when graphs share a page. */
+function fg_el(id) {
+	return fg.svg.querySelector('[id="' + id + '"]');
+}
+
 function fg_collect() {
-	var kids = document.getElementById("frames").children;
+	var kids = fg_el("frames").children;
 	for (var i = 0; i < kids.length; i++) {
 		var el = kids[i];
 		var rect = el.querySelector("rect");
@@ -97,7 +107,10 @@ function fg_params() {
 		if (eq <= 0)
 			continue;
 		try {
-			out[parts[i].substring(0, eq)] = decodeURIComponent(parts[i].substring(eq + 1));
+			var key = parts[i].substring(0, eq);
+			/* The second graph on a page keeps s2, x2, ...: its own. */
+			if (fg.pfx === "" || key.substring(key.length - fg.pfx.length) === fg.pfx)
+				out[key.substring(0, key.length - fg.pfx.length)] = decodeURIComponent(parts[i].substring(eq + 1));
 		} catch (e) {
 			/* a malformed escape: ignore that parameter */
 		}
@@ -106,16 +119,21 @@ function fg_params() {
 }
 
 function fg_set_params(changes) {
-	var p = fg_params();
+	var p = {}, parts = window.location.search.substring(1).split("&");
+	for (var i = 0; i < parts.length; i++) {
+		var eq = parts[i].indexOf("=");
+		if (eq > 0)
+			p[parts[i].substring(0, eq)] = parts[i].substring(eq + 1);
+	}
 	for (var k in changes) {
 		if (changes[k] === null)
-			delete p[k];
+			delete p[k + fg.pfx];
 		else
-			p[k] = changes[k];
+			p[k + fg.pfx] = encodeURIComponent(changes[k]);
 	}
 	var q = [];
 	for (var key in p)
-		q.push(encodeURIComponent(key) + "=" + encodeURIComponent(p[key]));
+		q.push(key + "=" + p[key]);
 	var url = window.location.pathname + (q.length ? "?" + q.join("&") : "") + window.location.hash;
 	try {
 		history.replaceState(null, "", url);
@@ -125,6 +143,10 @@ function fg_set_params(changes) {
 }
 
 function fg_unzoom() {
+	if (fg.compact) {
+		fg_c_zoom(0);
+		return;
+	}
 	for (var i = 0; i < fg.frames.length; i++)
 		fg_restore(fg.frames[i]);
 	fg.zoomed = null;
@@ -134,6 +156,10 @@ function fg_unzoom() {
 }
 
 function fg_zoom(z) {
+	if (fg.compact) {
+		fg_c_zoom(z);
+		return;
+	}
 	if (z === fg.root || z.w >= fg.root.w - 0.05) {
 		fg_unzoom();
 		return;
@@ -160,12 +186,19 @@ function fg_zoom(z) {
 	fg_update_matched();
 }
 
-/* Share of the samples (of the zoomed frame, when zoomed) under at least
- * one matching frame; nested matches are counted once. */
+/* Matched %: the share of the samples under at least one matching frame
+ * (nested matches counted once), of the zoomed frame and of everything. */
 function fg_update_matched() {
 	if (fg.regex === null)
 		return;
-	var base = fg.zoomed || fg.root;
+	if (fg.compact) {
+		fg_show_matched(fg_c_matched(fg.zoomed), fg_c_matched(null));
+		return;
+	}
+	fg_show_matched(fg_matched(fg.zoomed || fg.root), fg_matched(fg.root));
+}
+
+function fg_matched(base) {
 	var lo = base.x, hi = base.x + base.w;
 	var spans = [];
 	for (var i = 0; i < fg.frames.length; i++) {
@@ -184,11 +217,70 @@ function fg_update_matched() {
 			covered += spans[j][1] - s;
 		end = Math.max(end, spans[j][1]);
 	}
-	var pct = hi > lo ? 100 * covered / (hi - lo) : 0;
-	fg.matchedtxt.textContent = "Matched: " + (Math.abs(pct - 100) < 1e-9 ? "100" : pct.toFixed(1)) + "%";
+	return hi > lo ? 100 * covered / (hi - lo) : 0;
 }
 
-function fg_clear_search() {
+function fg_pct(p) {
+	return (Math.abs(p - 100) < 1e-9 ? "100" : p.toFixed(1)) + "%";
+}
+
+function fg_show_matched(zoomed, all) {
+	fg.matchedtxt.textContent = "Matched: " + (fg.zoomed ? fg_pct(zoomed) + " of zoomed, " +
+		fg_pct(all) + " of all" : fg_pct(all));
+}
+
+/* Round half to even, as C's %.0f and rint do. */
+function fg_rint(v) {
+	var r = Math.round(v);
+	if (Math.abs(v - Math.trunc(v)) === 0.5 && r % 2 !== 0)
+		r -= 1;
+	return r;
+}
+
+function fg_commify(v) {
+	var s = String(Math.abs(fg_rint(v))), out = "";
+	for (var i = 0; i < s.length; i++) {
+		if (i > 0 && (s.length - i) % 3 === 0)
+			out += ",";
+		out += s.charAt(i);
+	}
+	return (fg_rint(v) < 0 ? "-" : "") + out;
+}
+
+/* The details line: the frame's title "NAME (N samples, P%)" with the
+ * share of the zoomed frame (share, or null) and the frame's own samples
+ * (self, or null) put in.  Other titles (differential, --nameattr) are
+ * shown as they are. */
+function fg_describe(title, self, share) {
+	var m = /^([^]*) \(([-0-9,.]+) ([^]*), ([0-9.]+)%\)$/.exec(title);
+	if (!m || m[3] !== fg.countname)
+		return fg.nametype + " " + title;
+	return fg.nametype + " " + m[1] + " (" + m[2] + " " + m[3] + ", " + m[4] + "%" +
+		(share === null ? "" : " of all, " + share.toFixed(2) + "% of zoomed") +
+		(self === null ? "" : "; self " + fg_commify(self) + " " + m[3]) + ")";
+}
+
+/* A classic frame's count, read back from its title. */
+function fg_count(f) {
+	var m = / \(([-0-9,.]+) /.exec(f.title.substring(f.name.length));
+	return m ? parseFloat(m[1].replace(/,/g, "")) : NaN;
+}
+
+/* Samples of f not in a child: its count less its children's, the
+ * frames one level further from the root within its span. */
+function fg_self(f) {
+	var eps = 0.05, step = fg.inverted ? f.h + 1 : -(f.h + 1), self = fg_count(f);
+	for (var i = 0; i < fg.frames.length; i++) {
+		var k = fg.frames[i];
+		if (Math.abs(k.y - (f.y + step)) < eps && k.x >= f.x - eps && k.x + k.w <= f.x + f.w + eps)
+			self -= fg_count(k);
+	}
+	return isNaN(self) ? null : self;
+}
+
+function fg_clear_search(quiet) {
+	if (fg.compact)
+		fg.c.match = null;
 	for (var i = 0; i < fg.frames.length; i++) {
 		var f = fg.frames[i];
 		if (f.match)
@@ -201,13 +293,20 @@ function fg_clear_search() {
 	fg.searchbtn.classList.remove("fg-on");
 	fg.matchedtxt.textContent = " ";
 	fg_set_params({ s: null });
+	if (fg.compact && !quiet)
+		fg_c_draw();
 }
 
 function fg_search(term) {
+	fg_clear_search(true);
+	if (term !== null && term !== "")
+		fg_search_run(term);
+	if (fg.compact)
+		fg_c_draw();
+}
+
+function fg_search_run(term) {
 	var re;
-	fg_clear_search();
-	if (term === null || term === "")
-		return;
 	try {
 		re = new RegExp(term, fg.ignorecase ? "i" : "");
 	} catch (e) {
@@ -216,6 +315,8 @@ function fg_search(term) {
 	}
 	fg.term = term;
 	fg.regex = re;
+	if (fg.compact)
+		fg_c_search(re);
 	for (var i = 0; i < fg.frames.length; i++) {
 		var f = fg.frames[i];
 		f.match = f !== fg.root && re.test(f.name);
@@ -239,6 +340,7 @@ function fg_prompt() {
 function fg_toggle_case() {
 	fg.ignorecase = !fg.ignorecase;
 	fg.icbtn.classList.toggle("fg-on", fg.ignorecase);
+	fg_set_params({ ic: fg.ignorecase ? "1" : null });
 	if (fg.term !== null)
 		fg_search(fg.term);
 }
@@ -253,10 +355,18 @@ function fg_frame_of(node) {
 }
 
 function fg_on_click(e) {
+	if (fg.compact && e.target.classList && !e.target.classList.contains("fg-button")) {
+		var i = fg_c_target(e);
+		if (i >= 0) {
+			e.preventDefault();
+			fg_zoom(i);
+		}
+		return;
+	}
 	var f = fg_frame_of(e.target);
 	if (f) {
 		/* A linked frame (--nameattr href) follows its link; Ctrl zooms. */
-		if (f.el.nodeName === "a" && !e.ctrlKey)
+		if (f.el && f.el.nodeName === "a" && !e.ctrlKey)
 			return;
 		e.preventDefault();
 		fg_zoom(f);
@@ -288,38 +398,85 @@ function fg_on_key(e) {
 
 function fg_hover(e, on) {
 	var f = fg_frame_of(e.target);
-	if (f)
-		fg.details.textContent = on ? fg.nametype + " " + f.title : " ";
+	if (!f)
+		return;
+	var z = fg.zoomed, inside = z && !f.el.classList.contains("fg-dim");
+	fg.details.textContent = on ? fg_describe(f.title, fg_self(f),
+		inside ? 100 * fg_count(f) / fg_count(z) : null) : " ";
+}
+
+/* The graph an event happened in. */
+function fg_graph_of(node) {
+	for (; node; node = node.parentNode)
+		if (node.fg_graph)
+			return node.fg_graph;
+	return null;
 }
 
 function fg_init() {
-	fg = {
-		xpad: parseFloat(fg_attr("xpad", "10")),
-		fontsize: parseFloat(fg_attr("fontsize", "12")),
-		fontwidth: parseFloat(fg_attr("fontwidth", "0.59")),
-		inverted: fg_attr("inverted", "0") === "1",
-		nametype: fg_attr("nametype", "Function:"),
-		countname: fg_attr("countname", "samples"),
-		searchcolor: fg_attr("searchcolor", "rgb(230,0,230)"),
-		width: parseFloat(document.documentElement.getAttribute("width")),
-		frames: [], root: null, zoomed: null,
-		term: null, regex: null, ignorecase: false,
-		details: document.getElementById("details"),
-		matchedtxt: document.getElementById("matched"),
-		unzoombtn: document.getElementById("unzoom"),
-		searchbtn: document.getElementById("search"),
-		icbtn: document.getElementById("ignorecase")
-	};
-	fg_collect();
-	if (!fg.root)
+	if (fg_graphs !== null)
 		return;
-	window.addEventListener("click", fg_on_click);
-	window.addEventListener("keydown", fg_on_key);
-	var frames = document.getElementById("frames");
-	frames.addEventListener("mouseover", function (e) { fg_hover(e, true); });
-	frames.addEventListener("mouseout", function (e) { fg_hover(e, false); });
+	fg_graphs = [];
+	var roots = document.querySelectorAll("svg[data-xpad]");
+	for (var i = 0; i < roots.length; i++)
+		fg_start(roots[i], i === 0 ? "" : String(i + 1));
+	fg_active = fg_graphs[0] || null;
+	window.addEventListener("click", function (e) {
+		var g = fg_graph_of(e.target);
+		if (g) {
+			fg = fg_active = g;
+			fg_on_click(e);
+		}
+	});
+	window.addEventListener("keydown", function (e) {
+		if (fg_active) {
+			fg = fg_active;
+			fg_on_key(e);
+		}
+	});
+	/* A tall flame graph stands on its base: open scrolled down to it. */
+	var top = document.documentElement;
+	if (fg_graphs.length === 1 && top.fg_graph && !top.fg_graph.inverted && top.getBoundingClientRect().height > window.innerHeight)
+		window.scrollTo(0, top.getBoundingClientRect().height);
+}
+
+function fg_start(svg, pfx) {
+	fg = { svg: svg, pfx: pfx };
+	fg.xpad = parseFloat(fg_attr("xpad", "10"));
+	fg.fontsize = parseFloat(fg_attr("fontsize", "12"));
+	fg.fontwidth = parseFloat(fg_attr("fontwidth", "0.59"));
+	fg.inverted = fg_attr("inverted", "0") === "1";
+	fg.nametype = fg_attr("nametype", "Function:");
+	fg.countname = fg_attr("countname", "samples");
+	fg.searchcolor = fg_attr("searchcolor", "rgb(230,0,230)");
+	fg.width = parseFloat(svg.getAttribute("width"));
+	fg.frames = [];
+	fg.root = fg.zoomed = fg.term = fg.regex = null;
+	fg.ignorecase = false;
+	fg.details = fg_el("details");
+	fg.matchedtxt = fg_el("matched");
+	fg.unzoombtn = fg_el("unzoom");
+	fg.searchbtn = fg_el("search");
+	fg.icbtn = fg_el("ignorecase");
+	var g = fg, data = fg_el("fg-data");
+	if (data) {
+		fg_c_init(data);
+	} else {
+		fg_collect();
+		if (!fg.root)
+			return;
+		var frames = fg_el("frames");
+		frames.addEventListener("mouseover", function (e) { fg = fg_active = g; fg_hover(e, true); });
+		frames.addEventListener("mouseout", function (e) { fg = g; fg_hover(e, false); });
+	}
+	svg.fg_graph = fg;
+	fg_graphs.push(fg);
 	var p = fg_params();
-	if (p.x !== undefined && p.y !== undefined) {
+	if (fg.compact && p.x !== undefined && p.y !== undefined) {
+		var z = fg_c_find(parseFloat(p.x), parseFloat(p.y));
+		if (z > 0)
+			fg_zoom(z);
+	} else if (p.x !== undefined && p.y !== undefined) {
 		for (var i = 0; i < fg.frames.length; i++) {
 			var f = fg.frames[i];
 			if (Math.abs(f.x - parseFloat(p.x)) < 0.05 && Math.abs(f.y - parseFloat(p.y)) < 0.05) {
@@ -328,6 +485,8 @@ function fg_init() {
 			}
 		}
 	}
+	if (p.ic === "1")
+		fg_toggle_case();
 	if (p.s)
 		fg_search(p.s);
 }

@@ -10,6 +10,8 @@ elif [ ! -d "$_bdir/node_modules/playwright-core" ]; then
 else
 	node "$_bdir/viewer.test.mjs" "$(pwd)/$B/flamegraph" "$(pwd)/tests/data/flamegraph-inputs" > "$TMP/browser.out" 2>&1
 	_rc=$?
+	# The compact form of huge graphs (render/compact.h).
+	node "$_bdir/compact.test.mjs" "$(pwd)/$B/flamegraph" >> "$TMP/browser.out" 2>&1 || _rc=$?
 	_p=$(grep -c '^ok ' "$TMP/browser.out")
 	_f=$(grep -c '^FAIL ' "$TMP/browser.out")
 	PASSED=$((PASSED + _p))
