@@ -322,11 +322,12 @@ static void pd_release(struct pd *d)
 	free(d->kname);
 	pd_zstd_free(d);
 	pd_proc_release(d);
+	pd_unwind_close(d);
 }
 
 int perfdata_run(const char *name, struct lread *lr, struct perf *p, struct perfsym *sym,
-		 struct perfdata_stats *st, perfdata_warn_fn *warn, void *ctx, char *err,
-		 size_t errlen)
+		 const char *symfs, struct perfdata_stats *st, perfdata_warn_fn *warn,
+		 void *ctx, char *err, size_t errlen)
 {
 	struct stream s = { lr, NULL, 0, 0, 0, 0, 0 };
 	struct pd d;
@@ -337,6 +338,7 @@ int perfdata_run(const char *name, struct lread *lr, struct perf *p, struct perf
 	d.name = name;
 	d.perf = p;
 	d.sym = sym;
+	pd_unwind_open(&d, symfs);
 	d.warn = warn;
 	d.ctx = ctx;
 	d.st = st;

@@ -37,8 +37,8 @@ struct perfdata_stats {
  * through warn); -1 with a message in err when it is no perf.data this
  * reader takes (a v1 "PERFFILE", a header that cannot be read). */
 int perfdata_run(const char *name, struct lread *lr, struct perf *p, struct perfsym *sym,
-		 struct perfdata_stats *st, perfdata_warn_fn *warn, void *ctx, char *err,
-		 size_t errlen);
+		 const char *symfs, struct perfdata_stats *st, perfdata_warn_fn *warn,
+		 void *ctx, char *err, size_t errlen);
 
 /* 100 when head starts a perf.data (either byte order, or the old v1
  * magic, which perfdata_run rejects with a message), else 0. */

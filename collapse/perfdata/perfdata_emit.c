@@ -8,7 +8,9 @@
 #include "perf.h"
 #include "perf_header.h"
 #include "perfsym.h"
+#include "perfunwind.h"
 
+#include <inttypes.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
@@ -82,11 +84,73 @@ static int chain_ok(const struct pd *d, const struct pd_sample *s)
 	return 1;
 }
 
+/* For the unwinder: the file mapped at addr in the process unwound. */
+static int unwind_map(void *ctx, uint32_t pid, uint64_t addr, struct perfunwind_map *um)
+{
+	struct pd *d = ctx;
+	const struct pd_map *m = d->unwinding ? pd_find_map(d->unwinding, addr) : NULL;
+
+	(void)pid;
+	if (!m)
+		return -1;
+	um->start = m->start;
+	um->end = m->end;
+	um->pgoff = m->pgoff;
+	um->path = m->sympath;
+	return 0;
+}
+
+void pd_unwind_open(struct pd *d, const char *symfs)
+{
+	d->unwind = perfunwind_new(symfs, unwind_map, d);
+}
+
+void pd_unwind_close(struct pd *d)
+{
+	const struct perfunwind_stats *u = d->unwind ? perfunwind_stats(d->unwind) : NULL;
+	char msg[200];
+
+	if (u && u->failed) {
+		snprintf(msg, sizeof(msg), "%" PRIu64 " of %" PRIu64 " DWARF user stacks could not "
+			 "be unwound past their first frame (files missing or without CFI)",
+			 u->failed, u->samples);
+		d->warn(d->ctx, d->name, msg);
+	}
+	perfunwind_free(d->unwind);
+	d->unwind = NULL;
+}
+
+/* --call-graph dwarf: the user frames unwound from the registers and the
+ * stack copy the sample carries, after the kernel's, as perf script shows
+ * them; *kept counts toward MAX_STACK.  0 when the sample has none. */
+static int unwound(struct pd *d, const struct pd_sample *s, struct pd_proc *user, unsigned *kept)
+{
+	uint64_t regs[64], ips[MAX_STACK], mask = s->attr->regs_user;
+	struct perfunwind_sample us;
+	size_t n, i, k = 0;
+
+	if (!d->unwind || !s->regs_abi || !s->stack || !s->stack_size || !mask || *kept >= MAX_STACK)
+		return 0;
+	for (i = 0; i < 64; i++)
+		if (mask >> i & 1)
+			regs[k] = pd_u64(d, s->regs + 8 * k), k++;
+	us = (struct perfunwind_sample){ s->pid, s->tid, mask, regs, k, s->stack,
+					 (size_t)s->stack_size };
+	d->unwinding = user;
+	n = perfunwind_stack(d->unwind, &us, ips, MAX_STACK - *kept);
+	for (i = 0; i < n; i++)
+		frame(d, user, PERF_RECORD_MISC_USER, ips[i], 0);
+	*kept += (unsigned)n;
+	return n > 0;
+}
+
 /* The callchain, leaf first: PERF_CONTEXT_* entries say whose addresses
- * follow (perf starts in user space). */
+ * follow (perf starts in user space).  A DWARF recording's chain stops at
+ * the kernel's frames; the user's are unwound in their place. */
 static void chain(struct pd *d, const struct pd_sample *s, struct pd_proc *user)
 {
 	unsigned mode = PERF_RECORD_MISC_USER, kept = 0;
+	int user_done = 0;
 	uint64_t i;
 
 	if (!chain_ok(d, s))
@@ -98,11 +162,17 @@ static void chain(struct pd *d, const struct pd_sample *s, struct pd_proc *user)
 			mode = ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL :
 			       ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER :
 			       PERF_RECORD_MISC_HYPERVISOR;
+			if (mode == PERF_RECORD_MISC_USER && !user_done)
+				user_done = unwound(d, s, user, &kept);
 			continue;
 		}
+		if (mode == PERF_RECORD_MISC_USER && user_done)
+			continue;	/* the unwinder began at this IP */
 		kept++;
 		frame(d, user, mode, ip, 0);
 	}
+	if (!user_done)
+		unwound(d, s, user, &kept);
 }
 
 static size_t dec(char *out, uint32_t v)

@@ -56,7 +56,7 @@ int perfdata_collapse(struct perf *p, const struct perf_opts *o, struct lread *l
 	int rc;
 
 	perf_begin(p, name);
-	rc = perfdata_run(name, lr, p, sym, &st, relay, &s, err, errlen);
+	rc = perfdata_run(name, lr, p, sym, o->symfs, &st, relay, &s, err, errlen);
 	perf_end(p);
 	if (rc >= 0)
 		report(&s, name, &st);

@@ -134,6 +134,8 @@ struct pd {
 	unsigned char *zbuf;		/* decompressed bytes not yet used */
 	size_t zlen, zcap;		/* used, capacity */
 	uint32_t cur_pid;		/* the process of the sample being read */
+	struct perfunwind *unwind;	/* user stacks of --call-graph dwarf, or NULL */
+	struct pd_proc *unwinding;	/* the process being unwound */
 	size_t copied;			/* maps copied by FORKs so far */
 	char hexbuf[32];		/* scratch for a frame's address */
 };
@@ -182,6 +184,10 @@ uint64_t pd_time_of(struct pd *d, const unsigned char *r, size_t len);
  * FINISHED_ROUND): queued, applied or counted.  Returns how many bytes
  * of payload follow the record in the input (TRACING_DATA, AUXTRACE). */
 uint64_t pd_record(struct pd *d, const unsigned char *r, size_t len, uint64_t off);
+
+/* perfdata_emit.c: the DWARF unwinder (files under symfs, NULL: /). */
+void pd_unwind_open(struct pd *d, const char *symfs);
+void pd_unwind_close(struct pd *d);
 
 /* perfdata_proc.c */
 void pd_proc_init(struct pd *d);

@@ -237,11 +237,14 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 
 	if (!dwfl_frame_pc(state, &pc, &activation) || pc == 0)
 		return DWARF_CB_ABORT;
+	/* A return address is one past its call: perf lists the call. */
+	if (!activation)
+		pc--;
 	u->ips[u->n++] = pc;
 	if (u->n >= u->max)
 		return DWARF_CB_ABORT;
 	/* The caller's file must be known before its frame is unwound. */
-	report(u, u->curp, activation ? pc : pc - 1);
+	report(u, u->curp, pc);
 	return DWARF_CB_OK;
 }
 

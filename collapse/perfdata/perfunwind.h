@@ -54,8 +54,9 @@ struct perfunwind *perfunwind_new(const char *symfs, perfunwind_map_fn *find, vo
 
 void perfunwind_free(struct perfunwind *u);
 
-/* Unwinds s into ips (at most max): the sampled IP first, then the
- * return addresses, as perf script lists them.  Returns how many; 0
+/* Unwinds s into ips (at most max): the sampled IP first, then each
+ * caller's return address less one (inside its call), as perf script
+ * lists them.  Returns how many; 0
  * when the registers lack IP or SP. */
 size_t perfunwind_stack(struct perfunwind *u, const struct perfunwind_sample *s, uint64_t *ips,
 			size_t max);
