@@ -28,6 +28,18 @@ int ctool_set(struct ctool_common *c, int key, const char *arg)
 	}
 }
 
+static int plain_set(void *ctx, int key, const char *arg, char *err, size_t errlen)
+{
+	(void)err, (void)errlen;
+	return ctool_set(ctx, key, arg);
+}
+
+static const struct cliopt no_opts[] = { { NULL, 0, NULL, NULL } };
+
+const struct cliopt_family ctool_plain_family = {
+	NULL, no_opts, plain_set, sizeof(struct ctool_common), NULL, NULL, NULL
+};
+
 struct report {
 	const char *prog;	/* the tool */
 	int quiet;		/* -q */

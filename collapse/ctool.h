@@ -20,6 +20,10 @@ enum { CTOOL_QUIET = 'q', CTOOL_VERBOSE = 'v', CTOOL_NTHREADS = 'n' };
  * options; the family's setter passes their keys to ctool_set. */
 extern const struct cliopt ctool_opts[];
 
+/* The family of a tool whose format has no options of its own: only
+ * ctool_opts, over a struct ctool_common. */
+extern const struct cliopt_family ctool_plain_family;
+
 /* Sets one of ctool_opts' options in c.  Returns 0, or -1 when key is
  * not one of them. */
 int ctool_set(struct ctool_common *c, int key, const char *arg);

@@ -4,18 +4,6 @@
  * usage error. */
 #include "ctool.h"
 
-static int set(void *ctx, int key, const char *arg, char *err, size_t errlen)
-{
-	(void)err, (void)errlen;
-	return ctool_set(ctx, key, arg);
-}
-
-static const struct cliopt none[] = { { NULL, 0, NULL, NULL } };
-
-static const struct cliopt_family family = {
-	NULL, none, set, sizeof(struct ctool_common), NULL, NULL, NULL
-};
-
 static const struct cliopt_tool tool = {
 	.prog = "stackcollapse-bpftrace",
 	.usage = "[options] [FILE...] > out.folded",
@@ -24,7 +12,7 @@ static const struct cliopt_tool tool = {
 		"  bpftrace -e 'profile:hz:99 { @[kstack] = count(); }' > out.bt\n"
 		"  bpftrace -e 'profile:hz:99 { @[ustack, comm] = count(); }' > out.bt\n"
 		"A second key (comm) becomes the root frame.\n",
-	.shorts = "o:qvn:", .family = &family, .own = ctool_opts
+	.shorts = "o:qvn:", .family = &ctool_plain_family, .own = ctool_opts
 };
 
 int main(int argc, char **argv)

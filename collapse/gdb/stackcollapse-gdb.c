@@ -3,18 +3,6 @@
  * a usage error. */
 #include "ctool.h"
 
-static int set(void *ctx, int key, const char *arg, char *err, size_t errlen)
-{
-	(void)err, (void)errlen;
-	return ctool_set(ctx, key, arg);
-}
-
-static const struct cliopt none[] = { { NULL, 0, NULL, NULL } };
-
-static const struct cliopt_family family = {
-	NULL, none, set, sizeof(struct ctool_common), NULL, NULL, NULL
-};
-
 static const struct cliopt_tool tool = {
 	.prog = "stackcollapse-gdb",
 	.usage = "[options] [FILE...] > out.folded",
@@ -23,7 +11,7 @@ static const struct cliopt_tool tool = {
 		"  for i in $(seq 100); do gdb -p PID -batch -ex 'thread apply all bt'; sleep 0.1; "
 		"done > out.txt\n"
 		"Each backtrace is one sample of its thread.\n",
-	.shorts = "o:qvn:", .family = &family, .own = ctool_opts
+	.shorts = "o:qvn:", .family = &ctool_plain_family, .own = ctool_opts
 };
 
 int main(int argc, char **argv)

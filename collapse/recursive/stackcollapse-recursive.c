@@ -11,25 +11,13 @@
 
 #define PROG "stackcollapse-recursive"
 
-static int set(void *ctx, int key, const char *arg, char *err, size_t errlen)
-{
-	(void)err, (void)errlen;
-	return ctool_set(ctx, key, arg);
-}
-
-static const struct cliopt none[] = { { NULL, 0, NULL, NULL } };
-
-static const struct cliopt_family family = {
-	NULL, none, set, sizeof(struct ctool_common), NULL, NULL, NULL
-};
-
 static const struct cliopt_tool tool = {
 	.prog = PROG,
 	.usage = "[options] [FILE...] > out.folded",
 	.about = "Folds direct recursion in collapsed stacks, as inferno-collapse-recursive does: "
 		"a run of the same frame (\"main;f;f;f;g\") is kept once (\"main;f;g\"), so a deep "
 		"recursion draws one frame high. Counts of stacks that become the same are summed.\n",
-	.shorts = "o:qvn:", .family = &family, .own = ctool_opts
+	.shorts = "o:qvn:", .family = &ctool_plain_family, .own = ctool_opts
 };
 
 /* Reads the inputs into t; returns 0, or 1 when one could not be read. */

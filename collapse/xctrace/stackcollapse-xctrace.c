@@ -4,18 +4,6 @@
  * XML or broke off (the rows before are written), 2 on a usage error. */
 #include "ctool.h"
 
-static int set(void *ctx, int key, const char *arg, char *err, size_t errlen)
-{
-	(void)err, (void)errlen;
-	return ctool_set(ctx, key, arg);
-}
-
-static const struct cliopt none[] = { { NULL, 0, NULL, NULL } };
-
-static const struct cliopt_family family = {
-	NULL, none, set, sizeof(struct ctool_common), NULL, NULL, NULL
-};
-
 static const struct cliopt_tool tool = {
 	.prog = "stackcollapse-xctrace",
 	.usage = "[options] [FILE.xml...] > out.folded",
@@ -24,7 +12,7 @@ static const struct cliopt_tool tool = {
 		"  xctrace export --input run.trace --xpath "
 		"'/trace-toc/run[@number=\"1\"]/data/table[@schema=\"time-profile\"]' > out.xml\n"
 		"Each row is a sample of its backtrace.\n",
-	.shorts = "o:qvn:", .family = &family, .own = ctool_opts
+	.shorts = "o:qvn:", .family = &ctool_plain_family, .own = ctool_opts
 };
 
 int main(int argc, char **argv)
