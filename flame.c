@@ -38,7 +38,7 @@ static void warn_line(void *ctx, const char *file, unsigned long line, const cha
 }
 
 /* Collapses inputs into t; returns 0, 1 (problems, reported) or -1. */
-static int collect_all(const struct flame_opts *f, const char *const *in, int n, struct strtab *t)
+static int collect_all(struct flame_opts *f, const char *const *in, int n, struct strtab *t)
 {
 	char err[1024];
 	int i, rc = 0;
@@ -47,6 +47,8 @@ static int collect_all(const struct flame_opts *f, const char *const *in, int n,
 		const struct format *fmt;
 		int r = collect(in[i], &f->c, t, &fmt, warn_line, NULL, err, sizeof(err));
 
+		if (i == 0)
+			f->first_format = fmt;
 		if (r < 0) {
 			fprintf(stderr, PROG ": %s\n", err);
 			return -1;
@@ -133,6 +135,8 @@ static void default_title(struct flame_opts *f, const char *const *in, int n)
 	/* flamegraph's own words for the kind of graph. */
 	const char *kind = f->fg.flamechart ? "Flame Chart" : f->fg.inverted ? "Icicle Graph" : "Flame Graph";
 
+	f->c.unit = f->unit;
+	f->c.unitcap = sizeof(f->unit);
 	if (f->fg.title)
 		return;
 	if (f->diff)
@@ -142,6 +146,20 @@ static void default_title(struct flame_opts *f, const char *const *in, int n)
 	else
 		snprintf(f->title, sizeof(f->title), "%s: %s", kind, a);
 	f->fg.title = f->title;
+	f->stdin_title = !f->diff && n == 1 && strcmp(in[0], "-") == 0;
+}
+
+/* What the input told once read: the unit of its weights for the
+ * tooltips (412 million cpu-clock nanoseconds are not "samples"), unless
+ * --countname says otherwise, and for piped input its kind in the title. */
+static void input_labels(struct flame_opts *f)
+{
+	const char *kind = f->fg.flamechart ? "Flame Chart" : f->fg.inverted ? "Icicle Graph" : "Flame Graph";
+
+	if (f->unit[0] && !f->fg.countname_given)
+		f->fg.countname = f->unit;
+	if (f->stdin_title && f->first_format && strcmp(f->first_format->name, "collapsed") != 0)
+		snprintf(f->title, sizeof(f->title), "%s: %s from stdin", kind, f->first_format->what);
 }
 
 /* Beyond --classic-diff: BEFORE-only stacks drawn, per-frame tooltips,
@@ -295,6 +313,7 @@ static int run_streaming(struct flame_opts *f, const char *const *in, int n)
 	f->c.folded_sink = sink_line;
 	f->c.sink_ctx = r;
 	rc = collect_all(f, in, n, t);
+	input_labels(f);
 	f->c.folded_sink = NULL;
 	if (rc < 0) {
 		render_free(r);
@@ -322,6 +341,7 @@ static int run(struct flame_opts *f, const char *const *in, int n)
 		f->c.seq = &seq;
 	f->c.before = strtab_new(sizeof(struct fcount));
 	rc = collect_all(f, in, n, t);
+	input_labels(f);
 	if (rc >= 0 && direct(f)) {
 		int r = draw_reshaped(f, t);
 

@@ -34,6 +34,9 @@ struct flame_opts {
 	const char *const *inputs;	/* input files ("-": stdin) */
 	int ninputs;			/* how many */
 	char title[512];		/* the default title */
+	int stdin_title;		/* it names stdin: the input's kind will do */
+	const struct format *first_format;	/* the first input's format */
+	char unit[64];			/* what the weights count, if the input says */
 	char subtitle[128];		/* the --diff legend */
 };
 

@@ -190,3 +190,9 @@ int collect_mem(const char *data, size_t len, const struct collect_opts *o, stru
 	in.name = "<stdin>";
 	return collect_input(&in, o, t, fmt, warn, ctx, err, errlen);
 }
+
+void collect_unit(const struct collect_opts *o, const char *u)
+{
+	if (o->unit && o->unitcap && !o->unit[0] && u)
+		snprintf(o->unit, o->unitcap, "%s", u);
+}

@@ -31,7 +31,15 @@ struct collect_opts {
 	 * so a graph can be drawn without a table in between; or NULL. */
 	int (*folded_sink)(void *ctx, const char *line, size_t len);
 	void *sink_ctx;			/* for folded_sink */
+	/* What the weights count when the input says ("ns", "cycles"): set
+	 * by the first format that knows, into unit (unitcap bytes), if not
+	 * NULL and still empty. */
+	char *unit;
+	size_t unitcap;
 };
+
+/* For formats: offers u as the unit of o's weights (see unit above). */
+void collect_unit(const struct collect_opts *o, const char *u);
 
 /* Collapses path ("-": stdin) into t.  *fmt gets the format used (NULL
  * for an empty input, which adds nothing, is named through warn and is

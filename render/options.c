@@ -262,7 +262,7 @@ static int set_string(int c, struct fg_opts *o, const char *s, char *err, size_t
 	case OPT_TITLE: o->title = s; break;
 	case OPT_SUBTITLE: o->subtitle = s; break;
 	case OPT_FONTTYPE: o->fonttype = s; break;
-	case OPT_COUNTNAME: o->countname = s; break;
+	case OPT_COUNTNAME: o->countname = s; o->countname_given = 1; break;
 	case OPT_NAMETYPE: o->nametype = s; break;
 	case OPT_NOTES: o->notes = s; break;
 	case OPT_NAMEATTR: o->nameattr = s; break;

@@ -26,6 +26,7 @@ struct fg_opts {
 	int minwidth_pct;	/* minwidth is a percentage */
 	const char *fonttype;	/* CSS font family */
 	const char *countname;	/* "samples" */
+	int countname_given;	/* --countname was given */
 	const char *nametype;	/* "Function:" */
 	enum fg_palette colors;	/* --colors */
 	const char *bg1;	/* background gradient colours */

@@ -17,7 +17,8 @@ e2e() {	# e2e COLLAPSER FILE...: flame == COLLAPSER FILE | flamegraph
 		cmp -s "$F/want.folded" "$F/got.folded" && pass "flame: $_n detected, stacks as $_c" \
 			|| fail "flame: $_n stacks as $_c" "$(diff "$F/want.folded" "$F/got.folded" | head -5)"
 		"$B/flamegraph" --title T "$F/want.folded" > "$F/want.svg" 2>/dev/null
-		"$FL" --title T "$_f" -o "$F/got.svg" 2>/dev/null
+		# flame names the unit of perf's periods; the pipeline cannot.
+		"$FL" --title T --countname samples "$_f" -o "$F/got.svg" 2>/dev/null
 		"$B/tests/svgframes" -c "$F/want.svg" "$F/got.svg" > "$F/cmp" 2>&1 \
 			&& pass "flame: $_n SVG frames as the pipeline" || fail "flame: $_n SVG frames" "$(head -5 "$F/cmp")"
 	done
@@ -449,3 +450,27 @@ grep -q "No valid input" "$F/empty.svg" && pass "flame: an empty input still wri
 printf '\n  \r\n\n' > "$F/blank.txt"
 frun 2 "input of blank lines only is empty too" "$F/blank.txt"
 frun 0 "--diff with an empty BEFORE draws AFTER" --diff "$F/empty.txt" tests/data/perf/threads.txt.gz -o "$F/ediff.svg"
+
+# What the weights count, from the input: perf's clock periods are
+# nanoseconds, other events' periods count the event, no period counts
+# samples; --countname wins.  Piped input is titled by its kind.
+unit_is() {	# unit_is NAME WANT TEXT ARGS...
+	_n=$1 _w=$2 _t=$3
+	shift 3
+	printf '%b' "$_t" | "$FL" "$@" - -o "$F/unit.svg" 2> /dev/null
+	_got=$(sed -n 's/.*data-countname="\([^"]*\)".*/\1/p' "$F/unit.svg" | head -1)
+	[ "$_got" = "$_w" ] && grep -q "<title>all ([0-9,]* $_w, 100%)</title>" "$F/unit.svg" \
+		&& pass "flame: $_n counts $_w" || fail "flame: $_n counts $_w" "got '$_got'"
+}
+unit_is "perf cpu-clock periods" ns 'p 1 1.0: 250000 cpu-clock:\n\t1 f (/x)\n\n'
+unit_is "perf task-clock periods" ns 'p 1 1.0: 250000 task-clock:u:\n\t1 f (/x)\n\n'
+unit_is "perf cycles periods" cycles 'p 1 1.0: 1000 cycles:\n\t1 f (/x)\n\n'
+unit_is "perf events without a period" samples 'p 1 1.0: cpu-clock:\n\t1 f (/x)\n\n'
+unit_is "collapsed stacks" samples 'a;b 3\n'
+unit_is "--countname" ms 'p 1 1.0: 250000 cpu-clock:\n\t1 f (/x)\n\n' --countname ms
+unit_is "--countname samples" samples 'p 1 1.0: 250000 cpu-clock:\n\t1 f (/x)\n\n' --countname samples
+printf 'p 1 1.0: 1 cpu-clock:\n\t1 f (/x)\n\n' | "$FL" - -o "$F/unit.svg" 2> /dev/null
+grep -q '>Flame Graph: perf script text from stdin<' "$F/unit.svg" \
+	&& pass "flame: piped input is titled by its kind" || fail "flame: piped input is titled by its kind"
+printf 'p 1 1.0: 1 cpu-clock:\n\t1 f (/x)\n\n' | "$FL" --title T - -o "$F/unit.svg" 2> /dev/null
+grep -q '>T<' "$F/unit.svg" && pass "flame: --title wins over the piped kind" || fail "flame: --title wins over the piped kind"

@@ -71,6 +71,7 @@ struct perf {
 	size_t symcap;			/* its capacity */
 	struct memo *memo;		/* MEMO_SLOTS tidied frames, or NULL */
 	int have_event;			/* st.event holds the event to keep */
+	int weighted;			/* the event in hand printed a period */
 	unsigned reported;		/* malformed lines named for this input */
 	struct perf_stats st;		/* counters */
 };
@@ -659,6 +660,7 @@ static void end_event(struct perf *p)
 	if (p->o->seq)
 		fseq_add(p->o->seq, (uint32_t)i, &c, NULL);
 	p->st.samples++;
+	p->st.weighted += (uint64_t)p->weighted;
 }
 
 static int event_wanted(struct perf *p, const struct perf_header *h)
@@ -759,6 +761,7 @@ int perf_event_begin(struct perf *p, const struct perf_header *h)
 	p->srcwait = 0;
 	p->skip = event_wanted(p, h) && filter_keeps(p, h) ? KEEP : SKIP_EVENT;
 	p->period = h->period ? h->period : 1;
+	p->weighted = h->period != 0;
 	set_pname(p, h);
 	return p->skip == KEEP;
 }
@@ -858,4 +861,13 @@ int perf_first_event(const char *text, size_t len, char *out, size_t outlen)
 void perf_end(struct perf *p)
 {
 	end_event(p);
+}
+
+const char *perf_count_unit(const struct perf_stats *st)
+{
+	if (!st->weighted || !st->event[0])
+		return NULL;
+	if (strcmp(st->event, "cpu-clock") == 0 || strcmp(st->event, "task-clock") == 0)
+		return "ns";
+	return st->event;
 }

@@ -50,6 +50,7 @@ struct perf_stats {
 	uint64_t filtered;		/* events of other types, skipped */
 	uint64_t malformed;		/* lines that could not be read */
 	uint64_t outside;		/* events the filter dropped... */
+	uint64_t weighted;		/* events kept with a period printed */
 	uint64_t unknown;		/* ...of which it could not tell: no PID
 					   or time printed */
 	char event[64];			/* the event kept ("" when none) */
@@ -91,6 +92,11 @@ void perf_end(struct perf *p);
 
 /* Counters so far. */
 const struct perf_stats *perf_stats(const struct perf *p);
+
+/* What the weights of st's stacks count, for a graph's tooltips: "ns"
+ * for perf's clock events (their period is nanoseconds), the event's name
+ * when periods were printed ("cycles"), NULL for plain samples. */
+const char *perf_count_unit(const struct perf_stats *st);
 
 /* The event of the first event header in text (NUL-terminated into out),
  * as perf_new would pick it without --event-filter.  Returns 0, or -1

@@ -80,6 +80,7 @@ static void report(const struct format_job *j, const struct perf_stats *st)
 	uint64_t other = st->filtered - st->outside;
 	char msg[300];
 
+	collect_unit(j->o, perf_count_unit(st));
 	if (other) {
 		snprintf(msg, sizeof(msg), "kept only '%s' events; skipped %llu samples of other "
 			 "events such as '%s' (choose with --event-filter)", st->event,

@@ -276,6 +276,7 @@ static void merge(struct strtab *out, struct worker *w, struct perf_stats *st)
 	st->malformed += s->malformed;
 	st->outside += s->outside;
 	st->unknown += s->unknown;
+	st->weighted += s->weighted;
 	if (s->event[0] && !st->event[0])
 		memcpy(st->event, s->event, sizeof(st->event));
 	if (s->other[0] && (!st->other[0] || strcmp(s->other, st->other) < 0))

@@ -75,6 +75,7 @@ static void report_perf(const struct format_job *j, const struct perf_stats *st)
 	char msg[300];
 	uint64_t other = st->filtered - st->outside;
 
+	collect_unit(j->o, perf_count_unit(st));
 	if (other) {
 		snprintf(msg, sizeof(msg), "kept only '%s' events; skipped %" PRIu64 " samples of "
 			 "other events such as '%s' (choose with --event-filter)", st->event, other,
