@@ -13,18 +13,13 @@
 #define NEEDS_LINUX "reading perf.data needs the Linux build; on Linux, " \
 	"'perf script -i FILE > FILE.txt' writes text this build reads"
 
-int perfdata_sniff(const char *head, size_t len)
+int perfdata_fmt_sniff(const char *head, size_t len)
 {
 	/* Either byte order, and the older header. */
 	if (len < 8)
 		return 0;
 	return memcmp(head, "PERFILE2", 8) == 0 || memcmp(head, "2ELIFREP", 8) == 0 ||
 	       memcmp(head, "PERFFILE", 8) == 0 ? 100 : 0;
-}
-
-int perfdata_fmt_sniff(const char *head, size_t len)
-{
-	return perfdata_sniff(head, len);
 }
 
 int perfdata_collect(const struct format_job *j)

@@ -354,7 +354,7 @@ static struct lread *open_input(const char *path, int *perfdata)
 	if (!lr)
 		return NULL;
 	n = lread_read(lr, head, sizeof(head));
-	*perfdata = n > 0 && perfdata_sniff(head, (size_t)n);
+	*perfdata = n > 0 && perfdata_fmt_sniff(head, (size_t)n);
 	if (!piped) {
 		lread_free(lr);
 		if (strcmp(path, "-"))

@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #define MAGIC2 0x32454c4946524550ULL	/* "PERFILE2" read little-endian */
-#define REPORT_MAX 10			/* messages shown per input */
 #define CHUNK ((size_t)256 << 10)	/* bytes read from a stream at a time */
 #define SPOOL_MEM ((size_t)64 << 20)	/* a file-mode stream up to this size
 					   is read in memory, not a temporary file */
@@ -34,23 +33,6 @@ struct stream {
 	uint64_t off;		/* input offset of buf[pos] */
 	int failed;		/* lread broke off */
 };
-
-void pd_bad(struct pd *d, uint64_t off, const char *fmt, ...)
-{
-	char msg[300];
-	size_t n = 0;
-	va_list ap;
-
-	d->st->bad++;
-	if (d->reported++ >= REPORT_MAX)
-		return;
-	if (off != UINT64_MAX)
-		n = (size_t)snprintf(msg, sizeof(msg), "byte %llu: ", (unsigned long long)off);
-	va_start(ap, fmt);
-	vsnprintf(msg + n, sizeof(msg) - n, fmt, ap);
-	va_end(ap);
-	d->warn(d->ctx, d->name, msg);
-}
 
 /* Records of the kernel, by time; records perf itself writes (>= 64). */
 static uint64_t user_record(struct pd *d, const unsigned char *r, size_t len, uint64_t off)
@@ -86,8 +68,15 @@ static uint64_t user_record(struct pd *d, const unsigned char *r, size_t len, ui
 			uint64_t at = pd_u32(d, r) == 81 ? 8 : 16;
 			uint64_t n = at == 8 ? len - 8 : len >= 16 ? pd_u64(d, r + 8) : 0;
 
+			const unsigned char *in;
+			size_t inlen;
+
 			d->inflating = 1;
 			pd_decompress(d, r + at, n < len - at ? (size_t)n : len - at, off);
+			while ((in = pd_zstd_record(d, &inlen, off))) {
+				d->st->records++;
+				pd_record(d, in, inlen, off);
+			}
 			d->inflating = 0;
 		}
 		return 0;
@@ -270,6 +259,66 @@ static int all_in_memory(struct stream *s)
 	return 0;
 }
 
+/* A mapped file's pages behind the records read go back to the kernel
+ * every so often: every record read was copied or used, and memory must
+ * not follow the recording's size. */
+static void give_back(const struct pd *d, const unsigned char *b, uint64_t *done, uint64_t upto)
+{
+	const uint64_t page = 4096;
+	size_t i;
+
+	/* Not past a record still waiting in the queue. */
+	for (i = 0; i < d->nq; i++)
+		if (d->q[i].ptr && (uint64_t)(d->q[i].ptr - b) < upto)
+			upto = (uint64_t)(d->q[i].ptr - b);
+	upto &= ~(page - 1);
+	if (upto <= *done)
+		return;
+	madvise((void *)(uintptr_t)(b + *done), (size_t)(upto - *done), MADV_DONTNEED);
+	*done = upto;
+}
+
+/* The records of the data section, in file order. */
+static int data_section(struct pd *d, const unsigned char *b, uint64_t doff, uint64_t dlen)
+{
+	const uint64_t step = (uint64_t)64 << 20;
+	uint64_t pos, done = 0, next = step;
+
+	for (pos = 0; pos + 8 <= dlen;) {
+		const unsigned char *r = b + doff + pos;
+		size_t rs = pd_u16(d, r + 6);
+		uint64_t extra;
+
+		if (rs < 8 || rs > dlen - pos) {
+			pd_bad(d, doff + pos, "record of %zu bytes %s; the rest of the data is not read",
+			       rs, rs < 8 ? "is too short" : "runs past the end of the data");
+			pd_drain(d);
+			return 1;
+		}
+		d->st->records++;
+		extra = pd_record(d, r, rs, doff + pos);
+		pos += rs;
+		pos += extra > dlen - pos ? dlen - pos : extra;
+		if (d->mapped && doff + pos >= next) {
+			give_back(d, b, &done, doff + pos);
+			next = doff + pos + step;
+		}
+	}
+	pd_drain(d);
+	return 0;
+}
+
+/* A whole perf.data of size bytes at b: its header, then its records. */
+static int file_records(struct pd *d, const unsigned char *b, uint64_t size, char *err,
+			size_t errlen)
+{
+	uint64_t doff, dlen;
+
+	if (pd_file(d, b, size, &doff, &dlen, err, errlen) < 0)
+		return -1;
+	return data_section(d, b, doff, dlen);
+}
+
 static int file_mode(struct pd *d, struct stream *s, char *err, size_t errlen)
 {
 	uint64_t size = 0;
@@ -283,14 +332,14 @@ static int file_mode(struct pd *d, struct stream *s, char *err, size_t errlen)
 			d->warn(d->ctx, d->name, lread_error(s->lr));
 		d->st->bytes = s->len - s->pos;
 		d->stable = 1;
-		rc = pd_file(d, s->buf + s->pos, s->len - s->pos, err, errlen);
+		rc = file_records(d, s->buf + s->pos, s->len - s->pos, err, errlen);
 		return rc == 0 && s->failed ? 1 : rc;
 	}
 	if (!m && !(m = spool(d, s, &size, err, errlen)))
 		return -1;
 	d->st->bytes = size;
 	d->mapped = d->stable = 1;
-	rc = pd_file(d, m, size, err, errlen);
+	rc = file_records(d, m, size, err, errlen);
 	munmap(m, (size_t)size);
 	return rc == 0 && s->failed ? 1 : rc;
 }
@@ -354,10 +403,3 @@ int perfdata_run(const char *name, struct lread *lr, struct perf *p, struct perf
 	return rc;
 }
 
-int perfdata_sniff(const char *head, size_t len)
-{
-	if (len < 8)
-		return 0;
-	return memcmp(head, "PERFILE2", 8) == 0 || memcmp(head, "2ELIFREP", 8) == 0 ||
-	       memcmp(head, "PERFFILE", 8) == 0 ? 100 : 0;
-}

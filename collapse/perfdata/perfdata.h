@@ -40,8 +40,4 @@ int perfdata_run(const char *name, struct lread *lr, struct perf *p, struct perf
 		 const char *symfs, struct perfdata_stats *st, perfdata_warn_fn *warn,
 		 void *ctx, char *err, size_t errlen);
 
-/* 100 when head starts a perf.data (either byte order, or the old v1
- * magic, which perfdata_run rejects with a message), else 0. */
-int perfdata_sniff(const char *head, size_t len);
-
 #endif

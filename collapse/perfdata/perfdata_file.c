@@ -270,56 +270,10 @@ static int attrs(struct pd *d, const unsigned char *b, uint64_t size, const unsi
 	return 0;
 }
 
-/* A mapped file's pages behind the records read go back to the kernel
- * every so often: every record read was copied or used, and memory must
- * not follow the recording's size. */
-static void give_back(const struct pd *d, const unsigned char *b, uint64_t *done, uint64_t upto)
-{
-	const uint64_t page = 4096;
-	size_t i;
 
-	/* Not past a record still waiting in the queue. */
-	for (i = 0; i < d->nq; i++)
-		if (d->q[i].ptr && (uint64_t)(d->q[i].ptr - b) < upto)
-			upto = (uint64_t)(d->q[i].ptr - b);
-	upto &= ~(page - 1);
-	if (upto <= *done)
-		return;
-	madvise((void *)(uintptr_t)(b + *done), (size_t)(upto - *done), MADV_DONTNEED);
-	*done = upto;
-}
 
-/* The records of the data section, in file order. */
-static int data_section(struct pd *d, const unsigned char *b, uint64_t doff, uint64_t dlen)
-{
-	const uint64_t step = (uint64_t)64 << 20;
-	uint64_t pos, done = 0, next = step;
-
-	for (pos = 0; pos + 8 <= dlen;) {
-		const unsigned char *r = b + doff + pos;
-		size_t rs = pd_u16(d, r + 6);
-		uint64_t extra;
-
-		if (rs < 8 || rs > dlen - pos) {
-			pd_bad(d, doff + pos, "record of %zu bytes %s; the rest of the data is not read",
-			       rs, rs < 8 ? "is too short" : "runs past the end of the data");
-			pd_drain(d);
-			return 1;
-		}
-		d->st->records++;
-		extra = pd_record(d, r, rs, doff + pos);
-		pos += rs;
-		pos += extra > dlen - pos ? dlen - pos : extra;
-		if (d->mapped && doff + pos >= next) {
-			give_back(d, b, &done, doff + pos);
-			next = doff + pos + step;
-		}
-	}
-	pd_drain(d);
-	return 0;
-}
-
-int pd_file(struct pd *d, const unsigned char *b, uint64_t size, char *err, size_t errlen)
+int pd_file(struct pd *d, const unsigned char *b, uint64_t size, uint64_t *doffp,
+	    uint64_t *dlenp, char *err, size_t errlen)
 {
 	uint64_t doff, dlen, bits[4];
 	int i;
@@ -343,7 +297,9 @@ int pd_file(struct pd *d, const unsigned char *b, uint64_t size, char *err, size
 		features(d, b, size, doff + dlen, bits);
 	}
 	pd_layout(d);
-	return data_section(d, b, doff, dlen);
+	*doffp = doff;
+	*dlenp = dlen;
+	return 0;
 }
 
 /* PERF_RECORD_HEADER_ATTR: the attr (its own size) and then its ids. */

@@ -66,7 +66,10 @@ int perfdata_collapse(struct perf *p, const struct perf_opts *o, struct lread *l
 
 int perfdata_fmt_sniff(const char *head, size_t len)
 {
-	return perfdata_sniff(head, len);
+	if (len < 8)
+		return 0;
+	return memcmp(head, "PERFILE2", 8) == 0 || memcmp(head, "2ELIFREP", 8) == 0 ||
+	       memcmp(head, "PERFFILE", 8) == 0 ? 100 : 0;
 }
 
 /* Other events and filters, as the text path reports them. */

@@ -131,8 +131,11 @@ struct pd {
 	uint64_t next_flush;		/* a round ends: deliver up to here */
 	int inflating;			/* records come out of a COMPRESSED one */
 	void *zstd;			/* ZSTD_DStream for COMPRESSED, or NULL */
-	unsigned char *zbuf;		/* decompressed bytes not yet used */
-	size_t zlen, zcap;		/* used, capacity */
+	unsigned char *zbuf;		/* decompressed bytes, zbuf[zpos, zlen)
+					   not yet handed out */
+	size_t zpos, zlen, zcap;	/* handed out, used, capacity */
+	const unsigned char *zin;	/* the compressed payload being read... */
+	size_t zinpos, zinlen;		/* ...how far, of how much */
 	uint32_t cur_pid;		/* the process of the sample being read */
 	struct perfunwind *unwind;	/* user stacks of --call-graph dwarf, or NULL */
 	struct pd_proc *unwinding;	/* the process being unwound */
@@ -165,7 +168,7 @@ static inline uint16_t pd_u16(const struct pd *d, const unsigned char *p)
 	return d->swap ? __builtin_bswap16(v) : v;
 }
 
-/* A message about the input at byte off (UINT64_MAX: none); counted in
+/* perfdata_msg.c: a message about the input at byte off (UINT64_MAX: none); counted in
  * st->bad, the first few shown. */
 void pd_bad(struct pd *d, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -192,12 +195,10 @@ void pd_unwind_close(struct pd *d);
 /* perfdata_proc.c */
 void pd_proc_init(struct pd *d);
 void pd_proc_release(struct pd *d);
-/* Applies a kernel record in time order (COMM, FORK, MMAP, a sample...). */
-void pd_apply(struct pd *d, const unsigned char *r, size_t len, uint64_t off);
-/* Queues a record by time; FINISHED_ROUND calls pd_round, the end pd_drain. */
-void pd_queue(struct pd *d, const unsigned char *r, size_t len, uint64_t time, uint64_t off);
-void pd_round(struct pd *d);
-void pd_drain(struct pd *d);
+/* What MMAP (two: MMAP2), COMM and FORK records change. */
+void pd_apply_mmap(struct pd *d, const unsigned char *r, size_t len, uint64_t off, int two);
+void pd_apply_comm(struct pd *d, const unsigned char *r, size_t len);
+void pd_apply_fork(struct pd *d, const unsigned char *r, size_t len);
 /* The thread tid (made when new, named ":tid" as perf does) and its map
  * holding addr, kernel or user by cpumode, or NULL. */
 struct pd_thread *pd_thread_get(struct pd *d, uint32_t pid, uint32_t tid);
@@ -208,10 +209,20 @@ const struct pd_map *pd_find_map(struct pd_proc *p, uint64_t addr);
 /* perfdata_emit.c */
 void pd_emit(struct pd *d, const struct pd_sample *s);
 
+/* perfdata_order.c */
+/* Applies a kernel record in time order (COMM, FORK, MMAP, a sample...). */
+void pd_apply(struct pd *d, const unsigned char *r, size_t len, uint64_t off);
+/* Queues a record by time; FINISHED_ROUND calls pd_round, the end pd_drain. */
+void pd_queue(struct pd *d, const unsigned char *r, size_t len, uint64_t time, uint64_t off);
+void pd_round(struct pd *d);
+void pd_drain(struct pd *d);
+
 /* perfdata_file.c */
-/* Reads a whole perf.data of size bytes at b (file mode): 0, 1 when the
- * data broke off (reported), -1 with a message in err. */
-int pd_file(struct pd *d, const unsigned char *b, uint64_t size, char *err, size_t errlen);
+/* Reads the header, attributes and features of a whole perf.data of size
+ * bytes at b (file mode) and finds its data section (*doff, *dlen, cut
+ * to the file): 0, or -1 with a message in err. */
+int pd_file(struct pd *d, const unsigned char *b, uint64_t size, uint64_t *doff, uint64_t *dlen,
+	    char *err, size_t errlen);
 void pd_attr_parse(struct pd *d, const unsigned char *p, size_t n, struct pd_attr *a);
 struct pd_attr *pd_add_attr(struct pd *d);
 void pd_attr_ids(struct pd *d, struct pd_attr *a, const unsigned char *p, size_t n);
@@ -220,8 +231,11 @@ void pd_build_ids(struct pd *d, const unsigned char *p, size_t n, uint64_t off);
 void pd_pipe_attr(struct pd *d, const unsigned char *r, size_t len, uint64_t off);
 void pd_event_update(struct pd *d, const unsigned char *r, size_t len);
 
-/* perfdata_zstd.c: COMPRESSED records, their records fed to pd_record. */
+/* perfdata_zstd.c: COMPRESSED records.  pd_decompress takes a payload;
+ * pd_zstd_record then gives the records inside one by one (len bytes,
+ * valid until the next call), NULL when the payload is used up. */
 void pd_decompress(struct pd *d, const unsigned char *p, size_t len, uint64_t off);
+const unsigned char *pd_zstd_record(struct pd *d, size_t *len, uint64_t off);
 void pd_zstd_free(struct pd *d);
 
 #endif
