@@ -4,14 +4,12 @@
 #include "xalloc.h"
 #include "xpress.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define HDR 72				/* WMI_BUFFER_HEADER */
 #define MAX_BUFFER (64u << 20)		/* ETW buffers are at most 16 MiB */
-#define REPORT_MAX 5			/* messages named per input */
 #define FLAG_COMPRESSED 0x40		/* BufferFlag: LZ77 after the header */
 
 /* A first buffer: a sane size, its data inside it, and an event marker
@@ -69,22 +67,6 @@ void etl_free(struct etl *x)
 const struct etl_stats *etl_stats(const struct etl *x)
 {
 	return &x->st;
-}
-
-void etl_warn(struct etl *x, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	x->st.messages++;
-	if (x->reported >= REPORT_MAX)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	x->warn(x->ctx, x->name, 0, msg);
-	if (++x->reported == REPORT_MAX)
-		x->warn(x->ctx, x->name, 0, "further faults are only counted");
 }
 
 /* Reads exactly n bytes; returns how many came (fewer at the end), -1 on error. */

@@ -7,7 +7,9 @@
  * behind the process name and added to the table with the period as the
  * weight (1 when perf printed none). */
 #include "perf.h"
+#include "perf_dso.h"
 #include "perf_header.h"
+#include "rustsym.h"
 #include "a2l.h"
 #include "folded.h"
 #include "strtab.h"
@@ -185,37 +187,6 @@ static const char *frame_text(const struct perf *p, size_t *len)
 	return p->fbuf + f->off;
 }
 
-/* Kernel DSOs: [kernel.kallsyms] and other [..], modules (.ko), and
- * vmlinux files, versioned ones included. */
-static int is_kernel(const char *d, size_t n)
-{
-	const char *v = NULL, *q;
-	size_t i;
-
-	if (n == 9 && memcmp(d, "[unknown]", 9) == 0)
-		return 0;
-	if ((n && d[0] == '[') || bytes_ends_with(d, n, ".ko"))
-		return 1;
-	for (q = d; (q = memmem(q, n - (size_t)(q - d), "vmlinux", 7)); q++)
-		v = q;
-	if (!v)
-		return 0;
-	for (i = (size_t)(v - d); i < n; i++) {
-		char c = d[i];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) ||
-		      c == '-' || c == '.' || c == '_'))
-			return 0;
-	}
-	return 1;
-}
-
-static int is_jit(const char *d, size_t n)
-{
-	return (n >= 10 && memcmp(d, "/tmp/perf-", 10) == 0 && bytes_ends_with(d, n, ".map")) ||
-	       (bytes_contains(d, n, "/jitted-") && bytes_ends_with(d, n, ".so"));
-}
-
 /* Length of s without its parameter list: the first '(' outside <> {} []
  * that does not open a Go receiver ".(" or "(anonymous namespace)".
  * Sets *semi when the kept part has a ';'. */
@@ -296,9 +267,9 @@ static void annotate(struct perf *p, int inlined, const char *dso, size_t dlen)
 	if (inlined) {
 		if (!bytes_contains(t, n, "_[i]"))
 			frame_put(p, "_[i]", 4);
-	} else if (p->o->kernel && is_kernel(dso, dlen)) {
+	} else if (p->o->kernel && perf_dso_kernel(dso, dlen)) {
 		frame_put(p, "_[k]", 4);
-	} else if (p->o->jit && is_jit(dso, dlen) && !bytes_contains(t, n, "_[j]")) {
+	} else if (p->o->jit && perf_dso_jit(dso, dlen) && !bytes_contains(t, n, "_[j]")) {
 		frame_put(p, "_[j]", 4);
 	}
 }
@@ -340,68 +311,16 @@ static int split_frame(const char *s, size_t n, const char **pc, size_t *pclen,
 	return 0;
 }
 
-/* Rust's legacy mangling escapes, as perf leaves them when it demangles
- * only partly: "GcBox$LT$T$GT$::new::h0123456789abcdef". */
-static const char *const rust_escapes[][2] = {
-	{ "$SP$", "@" }, { "$BP$", "*" }, { "$RF$", "&" }, { "$LT$", "<" }, { "$GT$", ">" },
-	{ "$LP$", "(" }, { "$RP$", ")" }, { "$C$", "," }, { "$u7e$", "~" }, { "$u20$", " " },
-	{ "$u27$", "'" }, { "$u3d$", "=" }, { "$u5b$", "[" }, { "$u5d$", "]" }, { "$u7b$", "{" },
-	{ "$u7d$", "}" }, { "$u3b$", ";" }, { "$u2b$", "+" }, { "$u21$", "!" }, { "$u22$", "\"" },
-};
-
-static size_t rust_escape(const char *s, size_t n, char *out)
-{
-	size_t k;
-
-	for (k = 0; k < sizeof(rust_escapes) / sizeof(rust_escapes[0]); k++) {
-		size_t len = strlen(rust_escapes[k][0]);
-
-		if (n >= len && memcmp(s, rust_escapes[k][0], len) == 0) {
-			*out = rust_escapes[k][1][0];
-			return len;
-		}
-	}
-	return 0;
-}
-
-/* Finishes demangling a Rust symbol with a trailing "::h<16 hex>" hash;
- * other symbols are returned as they are. */
+/* Finishes demangling a Rust symbol with a trailing "::h<16 hex>" hash
+ * (rustsym); other symbols are returned as they are. */
 static const char *rust_fix(struct perf *p, const char *f, size_t *n)
 {
-	size_t len = *n, i, o = 0;
+	size_t len;
 
-	if (len < 17 || f[len - 17] != 'h')
+	xgrow(&p->sym, &p->symcap, *n + 1, 1);
+	if ((len = rustsym_fix(f, *n, p->sym)) == (size_t)-1)
 		return f;
-	for (i = len - 16; i < len; i++)
-		if (!is_hex(f[i]))
-			return f;
-	len -= 17;
-	if (len >= 2 && f[len - 2] == ':' && f[len - 1] == ':')
-		len -= 2;
-	i = len >= 2 && f[0] == '_' && f[1] == '$' ? 1 : 0;
-	xgrow(&p->sym, &p->symcap, len + 1, 1);
-	while (i < len) {
-		size_t used;
-
-		if (f[i] == '.' && i + 1 < len && f[i + 1] == '.') {
-			p->sym[o++] = ':';
-			p->sym[o++] = ':';
-			i += 2;
-		} else if (f[i] == '$') {
-			used = rust_escape(f + i, len - i, p->sym + o);
-			if (!used) {
-				/* Not an escape we know: keep the rest as it is. */
-				memcpy(p->sym + o, f + i, len - i);
-				o += len - i;
-				break;
-			}
-			o++;
-			i += used;
-		} else {
-			p->sym[o++] = f[i++];
-		}
-	}
-	*n = o;
+	*n = len;
 	return p->sym;
 }
 
@@ -427,25 +346,6 @@ static size_t strip_offset(const char *f, size_t n)
 	return n;
 }
 
-/* DSOs --inline leaves alone: JIT maps, the kernel, "[...]" pseudo-DSOs. */
-static int no_inline(const char *d, size_t n)
-{
-	const char *q, *end = d + n;
-
-	if (bytes_contains(d, n, "kernel."))
-		return 1;
-	for (q = d; (q = memmem(q, (size_t)(end - q), "perf-", 5)); q++) {
-		const char *r = q + 5;
-
-		while (r < end && is_digit(*r))
-			r++;
-		if (r > q + 5 && end - r >= 4 && memcmp(r + 1, "map", 3) == 0)
-			return 1;
-	}
-	q = memchr(d, '[', n);
-	return q && q + 1 < end && q[1] != ']' && memchr(q + 1, ']', (size_t)(end - q - 1));
-}
-
 /* --inline: addr2line's frames, used as they are (no tidying). */
 static int inlined(struct perf *p, const char *pc, size_t pclen, const char *fn, size_t fnlen,
 		   const char *dso, size_t dlen)
@@ -453,7 +353,7 @@ static int inlined(struct perf *p, const char *pc, size_t pclen, const char *fn,
 	size_t len;
 	const char *t;
 
-	if (!p->o->inline_frames || no_inline(dso, dlen))
+	if (!p->o->inline_frames || perf_dso_no_inline(dso, dlen))
 		return 0;
 	t = a2l_frames(p->o->inline_frames, pc, pclen, dso, dlen, fn, fnlen, &len);
 	if (!t)
