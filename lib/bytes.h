@@ -29,4 +29,24 @@ int bytes_json(FILE *f, const char *s, size_t n);
  * Returns 0, or -1 for anything else (leave that to strtod). */
 int bytes_decimal(const char *s, size_t n, double *d);
 
+/* Index of the first byte where a and b differ (or the shorter length):
+ * eight bytes at a time, for the stack trees' shared prefixes (inline:
+ * it runs for every stack added). */
+static inline size_t bytes_mismatch(const char *a, size_t na, const char *b, size_t nb)
+{
+	size_t n = na < nb ? na : nb, i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		unsigned long long x, y;
+
+		__builtin_memcpy(&x, a + i, 8);
+		__builtin_memcpy(&y, b + i, 8);
+		if (x != y)
+			return i + (size_t)__builtin_ctzll(x ^ y) / 8;
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
 #endif

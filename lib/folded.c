@@ -123,7 +123,8 @@ void fseq_put(struct strtab *t, struct fseq *q, const char *stack, size_t len,
 	uint32_t id = strtab_intern(t, stack, len, NULL);
 
 	fcount_add(strtab_val(t, id), c);
-	fseq_add(q, id, c, NULL);
+	if (q)
+		fseq_add(q, id, c, NULL);
 }
 
 void fseq_release(struct fseq *q)

@@ -63,7 +63,7 @@ void fseq_add(struct fseq *q, uint32_t id, const struct fcount *c1, const struct
 
 struct strtab;
 /* Adds a sample of stack (len bytes) weighing c to table t (values:
- * struct fcount) and appends it to q, in order. */
+ * struct fcount) and appends it to q, in order (q NULL: no order kept). */
 void fseq_put(struct strtab *t, struct fseq *q, const char *stack, size_t len,
 	      const struct fcount *c);
 

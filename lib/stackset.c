@@ -3,6 +3,7 @@
  * so the fields within the bytes shared with the stack before are copied
  * from it instead of being looked up again. */
 #include "stackset.h"
+#include "bytes.h"
 #include "strtab.h"
 #include "xalloc.h"
 
@@ -30,28 +31,10 @@ uint32_t stackset_intern(struct stackset *s, const char *name, size_t len)
 	return id;
 }
 
-/* Index of the first byte where a and b differ (or the shorter length). */
-static size_t mismatch(const char *a, size_t na, const char *b, size_t nb)
-{
-	size_t n = na < nb ? na : nb, i = 0;
-
-	for (; i + 8 <= n; i += 8) {
-		uint64_t x, y;
-
-		memcpy(&x, a + i, 8);
-		memcpy(&y, b + i, 8);
-		if (x != y)
-			return i + (size_t)__builtin_ctzll(x ^ y) / 8;
-	}
-	while (i < n && a[i] == b[i])
-		i++;
-	return i;
-}
-
 /* Fields of str (len bytes) that are whole fields of the stack before. */
 static size_t shared(const struct prev *p, const char *str, size_t len)
 {
-	size_t m = mismatch(p->s, p->len, str, len), k = 0;
+	size_t m = bytes_mismatch(p->s, p->len, str, len), k = 0;
 
 	while (k < p->n && p->end[k] < m)
 		k++;

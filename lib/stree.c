@@ -4,6 +4,7 @@
  * the stack before it, and while stacks come in line order the table
  * holds only stack ends (see child). */
 #include "stree.h"
+#include "bytes.h"
 #include "strtab.h"
 #include "xalloc.h"
 
@@ -238,24 +239,6 @@ static uint32_t child(struct stree *t, uint32_t parent, const char *name, size_t
 	return (uint32_t)(t->n - 1);
 }
 
-/* Index of the first byte where a and b differ (or the shorter length). */
-static size_t mismatch(const char *a, size_t na, const char *b, size_t nb)
-{
-	size_t n = na < nb ? na : nb, i = 0;
-
-	for (; i + 8 <= n; i += 8) {
-		uint64_t x, y;
-
-		memcpy(&x, a + i, 8);
-		memcpy(&y, b + i, 8);
-		if (x != y)
-			return i + (size_t)__builtin_ctzll(x ^ y) / 8;
-	}
-	while (i < n && a[i] == b[i])
-		i++;
-	return i;
-}
-
 /* Fields of s the same as the previous stack's: same bytes, ending at the
  * same offset. */
 static size_t shared(const struct stree *t, const char *s, size_t len, size_t p)
@@ -318,7 +301,7 @@ static int in_order(const struct stree *t, const char *s, size_t len, size_t p)
 
 uint32_t stree_add(struct stree *t, const char *s, size_t len)
 {
-	size_t p = mismatch(t->prev, t->prevlen, s, len);
+	size_t p = bytes_mismatch(t->prev, t->prevlen, s, len);
 	uint32_t node = STREE_ROOT;
 	struct snode *nd;
 

@@ -1,6 +1,7 @@
 /* bpftrace: the collapser.  Frames come leaf first: each is written right
  * to left into one buffer, so the finished stack is in order. */
 #include "bpftrace.h"
+#include "leafstack.h"
 #include "folded.h"
 #include "strtab.h"
 #include "xalloc.h"
@@ -17,9 +18,7 @@ struct bpftrace {
 	const char *name;		/* the input */
 	int in_key;			/* inside "@[" ... "]: N" */
 	unsigned long first;		/* the line of its "@[" */
-	char *buf;			/* the stack so far, in buf[at, cap) */
-	size_t at, cap;			/* where it starts, and buf's size */
-	size_t nframes;			/* frames in it */
+	struct leafstack st;		/* the stack so far */
 	uint64_t stacks, overflow;	/* stacks added; counts past 64 bits */
 };
 
@@ -33,9 +32,7 @@ struct bpftrace *bpftrace_new(struct strtab *t, struct fseq *seq, collect_warn_f
 	b->warn = warn;
 	b->ctx = ctx;
 	b->name = name;
-	b->cap = 4096;
-	b->buf = xmalloc(b->cap);
-	b->at = b->cap;
+	leafstack_init(&b->st);
 	return b;
 }
 
@@ -43,44 +40,15 @@ void bpftrace_free(struct bpftrace *b)
 {
 	if (!b)
 		return;
-	free(b->buf);
+	leafstack_release(&b->st);
 	free(b);
-}
-
-/* Puts frame s (n bytes) before the stack. */
-static void prepend(struct bpftrace *b, const char *s, size_t n)
-{
-	size_t need = n + 1, used = b->cap - b->at, cap;
-	char *nb;
-
-	if (b->at < need) {
-		if (need > SIZE_MAX / 2 - b->cap)
-			xalloc_fail(SIZE_MAX);
-		cap = 2 * b->cap + need;
-		nb = xmalloc(cap);
-		memcpy(nb + cap - used, b->buf + b->at, used);
-		free(b->buf);
-		b->buf = nb;
-		b->at = cap - used;
-		b->cap = cap;
-	}
-	if (b->nframes++ > 0)
-		b->buf[--b->at] = ';';
-	b->at -= n;
-	memcpy(b->buf + b->at, s, n);
 }
 
 static void emit(struct bpftrace *b, const char *s, size_t n, uint64_t count)
 {
 	struct fcount c = { count, 0 };
-	uint32_t id;
 
-	if (b->seq) {
-		fseq_put(b->t, b->seq, s, n, &c);
-	} else {
-		id = strtab_intern(b->t, s, n, NULL);
-		fcount_add(strtab_val(b->t, id), &c);
-	}
+	fseq_put(b->t, b->seq, s, n, &c);
 	b->stacks++;
 }
 
@@ -109,21 +77,22 @@ static int key_end(struct bpftrace *b, const char *s, size_t n, size_t *at, uint
 static void end_key(struct bpftrace *b, const char *s, size_t at, uint64_t v,
 		    unsigned long lineno)
 {
-	size_t i = 0;
+	size_t i = 0, len;
+	const char *text;
 
 	if (i < at && s[i] == ',')
 		i++;
 	if (i < at && (s[i] == ' ' || s[i] == '\t'))
 		i++;
 	if (i < at)
-		prepend(b, s + i, at - i);
-	if (b->nframes)
-		emit(b, b->buf + b->at, b->cap - b->at, v);
+		leafstack_push(&b->st, s + i, at - i);
+	text = leafstack_text(&b->st, &len);
+	if (b->st.nframes)
+		emit(b, text, len, v);
 	else
 		b->warn(b->ctx, b->name, lineno, "a key without frames (skipped)");
 	b->in_key = 0;
-	b->at = b->cap;
-	b->nframes = 0;
+	leafstack_clear(&b->st);
 }
 
 int bpftrace_line(struct bpftrace *b, const char *s, size_t n, unsigned long lineno)
@@ -147,7 +116,7 @@ int bpftrace_line(struct bpftrace *b, const char *s, size_t n, unsigned long lin
 	}
 	while (n > 0 && (*s == ' ' || *s == '\t'))
 		s++, n--;
-	prepend(b, s, n);
+	leafstack_push(&b->st, s, n);
 	return 0;
 }
 

@@ -266,7 +266,6 @@ static void end_stack(struct dtrace *d, uint64_t count, unsigned long lineno)
 	struct fcount c = { count, 0 };
 	const char *s = d->buf + d->at;
 	size_t n = d->cap - d->at;
-	uint32_t id;
 
 	if (d->nframes == 0) {
 		/* inferno writes " N", a line flamegraph cannot read. */
@@ -274,12 +273,7 @@ static void end_stack(struct dtrace *d, uint64_t count, unsigned long lineno)
 			d->warn(d->ctx, d->name, lineno, "a count without a stack (skipped)");
 		return;
 	}
-	if (d->seq) {
-		fseq_put(d->t, d->seq, s, n, &c);
-	} else {
-		id = strtab_intern(d->t, s, n, NULL);
-		fcount_add(strtab_val(d->t, id), &c);
-	}
+	fseq_put(d->t, d->seq, s, n, &c);
 	d->st.stacks++;
 	d->at = d->cap;
 	d->nframes = 0;

@@ -1,6 +1,7 @@
 /* gdb: the collapser.  Frames come leaf first: each is written right to
  * left into one buffer, so the finished stack is in order. */
 #include "gdb.h"
+#include "leafstack.h"
 #include "folded.h"
 #include "strtab.h"
 #include "xalloc.h"
@@ -15,9 +16,7 @@ struct gdb {
 	collect_warn_fn *warn;		/* messages */
 	void *ctx;			/* for warn */
 	const char *name;		/* the input */
-	char *buf;			/* the stack so far, in buf[at, cap) */
-	size_t at, cap;			/* where it starts, and buf's size */
-	size_t nframes;			/* frames in it */
+	struct leafstack st;		/* the stack so far */
 	uint64_t stacks;		/* stacks added */
 };
 
@@ -31,9 +30,7 @@ struct gdb *gdb_new(struct strtab *t, struct fseq *seq, collect_warn_fn *warn, v
 	g->warn = warn;
 	g->ctx = ctx;
 	g->name = name;
-	g->cap = 4096;
-	g->buf = xmalloc(g->cap);
-	g->at = g->cap;
+	leafstack_init(&g->st);
 	return g;
 }
 
@@ -41,50 +38,22 @@ void gdb_free(struct gdb *g)
 {
 	if (!g)
 		return;
-	free(g->buf);
+	leafstack_release(&g->st);
 	free(g);
-}
-
-/* Puts frame s (n bytes) before the stack. */
-static void prepend(struct gdb *g, const char *s, size_t n)
-{
-	size_t need = n + 1, used = g->cap - g->at, cap;
-	char *nb;
-
-	if (g->at < need) {
-		if (need > SIZE_MAX / 2 - g->cap)
-			xalloc_fail(SIZE_MAX);
-		cap = 2 * g->cap + need;
-		nb = xmalloc(cap);
-		memcpy(nb + cap - used, g->buf + g->at, used);
-		free(g->buf);
-		g->buf = nb;
-		g->at = cap - used;
-		g->cap = cap;
-	}
-	if (g->nframes++ > 0)
-		g->buf[--g->at] = ';';
-	g->at -= n;
-	memcpy(g->buf + g->at, s, n);
 }
 
 /* The stack so far is a sample (count: whether it is one, not dropped). */
 static void finish(struct gdb *g, int count)
 {
 	struct fcount c = { 1, 0 };
-	uint32_t id;
+	size_t len;
+	const char *text = leafstack_text(&g->st, &len);
 
-	if (count && g->nframes) {
-		if (g->seq) {
-			fseq_put(g->t, g->seq, g->buf + g->at, g->cap - g->at, &c);
-		} else {
-			id = strtab_intern(g->t, g->buf + g->at, g->cap - g->at, NULL);
-			fcount_add(strtab_val(g->t, id), &c);
-		}
+	if (count && g->st.nframes) {
+		fseq_put(g->t, g->seq, text, len, &c);
 		g->stacks++;
 	}
-	g->at = g->cap;
-	g->nframes = 0;
+	leafstack_clear(&g->st);
 }
 
 /* "#3  0x00007f in func (a=1) at f.c:9" or "#0  func (a=1) at f.c:9": the
@@ -123,7 +92,7 @@ int gdb_line(struct gdb *g, const char *s, size_t n, unsigned long lineno)
 	if (n >= 6 && memcmp(s, "Thread", 6) == 0)
 		finish(g, 0);	/* as the script: a "Thread" line drops what came before */
 	else if (n > 0 && s[0] == '#' && frame_of(s, n, &f, &fl))
-		prepend(g, f, fl);
+		leafstack_push(&g->st, f, fl);
 	else
 		finish(g, 1);
 	return 0;

@@ -176,14 +176,8 @@ static void push(struct ghcprof *g, const char *m, size_t ml, const char *f, siz
 static void emit(struct ghcprof *g, uint64_t cost)
 {
 	struct fcount c = { cost, 0 };
-	uint32_t id;
 
-	if (g->seq) {
-		fseq_put(g->t, g->seq, g->path, g->len, &c);
-	} else {
-		id = strtab_intern(g->t, g->path, g->len, NULL);
-		fcount_add(strtab_val(g->t, id), &c);
-	}
+	fseq_put(g->t, g->seq, g->path, g->len, &c);
 	g->st.stacks++;
 }
 

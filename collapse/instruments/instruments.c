@@ -142,14 +142,8 @@ static void emit(struct instruments *s, double ms)
 	/* Rounded as printf's %.0f rounds (ties to even), as the script does. */
 	double r = nearbyint(ms);
 	struct fcount c = { r >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)r, 0 };
-	uint32_t id;
 
-	if (s->seq) {
-		fseq_put(s->t, s->seq, s->path, s->len, &c);
-	} else {
-		id = strtab_intern(s->t, s->path, s->len, NULL);
-		fcount_add(strtab_val(s->t, id), &c);
-	}
+	fseq_put(s->t, s->seq, s->path, s->len, &c);
 }
 
 int instruments_line(struct instruments *s, const char *line, size_t n, unsigned long lineno)

@@ -2,6 +2,7 @@
  * to left into one buffer, the thread name last, so the finished stack is
  * in order. */
 #include "jstack.h"
+#include "leafstack.h"
 #include "bytes.h"
 #include "folded.h"
 #include "strtab.h"
@@ -22,9 +23,7 @@ struct jstack {
 	collect_warn_fn *warn;		/* messages */
 	void *ctx;			/* for warn */
 	const char *name;		/* the input */
-	char *buf;			/* the stack so far, in buf[at, cap) */
-	size_t at, cap;			/* where it starts, and buf's size */
-	size_t nframes;			/* frames in it */
+	struct leafstack st;		/* the stack so far */
 	char *tname;			/* the thread's name... */
 	int named;			/* ...when it has one */
 	size_t tlen, tcap;		/* its length and room */
@@ -46,9 +45,7 @@ struct jstack *jstack_new(const struct jstack_opts *o, struct strtab *t, struct 
 	j->warn = warn;
 	j->ctx = ctx;
 	j->name = name;
-	j->cap = 4096;
-	j->buf = xmalloc(j->cap);
-	j->at = j->cap;
+	leafstack_init(&j->st);
 	return j;
 }
 
@@ -56,33 +53,10 @@ void jstack_free(struct jstack *j)
 {
 	if (!j)
 		return;
-	free(j->buf);
+	leafstack_release(&j->st);
 	free(j->tname);
 	free(j->tmp);
 	free(j);
-}
-
-/* Room for n bytes before the stack, a ';' between: fill it. */
-static char *room(struct jstack *j, size_t n)
-{
-	size_t need = n + 1, used = j->cap - j->at, cap;
-	char *nb;
-
-	if (j->at < need) {
-		if (need > SIZE_MAX / 2 - j->cap)
-			xalloc_fail(SIZE_MAX);
-		cap = 2 * j->cap + need;
-		nb = xmalloc(cap);
-		memcpy(nb + cap - used, j->buf + j->at, used);
-		free(j->buf);
-		j->buf = nb;
-		j->at = cap - used;
-		j->cap = cap;
-	}
-	if (j->nframes++ > 0)
-		j->buf[--j->at] = ';';
-	j->at -= n;
-	return j->buf + j->at;
 }
 
 static int ends_with(const char *s, size_t n, const char *w)
@@ -96,21 +70,17 @@ static int ends_with(const char *s, size_t n, const char *w)
 static void end_thread(struct jstack *j)
 {
 	struct fcount c = { 1, 0 };
-	uint32_t id;
+	const char *text;
+	size_t len;
 
 	if (j->state == RUNNABLE && j->named)
-		memcpy(room(j, j->tlen), j->tname, j->tlen);
-	if (j->state == RUNNABLE && j->nframes) {
-		if (j->seq) {
-			fseq_put(j->t, j->seq, j->buf + j->at, j->cap - j->at, &c);
-		} else {
-			id = strtab_intern(j->t, j->buf + j->at, j->cap - j->at, NULL);
-			fcount_add(strtab_val(j->t, id), &c);
-		}
+		memcpy(leafstack_room(&j->st, j->tlen), j->tname, j->tlen);
+	if (j->state == RUNNABLE && j->st.nframes) {
+		text = leafstack_text(&j->st, &len);
+		fseq_put(j->t, j->seq, text, len, &c);
 		j->samples++;
 	}
-	j->at = j->cap;
-	j->nframes = 0;
+	leafstack_clear(&j->st);
 	j->named = 0;
 	j->state = UNKNOWN;
 }
@@ -193,7 +163,7 @@ static void frame_line(struct jstack *j, const char *f, size_t n)
 		n = shorten(f, n, j->tmp);
 		f = j->tmp;
 	}
-	memcpy(room(j, n), f, n);
+	memcpy(leafstack_room(&j->st, n), f, n);
 	if (bytes_contains(f, n, "epollWait") || bytes_contains(f, n, "EPoll.wait") ||
 	    ends_with(f, n, "socketAccept") || ends_with(f, n, "socketRead0") ||
 	    (ends_with(f, n, "accept0") && bytes_contains(f, n, "Socket")))

@@ -94,7 +94,6 @@ static void emit(struct sample *s)
 	struct fcount c = { s->samples, 0 };
 	const char *leaf;
 	size_t i, n, k;
-	uint32_t id;
 
 	if (s->depth == 0)
 		return;
@@ -105,12 +104,7 @@ static void emit(struct sample *s)
 		if (n >= k && leaf[n - 1] == idle[i][k - 1] && memcmp(leaf + n - k, idle[i], k) == 0)
 			return;
 	}
-	if (s->seq) {
-		fseq_put(s->t, s->seq, s->path, s->len, &c);
-	} else {
-		id = strtab_intern(s->t, s->path, s->len, NULL);
-		fcount_add(strtab_val(s->t, id), &c);
-	}
+	fseq_put(s->t, s->seq, s->path, s->len, &c);
 	s->st.stacks++;
 }
 

@@ -108,14 +108,8 @@ static void push(struct vtune *v, const char *mod, size_t mlen, const char *fn, 
 static void emit(struct vtune *v, uint64_t ms)
 {
 	struct fcount c = { ms, 0 };
-	uint32_t id;
 
-	if (v->seq) {
-		fseq_put(v->t, v->seq, v->path, v->len, &c);
-	} else {
-		id = strtab_intern(v->t, v->path, v->len, NULL);
-		fcount_add(strtab_val(v->t, id), &c);
-	}
+	fseq_put(v->t, v->seq, v->path, v->len, &c);
 	v->st.stacks++;
 }
 
