@@ -36,9 +36,11 @@ static int inflate_more(struct pd *d, uint64_t off)
 
 	if (in.pos >= in.size)
 		return 0;
-	memmove(d->zbuf, d->zbuf + d->zpos, d->zlen - d->zpos);
-	d->zlen -= d->zpos;
-	d->zpos = 0;
+	if (d->zpos) {
+		memmove(d->zbuf, d->zbuf + d->zpos, d->zlen - d->zpos);
+		d->zlen -= d->zpos;
+		d->zpos = 0;
+	}
 	xgrow(&d->zbuf, &d->zcap, d->zlen + ZOUT, 1);
 	out.dst = d->zbuf + d->zlen;
 	out.size = ZOUT;
