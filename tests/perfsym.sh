@@ -26,11 +26,14 @@ else
 	else
 		fail "perfsym vs perf script" "$_out"
 	fi
-	# The programs' own frames were among those compared, C++ names too.
-	if grep -q 'ns::Box<long>::spin (' "$_ps/script" && grep -q 'helper_static (' "$_ps/script"; then
+	# The programs' own frames were among those compared, C++ names too,
+	# one of them longer than 1024 bytes.
+	if grep -q 'ns::Box<long>::spin (' "$_ps/script" && grep -q 'helper_static (' "$_ps/script" &&
+	   awk '/ wide_name<std::tuple</ && length($0) > 1100 { n++ } END { exit !n }' "$_ps/script"; then
 		pass "perf script named the test programs' functions"
 	else
-		fail "perf script named the test programs' functions" "$(grep -c . "$_ps/script") lines, none of spin/helper_static"
+		fail "perf script named the test programs' functions" \
+			"$(grep -c . "$_ps/script") lines, not all of spin, helper_static and a 1 KB wide_name"
 	fi
 fi
 

@@ -612,18 +612,21 @@ static void mmap_line(struct pscript *p, const char *line)
 static void frame_line(struct pscript *p, const char *line)
 {
 	unsigned long long a;
-	char sym[1024], dso[512];
+	/* As long as the line: demangled template names pass 1024 bytes. */
+	char *sym = malloc(strlen(line) + 1), dso[512];
 	const char *sp, *lp = strrchr(line, '('), *got;
 	struct pmap *m = NULL;
 	uint64_t off, ip = 0;
 	size_t i;
 
-	if (sscanf(line, " %llx", &a) != 1 || !lp || !(sp = strchr(line + strspn(line, "\t "), ' ')))
+	if (!sym || sscanf(line, " %llx", &a) != 1 || !lp || !(sp = strchr(line + strspn(line, "\t "), ' '))) {
+		free(sym);
 		return;
+	}
 	if (strncmp(lp, "(deleted))", 10) == 0)	/* "(/memfd:x (deleted))" */
 		while (lp > sp && *--lp != '(')
 			;
-	snprintf(sym, sizeof(sym), "%.*s", (int)(lp - sp - 2 > 0 ? lp - sp - 2 : 0), sp + 1);
+	snprintf(sym, strlen(line) + 1, "%.*s", (int)(lp - sp - 2 > 0 ? lp - sp - 2 : 0), sp + 1);
 	snprintf(dso, sizeof(dso), "%.*s", (int)strcspn(lp + 1, ")"), lp + 1);
 	for (i = p->n; i-- > 0;) {
 		struct pmap *c = &p->maps[i];
@@ -648,6 +651,7 @@ static void frame_line(struct pscript *p, const char *line)
 	if (!m) {
 		if (strcmp(dso, "[unknown]") != 0 && p->skipped++ < 5)
 			printf("no map for %s %llx in pid %ld\n", dso, a, p->pid);
+		free(sym);
 		return;
 	}
 	m->m.path = m->path;
@@ -655,12 +659,14 @@ static void frame_line(struct pscript *p, const char *line)
 	p->frames++;
 	if (strcmp(got ? got : "[unknown]", sym) != 0 && p->bad++ < 20)
 		printf("MISMATCH %s %llx: perf \"%s\", ours \"%s\"\n", dso, a, sym, got ? got : "[unknown]");
+	free(sym);
 }
 
 static int perf_mode(const char *script, const char *buildids)
 {
 	struct pscript p = { NULL, 0, -1, 0, 0, 0, perfsym_new(NULL) };
-	char line[4096];
+	char line[4096], *big = NULL;
+	size_t cap = 0;
 	FILE *f = fopen(buildids, "r");
 
 	while (f && fgets(line, sizeof(line), f)) {
@@ -678,14 +684,16 @@ static int perf_mode(const char *script, const char *buildids)
 		fclose(f);
 	if (!(f = fopen(script, "r")))
 		return 2;
-	while (fgets(line, sizeof(line), f)) {
-		if (strstr(line, "PERF_RECORD_MMAP"))
-			mmap_line(&p, line);
-		else if (line[0] == '\t')
-			frame_line(&p, line);
-		else if (line[0] != '\n')
-			p.pid = strtol(line, NULL, 10);
+	/* Whole lines, however long: a frame line holds a demangled name. */
+	while (getline(&big, &cap, f) > 0) {
+		if (strstr(big, "PERF_RECORD_MMAP"))
+			mmap_line(&p, big);
+		else if (big[0] == '\t')
+			frame_line(&p, big);
+		else if (big[0] != '\n')
+			p.pid = strtol(big, NULL, 10);
 	}
+	free(big);
 	fclose(f);
 	printf("%ld frames, %ld mismatched, %ld without a map\n", p.frames, p.bad, p.skipped);
 	perfsym_free(p.s);

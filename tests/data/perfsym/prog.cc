@@ -1,8 +1,10 @@
 // A small C++ program for the symbol resolver's tests: a class template's
-// member, an overloaded function, a function with internal linkage.
+// member, an overloaded function, a function with internal linkage, and
+// one whose demangled name passes 1024 bytes (a template over a wide tuple).
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <tuple>
 
 namespace ns {
 template <class T> struct Box {
@@ -33,6 +35,17 @@ static __attribute__((noinline)) long local_fn(long x)
 __attribute__((noinline)) long overloaded(long x, const std::string &) { return local_fn(x); }
 __attribute__((noinline)) long overloaded(int x) { return local_fn(x) + 1; }
 
+typedef std::string S;
+typedef std::tuple<S, S, S, S, S, S, S, S, S, S, S, S, S, S, S, S> Wide;
+
+template <class T> __attribute__((noinline)) long wide_name(long x)
+{
+	long s = (long)sizeof(T);
+	for (long i = 0; i < x; i++)
+		s += (i * i) ^ (s >> 5);
+	return s;
+}
+
 int main(int argc, char **argv)
 {
 	ns::Box<long> b{1};
@@ -41,6 +54,7 @@ int main(int argc, char **argv)
 	for (int k = 0; k < (argc > 2 ? atoi(argv[2]) : 1); k++) {
 		t += b.spin((int)n * 2);
 		t += overloaded(n, "x") + overloaded((int)n);
+		t += wide_name<Wide>(n);
 	}
 	printf("%ld\n", t);
 	return (int)(t & 1);
