@@ -83,7 +83,8 @@ $(B)/%.o: %.c $(B)/.flags
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 # flame.c joins the two halves: it alone sees both.
-$(B)/flame.o $(B)/flame_opts.o $(B)/flame_report.o: $(B)/%.o: %.c $(B)/.flags
+FLAME_OBJ := $(B)/flame.o $(B)/flame_opts.o $(B)/flame_record.o $(B)/flame_report.o $(B)/flame_export.o
+$(B)/flame.o $(B)/flame_opts.o $(B)/flame_report.o $(B)/flame_export.o: $(B)/%.o: %.c $(B)/.flags
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(COLLAPSE_INC) -Irender $(ALL_CFLAGS) -c -o $@ $<
 # A format's sources see the others of collapse/ (collect sees them all).
@@ -112,7 +113,7 @@ $(B)/difffolded$(EXE): $(B)/collapse/folded/difffolded.o $(LIB_OBJ)
 # Folded in, folded out: the stack operators alone.
 $(B)/stackfilter$(EXE): $(B)/stackfilter.o $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
-$(B)/flame$(EXE): $(B)/flame.o $(B)/flame_opts.o $(B)/flame_record.o $(B)/flame_report.o $(RENDER_OBJ) $(COLLAPSE_OBJ) $(LIB_OBJ)
+$(B)/flame$(EXE): $(FLAME_OBJ) $(RENDER_OBJ) $(COLLAPSE_OBJ) $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 # Convenience copies at the top level, so ./flamegraph works after make.

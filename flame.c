@@ -82,7 +82,7 @@ static void reshape(const struct flame_opts *f, struct strtab **t)
  * would cost more than the operators themselves. */
 static int direct(const struct flame_opts *f)
 {
-	return stackops_count(f->ops) && !f->split_by && !f->collapsed && !f->c.seq && !f->summary &&
+	return stackops_count(f->ops) && !f->split_by && !f->collapsed && !f->to && !f->c.seq && !f->summary &&
 	       !f->top_functions && strtab_count(f->c.before) == 0;
 }
 
@@ -253,6 +253,23 @@ static int chart(struct flame_opts *f, const struct strtab *t, const struct fseq
 	return 0;
 }
 
+/* --to FORMAT: t written by its format's writer. */
+static int export(const struct flame_opts *f, const struct strtab *t)
+{
+	struct export_info x = { f->fg.countname, f->fg.title };
+	char err[512];
+
+	if (f->to->save(t, &x, f->fg.output, err, sizeof(err)) < 0) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return 1;
+	}
+	if (strtab_count(t) == 0) {
+		fprintf(stderr, PROG ": no samples\n");
+		return 2;
+	}
+	return 0;
+}
+
 /* Writes t (one count per stack) or, for differential collapsed input,
  * the union of before and t: collapsed text or a graph. */
 static int output(struct flame_opts *f, struct strtab *t, struct strtab *before)
@@ -261,7 +278,10 @@ static int output(struct flame_opts *f, struct strtab *t, struct strtab *before)
 	char err[512];
 	int r;
 
-	if (f->split_by) {
+	if (f->to) {
+		/* A profile has one count per stack: AFTER's. */
+		r = export(f, t);
+	} else if (f->split_by) {
 		r = flame_split(f, t);
 	} else if (f->c.seq) {
 		r = chart(f, t, f->c.seq);
@@ -287,7 +307,7 @@ static int output(struct flame_opts *f, struct strtab *t, struct strtab *before)
  * first, so collapsed stacks can go straight into the renderer. */
 static int streaming(const struct flame_opts *f)
 {
-	return !stackops_count(f->ops) && !f->split_by && !f->collapsed && !f->fg.flamechart &&
+	return !stackops_count(f->ops) && !f->split_by && !f->collapsed && !f->to && !f->fg.flamechart &&
 	       !f->summary && !f->top_functions;
 }
 

@@ -4,6 +4,7 @@
  * flamegraph.pl option works. */
 #include "flame_opts.h"
 #include "cliopt.h"
+#include "flame_export.h"
 #include "stackops.h"
 #include "xalloc.h"
 
@@ -15,11 +16,13 @@
 
 enum { O_FORMAT = 256, O_COLLAPSED, O_DIFF, O_SUMMARY, O_FAIL_SELF, O_FAIL_TOTAL, O_SPLIT, O_TOP,
        O_PID, O_TID, O_PROCESS, O_BEGIN, O_END, O_MAX_INFLATE, O_CLASSIC, O_NORMALIZE,
-       O_TOP_FUNCTIONS, O_LIST_FORMATS };
+       O_TOP_FUNCTIONS, O_LIST_FORMATS, O_TO };
 
 static const struct cliopt own[] = {
 	{ "format", O_FORMAT, "NAME", "do not detect: read every input as NAME" },
-	{ "collapsed", O_COLLAPSED, NULL, "write collapsed stacks instead of SVG" },
+	{ "collapsed", O_COLLAPSED, NULL, "write collapsed stacks instead of SVG (--to collapsed)" },
+	/* Every row of flame_exports, as tests/options.sh checks. */
+	{ "to", O_TO, "FORMAT", "write FORMAT: svg (the default), collapsed" },
 	{ "list-formats", O_LIST_FORMATS, NULL, "list the formats flame reads, and exit" },
 	{ "pid", O_PID, "N,..", "ETW and perf inputs: keep these processes" },
 	{ "tid", O_TID, "N,..", "ETW and perf inputs: keep these threads" },
@@ -65,6 +68,23 @@ static int set_range(struct flame_opts *f, int key, const char *a)
 	return cliopt_real(a, &fl->end);
 }
 
+/* --to NAME: the SVG and collapsed stacks are flame's own outputs; the
+ * other rows are written by their format's writer. */
+static int set_to(struct flame_opts *f, const char *a, char *err, size_t errlen)
+{
+	const struct flame_export *e = flame_export_find(a);
+	char names[256];
+
+	if (!e) {
+		flame_export_names(names, sizeof(names));
+		snprintf(err, errlen, "unknown --to '%s' (known: %s)", a, names);
+		return -1;
+	}
+	f->collapsed = strcmp(e->name, "collapsed") == 0;
+	f->to = e->save && !f->collapsed ? e : NULL;
+	return 0;
+}
+
 static int set_own(void *ctx, int key, const char *a, char *err, size_t errlen)
 {
 	struct flame_opts *f = ctx;
@@ -94,6 +114,7 @@ static int set_own(void *ctx, int key, const char *a, char *err, size_t errlen)
 	case O_BEGIN: case O_END: return set_range(f, key, a);
 	case O_MAX_INFLATE: return cliopt_size(a, &size) < 0 ? -1 : (f->c.max_inflate = size, 0);
 	case O_COLLAPSED: f->collapsed = 1; return 0;
+	case O_TO: return set_to(f, a, err, errlen);
 	case O_LIST_FORMATS: f->list_formats = 1; return 0;
 	case O_DIFF: f->diff = 1; return 0;
 	case O_CLASSIC: f->classic = 1; return 0;
@@ -213,8 +234,10 @@ static const char *check(const struct flame_opts *f, int operands)
 		return "--diff needs two inputs, BEFORE and AFTER";
 	if (!f->diff && (f->fail_self >= 0 || f->fail_total >= 0 || f->classic || f->normalize))
 		return "--fail-if-*, --classic-diff and --normalize go with --diff";
-	if (f->split_by && (!f->fg.output || f->diff || f->collapsed))
-		return "--split-by needs -o DIR (and no --diff or --collapsed)";
+	if (f->split_by && (!f->fg.output || f->diff || f->collapsed || f->to))
+		return "--split-by needs -o DIR (and no --diff, --collapsed or --to)";
+	if (f->to && (f->diff || f->fg.flamechart))
+		return "--to writes one profile: not with --diff or --flamechart";
 	if (f->fg.flamechart && stackops_count(f->ops))
 		return "stack operators do not go with --flamechart (not yet)";
 	if (!operands && isatty(0))	/* would wait for typing */

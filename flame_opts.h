@@ -5,6 +5,7 @@
 #define FLAME_FLAME_OPTS_H
 
 #include "collect.h"
+#include "flame_export.h"
 #include "options.h"
 #include "split.h"
 
@@ -15,6 +16,8 @@ struct flame_opts {
 	struct fg_opts fg;		/* renderer options */
 	struct collect_opts c;		/* collapser options */
 	int collapsed;			/* write collapsed stacks, not SVG */
+	const struct flame_export *to;	/* --to: a writer's format, NULL: SVG
+					   or collapsed */
 	int list_formats;		/* --list-formats */
 	int diff;			/* BEFORE AFTER */
 	int classic;			/* --classic-diff: as difffolded | flamegraph */

@@ -57,7 +57,9 @@ _flame_complete() {
 	case $prev in
 	--colors) choices="hot mem io wakeup chain java js perl red green blue aqua yellow purple orange" ;;
 	--bgcolors) choices="yellow blue green grey" ;;
-	--format) choices="perf wpa-csv xperf-dumper vs-calltree vs-callercallee perfview-json perfview-xml dtrace sample vtune ghcprof xctrace instruments bpftrace jstack gdb collapsed" ;;
+	# What the tool itself reads and writes, so new formats need no line here.
+	--format) choices=$("$cmd" --list-formats 2>/dev/null | cut -f1) ;;
+	--to) choices=$("$cmd" --to '?' 2>&1 | sed -n 's/.*(known: \(.*\))$/\1/p' | tr -d ,) ;;
 	--split-by) choices="thread process" ;;
 	--metric) choices="exclusive-samples inclusive-samples elapsed-exclusive elapsed-inclusive application-exclusive application-inclusive calls calls-inferno" ;;
 	-*)

@@ -309,9 +309,11 @@ if command -v bash > /dev/null 2>&1; then
 	_got=$(PATH=$D/usr/bin:$PATH bash -c '
 		. "$1/flamegraph"
 		t() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=(); _flame_complete; echo "${COMPREPLY[*]}"; }
-		t flamegraph --ti; t flame --colors ja; t flame --split-by ""; t stackcollapse-perf --ke; t flame --fail' \
+		t flamegraph --ti; t flame --colors ja; t flame --split-by ""; t stackcollapse-perf --ke; t flame --fail
+		t flame --format perf.; t flame --to c' \
 		sh "$D/usr/share/bash-completion/completions" 2>&1)
-	_want=$(printf '%s\n' --title java "thread process" --kernel "--fail-if-self-grows --fail-if-total-grows")
+	_want=$(printf '%s\n' --title java "thread process" --kernel "--fail-if-self-grows --fail-if-total-grows" \
+		perf.data collapsed)
 	[ "$_got" = "$_want" ] && pass "bash completion: options from --help, values of --colors and --split-by" \
 		|| fail "bash completion: options from --help, values of --colors and --split-by" "$_got"
 else
@@ -330,9 +332,11 @@ if command -v zsh > /dev/null 2>&1; then
 		t() { words=("$@"); CURRENT=$#; PREFIX=$words[-1]; _flame; }
 		t flamegraph --ti | tr " " "\n" | grep -c -- "^--title\$"
 		t flame --fail | tr " " "\n" | grep -c -- "^--fail-if\$"
-		t flamegraph --colors=j; t flame --title ""; t flamegraph --nameattr x' \
+		t flamegraph --colors=j; t flame --title ""; t flamegraph --nameattr x
+		t flame --format "" | tr " " "\n" | grep -cx -e perf.data -e etl -e lnt
+		t flame --to "" | tr " " "\n" | grep -cx -e svg -e collapsed' \
 		zsh "$D/usr/share/zsh/site-functions" 2>&1)
-	_want=$(printf '%s\n' 1 0 "hot mem io wakeup chain java js perl red green blue aqua yellow purple orange" "<message text>" "<files>")
+	_want=$(printf '%s\n' 1 0 "hot mem io wakeup chain java js perl red green blue aqua yellow purple orange" "<message text>" "<files>" 3 2)
 	[ "$_got" = "$_want" ] && pass "zsh completion: options from --help, --colors= values, argument kinds" \
 		|| fail "zsh completion: options from --help, --colors= values, argument kinds" "$_got"
 else

@@ -133,6 +133,23 @@ sed -n '/<!-- formats: flame --list-formats -->/,/<!-- \/formats -->/p' README.m
 "$B/flame" --help | grep -q "content: $(cut -f1 "$O/flame.formats" | paste -sd, - | sed 's/,/, /g')$" \
 	&& pass "options: flame --help names every format" || fail "options: flame --help formats"
 
+# --to: every writer named in the error for an unknown one is in --help's
+# line; collapsed and svg are what --collapsed and the default write.
+_to=$("$B/flame" --to nonsense tests/data/perf/threads.txt.gz 2>&1 >/dev/null | sed -n 's/.*(known: \(.*\))$/\1/p')
+"$B/flame" --help | grep -q -- "--to FORMAT  *write FORMAT: $(echo "$_to" | sed 's/^svg/svg (the default)/')\$" \
+	&& [ -n "$_to" ] && pass "options: flame --help names every --to format ($_to)" \
+	|| fail "options: flame --help names every --to format" "error lists '$_to'; help: $("$B/flame" --help | grep -- --to)"
+"$B/flame" --to collapsed tests/data/perf/threads.txt.gz > "$O/to.folded" 2> /dev/null
+"$B/flame" --collapsed tests/data/perf/threads.txt.gz > "$O/c.folded" 2> /dev/null
+[ -s "$O/to.folded" ] && cmp -s "$O/to.folded" "$O/c.folded" && pass "options: --to collapsed is --collapsed" \
+	|| fail "options: --to collapsed is --collapsed"
+"$B/flame" --to svg tests/data/perf/threads.txt.gz > "$O/to.svg" 2> /dev/null
+"$B/flame" tests/data/perf/threads.txt.gz > "$O/c.svg" 2> /dev/null
+[ -s "$O/to.svg" ] && cmp -s "$O/to.svg" "$O/c.svg" && pass "options: --to svg is the default" \
+	|| fail "options: --to svg is the default"
+"$B/flame" --to nonsense tests/data/perf/threads.txt.gz > /dev/null 2>&1
+[ $? = 2 ] && pass "options: an unknown --to is a usage error (exit 2)" || fail "options: unknown --to exits 2"
+
 # Progress on stderr: on a terminal (script(1) gives the tool one) a line
 # for a big input (FLAME_PROGRESS_MIN lowers "big" for the test), taken
 # off the screen before any message; nothing when stderr is not one.
