@@ -351,28 +351,54 @@ function fg_c_flush(c) {
 function fg_c_draw() {
 	var c = fg.c, z = fg.zoomed === null ? 0 : fg.zoomed;
 	var whole = z === 0, labels = [];
-	var scale = c.full / c.w[z], minw = 3 * fg.fontsize * fg.fontwidth;
+	var scale = c.full / c.w[z];
 	c.labels.style.display = whole ? "" : "none";
 	c.px.fill(0);
 	c.bands = {};
-	for (var i = z; i < c.end[z];) {
-		var w = c.w[i] * scale;
-		if (w < FG_MINPX) {
-			i = c.end[i];
-			continue;
-		}
-		var x = fg.xpad + (c.start[i] - c.start[z]) * scale;
-		fg_c_fill(c, i, x, w, 255);
-		if (!whole && w >= minw)
-			labels.push([i, x, fg_c_y(c.depth[i]), w]);
-		i++;
-	}
+	fg_c_walk(c, z, scale, whole ? null : labels);
 	for (var a = whole ? -1 : c.parent[z]; a >= 0; a = c.parent[a]) {
 		fg_c_fill(c, a, fg.xpad, c.full, 128);
 		labels.push([a, fg.xpad, fg_c_y(c.depth[a]), c.full]);
 	}
 	fg_c_flush(c);
 	fg_c_labels(labels, whole ? -1 : c.depth[z]);
+}
+
+/* fg_c_fill for every frame of z's subtree at full alpha, written out:
+ * this loop is most of a search's or a zoom's time (a 200k-frame graph
+ * visits nearly all of them), so what each frame needs is at hand. */
+function fg_c_walk(c, z, scale, labels) {
+	var dpr = c.dpr, cw = c.cw, px = c.px, w = c.w, start = c.start, end = c.end;
+	var depth = c.depth, name = c.name, col = c.col, pix = c.pix, hit = c.hitpx;
+	var match = c.match, bands = c.bands, minw = 3 * fg.fontsize * fg.fontwidth;
+	var rows = [], xpad = fg.xpad, sz = start[z], stop = end[z];
+	for (var d = 0; d <= c.depthmax; d++)
+		rows.push(Math.round(fg_c_y(d) * dpr));
+	for (var i = z; i < stop;) {
+		var fw = w[i] * scale;
+		if (fw < FG_MINPX) {
+			i = end[i];
+			continue;
+		}
+		var x = xpad + (start[i] - sz) * scale;
+		var a = Math.round(x * dpr), b = Math.round((x + fw) * dpr);
+		var m = match !== null && i !== 0 && match[name[i]] === 1;
+		if (b <= a) {
+			if (!m) {
+				i++;
+				continue;
+			}
+			b = a + 1;
+		} else if (b - a > 3) {
+			b--;
+		}
+		var y = rows[depth[i]], top = y * cw;
+		px.fill(m ? hit : pix[col[i]], top + a, top + b);
+		bands[y] = 1;
+		if (labels !== null && fw >= minw)
+			labels.push([i, x, fg_c_y(depth[i]), fw]);
+		i++;
+	}
 }
 
 /* Labels from a reused pool of <text> elements; ancestors' are dimmed. */

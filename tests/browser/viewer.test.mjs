@@ -80,6 +80,13 @@ writeFileSync(join(dir, "before.folded"), "main;grow 10\nmain;gone;deep 20\nmain
 writeFileSync(join(dir, "after.folded"), "main;grow 50\nmain;new 20\nmain;same 40\n");
 writeFileSync(join(dir, "diff.svg"), execFileSync(join(dirname(flamegraph), "flame"),
 	["--diff", join(dir, "before.folded"), join(dir, "after.folded")]));
+// flame on perf text from a pipe: cpu-clock periods are nanoseconds, and
+// the title names the input's kind (classic and compact forms alike).
+const clock = "p 1 1.0: 250000 cpu-clock:\n\t1 leaf (/x)\n\t2 main (/x)\n\n" +
+	"p 1 1.1: 750000 cpu-clock:\n\t2 main (/x)\n\n";
+for (const form of ["never", "always"])
+	writeFileSync(join(dir, `clock-${form}.svg`), execFileSync(join(dirname(flamegraph), "flame"),
+		["--compact", form, "-"], { input: clock }));
 
 const server = createServer((req, res) => {
 	const file = join(dir, new URL(req.url, "http://x").pathname.replace(/^\/+/, ""));
@@ -450,6 +457,21 @@ check("inferno's --base keeps only stacks through the base, cut to start there",
 	all === `all (${hrN + gcN} samples, 100%)` && near(f.w, 1180 * hrN / (hrN + gcN), 0.15) &&
 	f.y === (await frame("all")).y - 16 && (await frame("main")) === null &&
 	(await frame("parse_headers")) !== null, all);
+
+// Units and the piped input's title, as a reader sees them: hovering main
+// (1,000,000 ns, self 750,000) in each form.
+for (const form of ["never", "always"]) {
+	await page.goto(base + `clock-${form}.svg`);
+	const h = await page.evaluate(() => parseFloat(document.documentElement.getAttribute("height")));
+	// all, then the process p, then main: the third row from the bottom.
+	await page.mouse.move(600, h - 34 - 16 * 3 + 8);
+	const d = await text("details");
+	check(`--compact ${form}: hover gives perf cpu-clock weights in ns, not samples`,
+		d === "Function: main (1,000,000 ns, 100.00%; self 750,000 ns)", d);
+	const title = await text("title");
+	check(`--compact ${form}: piped perf text is titled by its kind`,
+		title === "Flame Graph: perf script text from stdin", title);
+}
 
 // Dark mode: by default it follows the reader's prefers-color-scheme;
 // --theme fixes it.  Labels on frames stay dark (palettes are bright).
