@@ -99,5 +99,8 @@ int main(int argc, char **argv)
 		printf("]}");
 	}
 	printf(xml ? "  </Samples>\n </StackSource>\n</StackWindow>\n" : "\n]}}\n");
-	return 0;
+	free(leaf);
+	free(caller);
+	free(frame);
+	return fflush(stdout) != 0 || ferror(stdout);
 }
