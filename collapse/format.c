@@ -39,6 +39,10 @@
 #include "faulthandler.h"
 #include "wcp.h"
 #include "ljp.h"
+#include "javaexc.h"
+#include "ibmjava.h"
+#include "goraw.h"
+#include "vtunemc.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -87,6 +91,13 @@ const struct format formats[] = {
 	{ "faulthandler", "Python faulthandler dumps", faulthandler_sniff, faulthandler_collect, NULL, 0, 0 },
 	{ "wcp", "wcp (wall-clock profiler) report", wcp_sniff, wcp_collect, NULL, 0, 0 },
 	{ "ljp", "lightweight-java-profiler traces", ljp_sniff, ljp_collect, NULL, 0, 0 },
+	{ "java-exceptions", "Java exception stack traces", javaexc_sniff, javaexc_collect,
+	  &javaexc_cli_family, 0, 0 },
+	{ "ibmjava", "IBM Java javacore thread dumps", ibmjava_sniff, ibmjava_collect,
+	  &ibmjava_cli_family, 0, 0 },
+	{ "go", "go tool pprof -raw text", goraw_sniff, goraw_collect, NULL, 0, 0 },
+	{ "vtune-mc", "Intel VTune memory-consumption top-down CSV", vtunemc_sniff, vtunemc_collect,
+	  &vtunemc_cli_family, 0, 0 },
 	{ "lnt", "LLVM LNT profile (v1 or v2)", lnt_format_sniff, lnt_collect, &lnt_cli_family, 0, 0 },
 	{ "collapsed", "collapsed stacks (flamegraph.pl's input)", folded_sniff, folded_collect,
 	  NULL, 0, 0 },
@@ -97,7 +108,8 @@ const struct cliopt_family *const format_families[] = {
 	&perf_cli_family, &etw_cli_family, &vsp_cli_family, &dtrace_cli_family, &sample_cli_family,
 	&vtune_cli_family, &ghcprof_cli_family, &jstack_cli_family, &lnt_cli_family,
 	/* issue 20: the rest of FlameGraph's collapsers */
-	&elfutils_cli_family, NULL
+	&elfutils_cli_family, &javaexc_cli_family, &ibmjava_cli_family,
+	&vtunemc_cli_family, NULL
 };
 
 const struct format *format_detect(const char *head, size_t len)

@@ -140,9 +140,13 @@ static int trace_like(const char *s, size_t n)
 
 int ljp_sniff(const char *head, size_t len)
 {
-	size_t hits, lines = linefmt_count(head, len, trace_like, &hits);
+	size_t hits, n;
+	const char *s;
 
-	return lines && hits && head[0] >= '0' && head[0] <= '9' ? 45 : 0;
+	/* its first line a trace's: above perf's 50, which its ':'s reach */
+	if (!format_first_line(head, len, &s, &n) || !trace_like(s, n))
+		return 0;
+	return linefmt_count(head, len, trace_like, &hits) && hits ? 60 : 0;
 }
 
 int ljp_collect(const struct format_job *j)
