@@ -43,6 +43,7 @@
 #include "ibmjava.h"
 #include "goraw.h"
 #include "vtunemc.h"
+#include "xdebug.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -98,6 +99,8 @@ const struct format formats[] = {
 	{ "go", "go tool pprof -raw text", goraw_sniff, goraw_collect, NULL, 0, 0 },
 	{ "vtune-mc", "Intel VTune memory-consumption top-down CSV", vtunemc_sniff, vtunemc_collect,
 	  &vtunemc_cli_family, 0, 0 },
+	{ "xdebug", "PHP Xdebug function trace (trace_format=1)", xdebug_sniff, xdebug_collect,
+	  &xdebug_cli_family, 0, 0 },
 	{ "lnt", "LLVM LNT profile (v1 or v2)", lnt_format_sniff, lnt_collect, &lnt_cli_family, 0, 0 },
 	{ "collapsed", "collapsed stacks (flamegraph.pl's input)", folded_sniff, folded_collect,
 	  NULL, 0, 0 },
@@ -109,7 +112,7 @@ const struct cliopt_family *const format_families[] = {
 	&vtune_cli_family, &ghcprof_cli_family, &jstack_cli_family, &lnt_cli_family,
 	/* issue 20: the rest of FlameGraph's collapsers */
 	&elfutils_cli_family, &javaexc_cli_family, &ibmjava_cli_family,
-	&vtunemc_cli_family, NULL
+	&vtunemc_cli_family, &xdebug_cli_family, NULL
 };
 
 const struct format *format_detect(const char *head, size_t len)
