@@ -44,6 +44,7 @@
 #include "goraw.h"
 #include "vtunemc.h"
 #include "xdebug.h"
+#include "perfsched.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -101,6 +102,8 @@ const struct format formats[] = {
 	  &vtunemc_cli_family, 0, 0 },
 	{ "xdebug", "PHP Xdebug function trace (trace_format=1)", xdebug_sniff, xdebug_collect,
 	  &xdebug_cli_family, 0, 0 },
+	{ "perf-sched", "perf script of scheduler events (off-CPU time)", perfsched_sniff,
+	  perfsched_collect, &perfsched_cli_family, 0, 0 },
 	{ "lnt", "LLVM LNT profile (v1 or v2)", lnt_format_sniff, lnt_collect, &lnt_cli_family, 0, 0 },
 	{ "collapsed", "collapsed stacks (flamegraph.pl's input)", folded_sniff, folded_collect,
 	  NULL, 0, 0 },
@@ -112,7 +115,8 @@ const struct cliopt_family *const format_families[] = {
 	&vtune_cli_family, &ghcprof_cli_family, &jstack_cli_family, &lnt_cli_family,
 	/* issue 20: the rest of FlameGraph's collapsers */
 	&elfutils_cli_family, &javaexc_cli_family, &ibmjava_cli_family,
-	&vtunemc_cli_family, &xdebug_cli_family, NULL
+	&vtunemc_cli_family, &xdebug_cli_family,
+	&perfsched_cli_family, NULL
 };
 
 const struct format *format_detect(const char *head, size_t len)
