@@ -102,7 +102,7 @@ static int set_own(void *ctx, int key, const char *a, char *err, size_t errlen)
 	}
 }
 
-#define MAX_GROUPS 18	/* flame's own, the operators, the families */
+#define MAX_GROUPS 34	/* flame's own, the operators, the families */
 
 /* flame's own options first: an option of its own (--pid N) is not the
  * format tools' option of the same name (stackcollapse-perf --pid). */

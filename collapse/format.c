@@ -96,7 +96,7 @@ const struct format formats[] = {
 	{ "java-exceptions", "Java exception stack traces", javaexc_sniff, javaexc_collect,
 	  &javaexc_cli_family, 0, 0 },
 	{ "ibmjava", "IBM Java javacore thread dumps", ibmjava_sniff, ibmjava_collect,
-	  &ibmjava_cli_family, 0, 0 },
+	  &jstack_cli_family, 0, 0 },
 	{ "go", "go tool pprof -raw text", goraw_sniff, goraw_collect, NULL, 0, 0 },
 	{ "vtune-mc", "Intel VTune memory-consumption top-down CSV", vtunemc_sniff, vtunemc_collect,
 	  &vtunemc_cli_family, 0, 0 },
@@ -114,7 +114,7 @@ const struct cliopt_family *const format_families[] = {
 	&perf_cli_family, &etw_cli_family, &vsp_cli_family, &dtrace_cli_family, &sample_cli_family,
 	&vtune_cli_family, &ghcprof_cli_family, &jstack_cli_family, &lnt_cli_family,
 	/* issue 20: the rest of FlameGraph's collapsers */
-	&elfutils_cli_family, &javaexc_cli_family, &ibmjava_cli_family,
+	&elfutils_cli_family, &javaexc_cli_family,
 	&vtunemc_cli_family, &xdebug_cli_family,
 	&perfsched_cli_family, NULL
 };

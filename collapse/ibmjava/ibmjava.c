@@ -1,6 +1,7 @@
-/* ibmjava: the collapser over linefmt, its sniffer and its options. */
+/* ibmjava: the collapser over linefmt, and its sniffer. */
 #include "ibmjava.h"
 #include "bytes.h"
+#include "jstack.h"
 #include "leafstack.h"
 #include "xalloc.h"
 
@@ -128,7 +129,7 @@ static void frame(struct ij *j, const char *s, size_t n, int shorten)
 static int line(void *st, const char *s, size_t n, unsigned long no)
 {
 	struct ij *j = st;
-	const struct ibmjava_opts *op = j->o.fopts;
+	const struct jstack_opts *op = j->o.fopts;
 	int tname = !op || !op->no_tname;
 
 	(void)no;
@@ -163,36 +164,3 @@ int ibmjava_collect(const struct format_job *j)
 {
 	return linefmt_collect(j, &ibmjava_linefmt);
 }
-
-enum { O_TNAME = 1520, O_NO_TNAME, O_TID, O_NO_TID, O_SHORTEN, O_NO_SHORTEN };
-
-static const struct cliopt format_opts[] = {
-	{ "include-tname", O_TNAME, NULL, "thread names as root frames (the default)" },
-	{ "no-include-tname", O_NO_TNAME, NULL, "no thread name frames" },
-	{ "include-tid", O_TID, NULL, "thread names get \"-\" and the native thread id" },
-	{ "no-include-tid", O_NO_TID, NULL, "they do not (the default)" },
-	{ "shorten-pkgs", O_SHORTEN, NULL, "java.util.HashMap.get -> j.u.HashMap.get" },
-	{ "no-shorten-pkgs", O_NO_SHORTEN, NULL, "full package names (the default)" },
-	{ NULL, 0, NULL, NULL }
-};
-
-static int set(void *ctx, int key, const char *arg, char *err, size_t errlen)
-{
-	struct ibmjava_opts *o = ctx;
-
-	(void)err, (void)errlen;
-	switch (key) {
-	case O_TNAME: o->no_tname = 0; return 0;
-	case O_NO_TNAME: o->no_tname = 1; return 0;
-	case O_TID: o->tid = 1; return 0;
-	case O_NO_TID: o->tid = 0; return 0;
-	case O_SHORTEN: o->shorten = 1; return 0;
-	case O_NO_SHORTEN: o->shorten = 0; return 0;
-	default: return ctool_set(&o->common, key, arg);
-	}
-}
-
-const struct cliopt_family ibmjava_cli_family = {
-	"IBM Java javacores (as stackcollapse-ibmjava)", format_opts, set,
-	sizeof(struct ibmjava_opts), NULL, NULL, NULL
-};

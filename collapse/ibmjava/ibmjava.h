@@ -7,19 +7,13 @@
 
 #include <stddef.h>
 
-#include "ctool.h"
 #include "format.h"
 #include "linefmt.h"
 
-struct ibmjava_opts {
-	struct ctool_common common;	/* -q */
-	int no_tname;			/* --no-include-tname */
-	int tid;			/* --include-tid: "name-0x1234" */
-	int shorten;			/* --shorten-pkgs */
-};
-
+/* Options: jstack's (struct jstack_opts, jstack_cli_family), which mean
+ * the same here: --no-include-tname, --include-tid ("name-0x2A03"),
+ * --shorten-pkgs. */
 extern const struct linefmt ibmjava_linefmt;
-extern const struct cliopt_family ibmjava_cli_family;
 
 int ibmjava_sniff(const char *head, size_t len);
 int ibmjava_collect(const struct format_job *j);

@@ -5,11 +5,12 @@
 #include <string.h>
 
 #include "ibmjava.h"
+#include "jstack.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct ibmjava_opts o;
+	struct jstack_opts o;
 	uint8_t b = size ? data[0] : 0;
 
 	memset(&o, 0, sizeof(o));
