@@ -57,7 +57,7 @@ _flame_complete() {
 	case $prev in
 	--colors) choices="hot mem io wakeup chain java js perl red green blue aqua yellow purple orange" ;;
 	--bgcolors) choices="yellow blue green grey" ;;
-	--format) choices="perf wpa-csv xperf-dumper vs-calltree vs-callercallee perfview-json perfview-xml dtrace sample vtune ghcprof xctrace instruments bpftrace jstack gdb collapsed" ;;
+	--format) choices="perf wpa-csv xperf-dumper vs-calltree vs-callercallee perfview-json perfview-xml dtrace sample vtune ghcprof xctrace instruments bpftrace jstack gdb lnt collapsed stap elfutils aix pmc faulthandler wcp ljp java-exceptions ibmjava go vtune-mc xdebug perf-sched" ;;
 	--split-by) choices="thread process" ;;
 	--metric) choices="exclusive-samples inclusive-samples elapsed-exclusive elapsed-inclusive application-exclusive application-inclusive calls calls-inferno" ;;
 	-*)
@@ -80,4 +80,5 @@ _flame_complete() {
 }
 
 complete -o filenames -F _flame_complete flame flamegraph difffolded stackfilter \
-	stackcollapse-perf stackcollapse-etw stackcollapse-vsp stackcollapse-perfview stackcollapse-dtrace stackcollapse-sample stackcollapse-recursive stackcollapse-guess stackcollapse-vtune stackcollapse-ghcprof stackcollapse-xctrace stackcollapse-instruments stackcollapse-bpftrace stackcollapse-jstack stackcollapse-gdb stackcollapse-lnt
+	stackcollapse-perf stackcollapse-etw stackcollapse-vsp stackcollapse-perfview stackcollapse-dtrace stackcollapse-sample stackcollapse-recursive stackcollapse-guess stackcollapse-vtune stackcollapse-ghcprof stackcollapse-xctrace stackcollapse-instruments stackcollapse-bpftrace stackcollapse-jstack stackcollapse-gdb stackcollapse-lnt \
+	stackcollapse-stap stackcollapse-elfutils stackcollapse-aix stackcollapse-pmc stackcollapse-faulthandler stackcollapse-wcp stackcollapse-ljp stackcollapse-java-exceptions stackcollapse-ibmjava stackcollapse-go stackcollapse-vtune-mc stackcollapse-xdebug stackcollapse-perf-sched
