@@ -136,6 +136,8 @@ size_t linefmt_java_short(const char *f, size_t n, char *out, int no_pkgs)
 {
 	size_t cut = n, dots = 0, i, o = 0;
 
+	if (n == 0)
+		return 0;	/* out may be NULL then */
 	while (cut > 0 && dots < 2)
 		if (f[--cut] == '.')
 			dots++;

@@ -115,7 +115,7 @@ static void frame(struct ij *j, const char *s, size_t n, int shorten)
 	paren = memchr(f, '(', fl);
 	if (paren)
 		fl = (size_t)(paren - f);
-	if (shorten) {
+	if (shorten && fl > 0) {
 		if (fl > j->cap) {
 			free(j->tmp);
 			j->tmp = xmalloc(j->cap = fl);

@@ -69,7 +69,7 @@ static int line(void *st, const char *s, size_t n, unsigned long no)
 
 	(void)no;
 	if (at_line(s, n, &f, &fl)) {
-		if (op && (op->shorten || op->no_pkgs)) {
+		if (op && (op->shorten || op->no_pkgs) && fl > 0) {
 			if (fl > x->cap) {
 				free(x->tmp);
 				x->tmp = xmalloc(x->cap = fl);
