@@ -69,7 +69,7 @@ static int set_own(void *ctx, int key, const char *a, char *err, size_t errlen)
 {
 	struct flame_opts *f = ctx;
 	unsigned long long size;
-	char names[256];
+	char names[1024];
 	long n;
 
 	switch (key) {
@@ -281,7 +281,7 @@ static void help(struct flame_opts *f, const char *prog)
 {
 	struct cliopt_group g[MAX_GROUPS];
 	size_t ng = groups(f, g);
-	char names[256];
+	char names[1024];
 
 	format_names(names, sizeof(names));
 	printf("Usage: %s [options] INPUT... [-o OUT.svg]\n"

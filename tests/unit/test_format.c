@@ -13,7 +13,7 @@ static void rows_complete(void)
 {
 	const struct format *f, *g;
 	size_t n = 0;
-	char names[512];
+	char names[1024];
 
 	for (f = formats; f->name; f++, n++) {
 		CHECK(f->what && f->sniff && f->run);
