@@ -16,6 +16,8 @@ struct vtmc {
 	size_t cap;		/* room in both */
 	char *buf;		/* a stack being written */
 	size_t bcap;		/* its room */
+	char *row;		/* a row without its quotes */
+	size_t rcap;		/* its room */
 };
 
 static void release(void *st)
@@ -28,6 +30,7 @@ static void release(void *st)
 	free(v->frame);
 	free(v->len);
 	free(v->buf);
+	free(v->row);
 }
 
 /* [s, e) is "", or digits with at most one '.' among them. */
@@ -116,17 +119,17 @@ static int line(void *st, const char *s, size_t n, unsigned long no)
 	const struct vtunemc_opts *op = v->o.fopts;
 	const char *f[5];
 	size_t fl[5], d = 0, w;
-	char row[8192];
 	struct fcount c = { 0, 0 };
 
 	if (v->rows == 0 && n >= 4 && memcmp(s, "war:", 4) == 0)
 		return 0;
 	if (v->rows++ == 0)
 		return 0;	/* the header */
-	for (w = 0; w < n && w < sizeof(row); w++)	/* quotes go, as in the script */
+	xgrow(&v->row, &v->rcap, n + 1, 1);
+	for (w = 0; w < n; w++)	/* quotes go, as in the script */
 		if (s[w] != '"')
-			row[d++] = s[w];
-	if (n > sizeof(row) || !split(row, d, f, fl)) {
+			v->row[d++] = s[w];
+	if (!split(v->row, d, f, fl)) {
 		linefmt_bad(&v->o, no);
 		return 0;
 	}
