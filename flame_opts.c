@@ -89,7 +89,7 @@ static int set_own(void *ctx, int key, const char *a, char *err, size_t errlen)
 {
 	struct flame_opts *f = ctx;
 	unsigned long long size;
-	char names[256];
+	char names[1024];
 	long n;
 
 	switch (key) {
@@ -123,7 +123,7 @@ static int set_own(void *ctx, int key, const char *a, char *err, size_t errlen)
 	}
 }
 
-#define MAX_GROUPS 18	/* flame's own, the operators, the families */
+#define MAX_GROUPS 34	/* flame's own, the operators, the families */
 
 /* flame's own options first: an option of its own (--pid N) is not the
  * format tools' option of the same name (stackcollapse-perf --pid). */
@@ -304,7 +304,7 @@ static void help(struct flame_opts *f, const char *prog)
 {
 	struct cliopt_group g[MAX_GROUPS];
 	size_t ng = groups(f, g);
-	char names[256];
+	char names[1024];
 
 	format_names(names, sizeof(names));
 	printf("Usage: %s [options] INPUT... [-o OUT.svg]\n"

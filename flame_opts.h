@@ -29,7 +29,7 @@ struct flame_opts {
 	size_t top;			/* --top N */
 	size_t top_functions;		/* --top-functions N, 0: no table */
 	void *ops;			/* the stack operators (a struct stackops) */
-	void *fopts[16];		/* each format family's options, by its
+	void *fopts[32];		/* each format family's options, by its
 					   index in format_families */
 	long *pids, *tids;		/* owned --pid, --tid lists */
 	char **procs;			/* owned --process names */

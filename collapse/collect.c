@@ -70,7 +70,7 @@ static int blank(const char *s, size_t n)
 static int sniff(struct input *in, uint64_t max_inflate, const struct format **f,
 		 char *err, size_t errlen)
 {
-	char names[256];
+	char names[1024];
 	struct lread *lr = in->pipe && !in->data ? lread_stdin_tee() : reopen(in);
 	char *head = xmalloc(HEAD);
 	const char *hint;

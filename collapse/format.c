@@ -31,6 +31,20 @@
 #include "vtune.h"
 #include "vtune_cli.h"
 #include "xctrace.h"
+/* issue 20: the rest of FlameGraph's collapsers */
+#include "stap.h"
+#include "elfutils.h"
+#include "aix.h"
+#include "pmc.h"
+#include "faulthandler.h"
+#include "wcp.h"
+#include "ljp.h"
+#include "javaexc.h"
+#include "ibmjava.h"
+#include "goraw.h"
+#include "vtunemc.h"
+#include "xdebug.h"
+#include "perfsched.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -69,6 +83,27 @@ const struct format formats[] = {
 	{ "jstack", "Java thread dumps (jstack)", jstack_sniff, jstack_collect, &jstack_cli_family,
 	  0, 0 },
 	{ "gdb", "gdb backtraces (thread apply all bt)", gdb_sniff, gdb_collect, NULL, 0, 0 },
+	/* issue 20: the rest of FlameGraph's collapsers */
+	{ "stap", "SystemTap stack counts (print_stack, then the count)", stap_sniff, stap_collect,
+	  NULL, 0, 0 },
+	{ "elfutils", "eu-stack backtraces (elfutils)", elfutils_sniff, elfutils_collect,
+	  &elfutils_cli_family, 0, 0 },
+	{ "aix", "AIX procstack output", aix_sniff, aix_collect, NULL, 0, 0 },
+	{ "pmc", "FreeBSD pmcstat -G callgraph", pmc_sniff, pmc_collect, NULL, 0, 0 },
+	{ "faulthandler", "Python faulthandler dumps", faulthandler_sniff, faulthandler_collect, NULL, 0, 0 },
+	{ "wcp", "wcp (wall-clock profiler) report", wcp_sniff, wcp_collect, NULL, 0, 0 },
+	{ "ljp", "lightweight-java-profiler traces", ljp_sniff, ljp_collect, NULL, 0, 0 },
+	{ "java-exceptions", "Java exception stack traces", javaexc_sniff, javaexc_collect,
+	  &javaexc_cli_family, 0, 0 },
+	{ "ibmjava", "IBM Java javacore thread dumps", ibmjava_sniff, ibmjava_collect,
+	  &jstack_cli_family, 0, 0 },
+	{ "go", "go tool pprof -raw text", goraw_sniff, goraw_collect, NULL, 0, 0 },
+	{ "vtune-mc", "Intel VTune memory-consumption top-down CSV", vtunemc_sniff, vtunemc_collect,
+	  &vtunemc_cli_family, 0, 0 },
+	{ "xdebug", "PHP Xdebug function trace (trace_format=1)", xdebug_sniff, xdebug_collect,
+	  &xdebug_cli_family, 0, 0 },
+	{ "perf-sched", "perf script of scheduler events (off-CPU time)", perfsched_sniff,
+	  perfsched_collect, &perfsched_cli_family, 0, 0 },
 	{ "lnt", "LLVM LNT profile (v1 or v2)", lnt_format_sniff, lnt_collect, &lnt_cli_family, 0, 0 },
 	{ "collapsed", "collapsed stacks (flamegraph.pl's input)", folded_sniff, folded_collect,
 	  NULL, 0, 0 },
@@ -77,7 +112,11 @@ const struct format formats[] = {
 
 const struct cliopt_family *const format_families[] = {
 	&perf_cli_family, &etw_cli_family, &vsp_cli_family, &dtrace_cli_family, &sample_cli_family,
-	&vtune_cli_family, &ghcprof_cli_family, &jstack_cli_family, &lnt_cli_family, NULL
+	&vtune_cli_family, &ghcprof_cli_family, &jstack_cli_family, &lnt_cli_family,
+	/* issue 20: the rest of FlameGraph's collapsers */
+	&elfutils_cli_family, &javaexc_cli_family,
+	&vtunemc_cli_family, &xdebug_cli_family,
+	&perfsched_cli_family, NULL
 };
 
 const struct format *format_detect(const char *head, size_t len)

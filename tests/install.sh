@@ -10,7 +10,10 @@
 IN=$TMP/install
 mkdir -p "$IN"
 IN_TOOLS="flame flamegraph difffolded stackfilter stackcollapse-perf stackcollapse-etw stackcollapse-vsp stackcollapse-perfview
-stackcollapse-dtrace stackcollapse-sample stackcollapse-recursive stackcollapse-guess stackcollapse-vtune stackcollapse-ghcprof stackcollapse-xctrace stackcollapse-instruments stackcollapse-bpftrace stackcollapse-jstack stackcollapse-gdb stackcollapse-lnt"
+stackcollapse-dtrace stackcollapse-sample stackcollapse-recursive stackcollapse-guess stackcollapse-vtune stackcollapse-ghcprof stackcollapse-xctrace stackcollapse-instruments stackcollapse-bpftrace stackcollapse-jstack stackcollapse-gdb stackcollapse-lnt
+stackcollapse-stap stackcollapse-elfutils stackcollapse-aix stackcollapse-pmc stackcollapse-faulthandler stackcollapse-wcp
+stackcollapse-ljp stackcollapse-java-exceptions stackcollapse-ibmjava stackcollapse-go stackcollapse-vtune-mc stackcollapse-xdebug
+stackcollapse-perf-sched"
 IN_VERSION=$(sed -n 's/^VERSION *:= *//p' Makefile)
 
 # inst_make ARGS...: make as make check was run (its variables come in
@@ -247,6 +250,14 @@ inst_run() {
 	stackcollapse-jstack) "$_b" tests/data/jstack/own.txt > "$IN/run.out" ;;
 	stackcollapse-gdb) "$_b" tests/data/gdb/own.txt > "$IN/run.out" ;;
 	stackcollapse-lnt) "$_b" tests/data/lnt/basic.lntprof > "$IN/run.out" ;;
+	stackcollapse-stap | stackcollapse-elfutils | stackcollapse-aix | stackcollapse-pmc | \
+	stackcollapse-faulthandler | stackcollapse-wcp | stackcollapse-ljp | stackcollapse-ibmjava)
+		"$_b" tests/data/${1#stackcollapse-}/own.txt > "$IN/run.out" ;;
+	stackcollapse-java-exceptions) "$_b" tests/data/javaexc/own.txt > "$IN/run.out" ;;
+	stackcollapse-go) "$_b" tests/data/goraw/own.txt > "$IN/run.out" ;;
+	stackcollapse-vtune-mc) "$_b" tests/data/vtunemc/own.csv > "$IN/run.out" ;;
+	stackcollapse-xdebug) "$_b" tests/data/xdebug/own.xt > "$IN/run.out" ;;
+	stackcollapse-perf-sched) "$_b" tests/data/perfsched/own.txt > "$IN/run.out" ;;
 	*) echo "no input for $1"; return ;;
 	esac 2> "$IN/run.err" || { echo "exit $?: $(head -c 300 "$IN/run.err")"; return; }
 	case $1 in

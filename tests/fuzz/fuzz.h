@@ -33,6 +33,25 @@ static inline void fuzz_lines(const uint8_t *data, size_t size, lread_line_fn *f
 	lread_free(lr);
 }
 
+#ifdef FLAME_LINEFMT_H
+#include "folded.h"
+#include "strtab.h"
+
+/* Reads data, line by line, as linefmt format f with options fopts. */
+static inline void fuzz_linefmt(const struct linefmt *f, const void *fopts, const uint8_t *data,
+				size_t size)
+{
+	struct strtab *t = strtab_new(sizeof(struct fcount));
+	void *st = linefmt_new(f, fopts, t, NULL, fuzz_quiet, NULL, "fuzz");
+
+	fuzz_lines(data, size, f->line, st);
+	linefmt_end(f, st);
+	free(strtab_sorted(t));
+	linefmt_free(f, st);
+	strtab_free(t);
+}
+#endif
+
 #ifdef FLAME_PERFVIEW_H
 static inline void fuzz_pv_quiet(void *ctx, const char *file, unsigned long line,
 				 unsigned long col, const char *msg)

@@ -13,7 +13,7 @@ static void rows_complete(void)
 {
 	const struct format *f, *g;
 	size_t n = 0;
-	char names[512];
+	char names[1024];
 
 	for (f = formats; f->name; f++, n++) {
 		CHECK(f->what && f->sniff && f->run);
@@ -81,6 +81,32 @@ static void detection(void)
 		  "jstack");
 	CHECK_STR(detected("Thread 1 (Thread 0x7f (LWP 1) \"a\"):\n#0  0x1 in f () at a.c:1\n#1  0x2 in main () at a.c:2\n"),
 		  "gdb");
+	/* issue 20: the rest of FlameGraph's collapsers */
+	CHECK_STR(detected(" 0xffffffff8101 : schedule+0x0/0x60 [kernel]\n 0x4005a0 : main+0x1/0x2 [x]\n\t12\n"),
+		  "stap");
+	CHECK_STR(detected("PID 31 - process\nTID 31:\n#0  0x00007f9b7dfe7df2 pause\n#1  0x000055bb0c5db1f4 main\n"),
+		  "elfutils");
+	CHECK_STR(detected("12: /usr/bin/x\n---------- tid# 5 (pthread ID: 1) ----------\n0x0900  f(a, b) + 0x1\n"),
+		  "aix");
+	CHECK_STR(detected("31.24%  [653]      f @ /lib/x.so\n 100.0%  [653]       g\n"), "pmc");
+	CHECK_STR(detected("Thread 0x7f5e (most recent call first):\n  File \"a.py\", line 3 in f\n"),
+		  "faulthandler");
+	CHECK_STR(detected("Top of stacks:\n\nFull stacks:\n\n60.00% ==== (6 samples)\n0: f\n"), "wcp");
+	CHECK_STR(detected("5 3 java.lang.Object.wait(Native Method)\n\tcom.a.W.run(W.java:4)\n"), "ljp");
+	CHECK_STR(detected("java.lang.IllegalStateException: x\n\tat com.a.P.take(P.java:8)\n"),
+		  "java-exceptions");
+	CHECK_STR(detected("0SECTION       TITLE subcomponent dump routine\n3XMTHREADINFO      \"main\"\n"),
+		  "ibmjava");
+	CHECK_STR(detected("PeriodType: cpu nanoseconds\nPeriod: 10000000\nSamples:\n"), "go");
+	CHECK_STR(detected("\"Function Stack\",\"Allocation Size:Self\",\"Deallocation Size:Self\",\"Allocations:Self\",\"Module\"\n"),
+		  "vtune-mc");
+	CHECK_STR(detected("Version: 3.2.0\nTRACE START [2026-11-26 01:00:00]\n1\t0\t0\t0.1\t1\t{main}\n"),
+		  "xdebug");
+	CHECK_STR(detected("a 1 [0] 1.0: sched:sched_switch: prev_pid=1\n\na 1 [0] 2.0: sched:sched_stat_sleep: comm=a pid=1 delay=5\n"),
+		  "perf-sched");
+	/* async-profiler's collapsed output is collapsed stacks */
+	CHECK_STR(detected("java/lang/Thread.run;com/a/Worker.run_[j];Unsafe_Park_[k] 12\nall;f_[i] 3\n"),
+		  "collapsed");
 	CHECK_STR(detected(""), "none");
 	CHECK_STR(detected("hello\nworld\n"), "none");
 	CHECK_STR(detected("PERFILE2xxxxxxxx"), "perf.data");

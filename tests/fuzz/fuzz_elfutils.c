@@ -1,0 +1,20 @@
+/* libFuzzer target: elfutils input through its collapser (linefmt); the first
+ * byte's bits turn its options on. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elfutils.h"
+#include "fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct elfutils_opts o;
+	uint8_t b = size ? data[0] : 0;
+
+	memset(&o, 0, sizeof(o));
+	o.pid = b & 1;
+	o.tid = (b >> 1) & 1;
+	fuzz_linefmt(&elfutils_linefmt, &o, data + (size > 0), size - (size > 0));
+	return 0;
+}

@@ -1,0 +1,12 @@
+/* libFuzzer target: ljp input through its collapser (linefmt). */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "ljp.h"
+#include "fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	fuzz_linefmt(&ljp_linefmt, NULL, data, size);
+	return 0;
+}

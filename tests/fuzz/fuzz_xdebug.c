@@ -1,0 +1,19 @@
+/* libFuzzer target: xdebug input through its collapser (linefmt); the first
+ * byte's bits turn its options on. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xdebug.h"
+#include "fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct xdebug_opts o;
+	uint8_t b = size ? data[0] : 0;
+
+	memset(&o, 0, sizeof(o));
+	o.count = b & 1;
+	fuzz_linefmt(&xdebug_linefmt, &o, data + (size > 0), size - (size > 0));
+	return 0;
+}
