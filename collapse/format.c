@@ -23,6 +23,8 @@
 #include "perf_cli.h"
 #include "perf_format.h"
 #include "perfdata_format.h"
+#include "pprof_cli.h"
+#include "pprof_format.h"
 #include "pv_format.h"
 #include "sample.h"
 #include "sample_cli.h"
@@ -70,6 +72,8 @@ const struct format formats[] = {
 	  0, 0 },
 	{ "gdb", "gdb backtraces (thread apply all bt)", gdb_sniff, gdb_collect, NULL, 0, 0 },
 	{ "lnt", "LLVM LNT profile (v1 or v2)", lnt_format_sniff, lnt_collect, &lnt_cli_family, 0, 0 },
+	{ "pprof", "pprof profile (profile.proto, gzipped or not)", pprof_fmt_sniff, pprof_collect,
+	  &pprof_cli_family, 0, 0 },
 	{ "collapsed", "collapsed stacks (flamegraph.pl's input)", folded_sniff, folded_collect,
 	  NULL, 0, 0 },
 	{ NULL, NULL, NULL, NULL, NULL, 0, 0 }
@@ -77,7 +81,8 @@ const struct format formats[] = {
 
 const struct cliopt_family *const format_families[] = {
 	&perf_cli_family, &etw_cli_family, &vsp_cli_family, &dtrace_cli_family, &sample_cli_family,
-	&vtune_cli_family, &ghcprof_cli_family, &jstack_cli_family, &lnt_cli_family, NULL
+	&vtune_cli_family, &ghcprof_cli_family, &jstack_cli_family, &lnt_cli_family,
+	&pprof_cli_family, NULL
 };
 
 const struct format *format_detect(const char *head, size_t len)
