@@ -24,8 +24,25 @@ static int top_wire(uint32_t num)
 	return (num >= 7 && num <= 14) ? PB_VARINT : -1;
 }
 
-/* Whether message m (a sample type or a sample) has only the fields its
- * type has, with their wire types. */
+/* Whether field f fits the message of top-level field top: sample types,
+ * mappings and functions hold varints only (fields 1-2, 1-10, 1-5), a
+ * sample packed runs or varints and labels (1-3), a location varints and
+ * lines (1-5, lines being 4). */
+static int sub_field_ok(uint32_t top, const struct pb_field *f)
+{
+	static const uint32_t last[6] = { 0, 2, 3, 10, 5, 5 };
+
+	if (f->num > last[top])
+		return 0;
+	if (top == 2)
+		return f->wire == PB_VARINT || f->wire == PB_LEN;
+	if (top == 4 && f->num == 4)
+		return f->wire == PB_LEN;
+	return f->wire == PB_VARINT;
+}
+
+/* Whether message m (a top-level entry of fields 1-5) has only the fields
+ * its type has, with their wire types. */
 static int sub_ok(const struct pb *r, const struct pb_field *m)
 {
 	struct pb s;
@@ -35,9 +52,7 @@ static int sub_ok(const struct pb *r, const struct pb_field *m)
 
 	pb_sub(&s, r, m);
 	while ((rc = pb_next(&s, &f, err, sizeof(err))) > 0) {
-		if (m->num == 1 && (f.num > 2 || f.wire != PB_VARINT))
-			return 0;
-		if (m->num == 2 && (f.num > 3 || (f.wire != PB_VARINT && f.wire != PB_LEN)))
+		if (!sub_field_ok(m->num, &f))
 			return 0;
 		n++;
 	}
@@ -49,21 +64,24 @@ int pprof_fmt_sniff(const char *head, size_t len)
 	struct pb r;
 	struct pb_field f;
 	char err[8];
-	int rc, n = 0, first = 0;
+	int n = 0, msgs = 0;
 
+	/* Fields come in any order (Go writes time_nanos first, older Go a
+	 * mapping): every field must be Profile's, and at least one message
+	 * of fields 1-5 must read as that message.  A field cut by the end of
+	 * head is no fault: head is the input's first few KB. */
 	pb_init(&r, head, len);
-	while (n < 64 && (rc = pb_next(&r, &f, err, sizeof(err))) > 0) {
+	while (n < 64 && pb_next(&r, &f, err, sizeof(err)) > 0) {
 		if (top_wire(f.num) != f.wire && !(f.num == 13 && f.wire == PB_LEN))
 			return 0;
-		if (n++ == 0 && (f.num > 2 || !sub_ok(&r, &f)))
+		if (f.num <= 5 && !sub_ok(&r, &f))
 			return 0;
-		first = first ? first : (int)f.num;
+		msgs += f.num <= 5;
+		n++;
 	}
-	/* A field cut by the end of head is no fault: head is the input's
-	 * first few KB. */
-	if (!first)
+	if (!msgs)
 		return 0;
-	return first == 1 ? 90 : 60;
+	return n > 1 ? 90 : 60;
 }
 
 /* Reads all of lr into memory, owned by the caller: *len bytes.  NULL
