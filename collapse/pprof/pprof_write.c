@@ -157,7 +157,13 @@ static int build(struct pbw *w, const struct strtab *t, const char *const fixed[
 				 "holds integers", (int)(len < 200 ? len : 200), s,
 				 fcount_value(strtab_val(t, ids[i])));
 			rc = -1;
-		} else if (v)
+			continue;
+		}
+		/* Values are int64: a larger count goes as several samples of
+		 * the stack, which readers add up. */
+		for (; v > INT64_MAX; v -= INT64_MAX)
+			put_sample(w, &tmp, frames, s, len, INT64_MAX, &fids, &cap);
+		if (v)
 			put_sample(w, &tmp, frames, s, len, v, &fids, &cap);
 	}
 	if (rc == 0 && nfixed > 3)
@@ -171,34 +177,46 @@ static int build(struct pbw *w, const struct strtab *t, const char *const fixed[
 	return rc;
 }
 
-int pprof_write_save(const struct strtab *t, const char *unit, const char *title,
-		     const char *path, char *err, size_t errlen)
+unsigned char *pprof_write_mem(const struct strtab *t, const char *unit, const char *title,
+			       size_t *len, char *err, size_t errlen)
 {
 	const char *fixed[4] = { "", NULL, NULL, title };
-	const char *name = path && strcmp(path, "-") ? path : "<stdout>";
-	struct outfile *o;
 	struct pbw w;
 
 	sample_type(unit, &fixed[1], &fixed[2]);
 	pbw_init(&w);
 	if (build(&w, t, fixed, title && *title ? 4 : 3, err, errlen) < 0) {
 		pbw_release(&w);
-		return -1;
+		return NULL;
 	}
+	*len = w.len;
+	return w.b ? w.b : xcalloc(1, 1);
+}
+
+int pprof_write_save(const struct strtab *t, const char *unit, const char *title,
+		     const char *path, char *err, size_t errlen)
+{
+	const char *name = path && strcmp(path, "-") ? path : "<stdout>";
+	struct outfile *o;
+	unsigned char *b;
+	size_t len;
+
+	if (!(b = pprof_write_mem(t, unit, title, &len, err, errlen)))
+		return -1;
 	if (!(o = outfile_open(path))) {
 		snprintf(err, errlen, "cannot write '%s': %s", name, strerror(errno));
-		pbw_release(&w);
+		free(b);
 		return -1;
 	}
 	errno = 0;
-	if (gzip_to(outfile_stream(o), w.b, w.len) < 0) {
+	if (gzip_to(outfile_stream(o), b, len) < 0) {
 		snprintf(err, errlen, "write error on '%s': %s", name,
 			 errno ? strerror(errno) : "deflate failed");
 		outfile_abort(o);
-		pbw_release(&w);
+		free(b);
 		return -1;
 	}
-	pbw_release(&w);
+	free(b);
 	if (outfile_commit(o) < 0) {
 		snprintf(err, errlen, "write error on '%s': %s", name, strerror(errno));
 		return -1;

@@ -18,4 +18,9 @@ struct strtab;
 int pprof_write_save(const struct strtab *t, const char *unit, const char *title,
 		     const char *path, char *err, size_t errlen);
 
+/* The profile pprof_write_save writes, not gzipped: *len bytes the
+ * caller frees, or NULL with a message in err. */
+unsigned char *pprof_write_mem(const struct strtab *t, const char *unit, const char *title,
+			       size_t *len, char *err, size_t errlen);
+
 #endif
