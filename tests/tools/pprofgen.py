@@ -255,10 +255,10 @@ def bad(outdir):
     byte, with the offset flame must name."""
     good = encode(kinds()["basic"])
     cases = {}
-    # A tag whose varint never ends.
-    cases["endless-varint"] = (good[:20] + b"\xff" * 9, 20)
+    # A varint that never ends: the input stops inside it.
+    cases["endless-varint"] = (good + b"\x48" + b"\xff" * 9, len(good) + 1)
     # A varint of 11 bytes: more than 64 bits.
-    cases["long-varint"] = (good[:20] + b"\x48" + b"\xff" * 10 + b"\x01", 21)
+    cases["long-varint"] = (good + b"\x48" + b"\xff" * 10 + b"\x01", len(good) + 1)
     # A string longer than what is left.
     cases["long-string"] = (good + f_bytes(6, b"abc")[:-2] + b"\x00" * 0, len(good))
     # A huge length, past any input.
