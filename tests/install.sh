@@ -10,7 +10,7 @@
 IN=$TMP/install
 mkdir -p "$IN"
 IN_TOOLS="flame flamegraph difffolded stackfilter stackcollapse-perf stackcollapse-etw stackcollapse-vsp stackcollapse-perfview
-stackcollapse-dtrace stackcollapse-sample stackcollapse-recursive stackcollapse-guess stackcollapse-vtune stackcollapse-ghcprof stackcollapse-xctrace stackcollapse-instruments stackcollapse-bpftrace stackcollapse-jstack stackcollapse-gdb stackcollapse-lnt"
+stackcollapse-dtrace stackcollapse-sample stackcollapse-recursive stackcollapse-guess stackcollapse-vtune stackcollapse-ghcprof stackcollapse-xctrace stackcollapse-instruments stackcollapse-bpftrace stackcollapse-jstack stackcollapse-gdb stackcollapse-lnt stackcollapse-pprof"
 IN_VERSION=$(sed -n 's/^VERSION *:= *//p' Makefile)
 
 # inst_make ARGS...: make as make check was run (its variables come in
@@ -247,6 +247,7 @@ inst_run() {
 	stackcollapse-jstack) "$_b" tests/data/jstack/own.txt > "$IN/run.out" ;;
 	stackcollapse-gdb) "$_b" tests/data/gdb/own.txt > "$IN/run.out" ;;
 	stackcollapse-lnt) "$_b" tests/data/lnt/basic.lntprof > "$IN/run.out" ;;
+	stackcollapse-pprof) "$_b" tests/data/pprof/basic.pb.gz > "$IN/run.out" ;;
 	*) echo "no input for $1"; return ;;
 	esac 2> "$IN/run.err" || { echo "exit $?: $(head -c 300 "$IN/run.err")"; return; }
 	case $1 in
