@@ -24,6 +24,13 @@ struct label {
 	size_t ulen;		/* ...of this many bytes, 0: none */
 };
 
+/* What a key (a sample's location and label fields) stands for. */
+struct seen {
+	uint32_t id1;		/* its stack's id in the output table + 1, 0: none yet */
+	uint64_t n;		/* its samples' values, summed: added to the table at
+				   the end, so a sample touches only this small table */
+};
+
 struct builder {
 	const struct pprof_prof *p;	/* the profile */
 	char *arena;			/* each location's frames */
@@ -36,6 +43,10 @@ struct builder {
 	size_t nlab, labcap;		/* how many, room */
 	char *stack;			/* the stack being built */
 	size_t slen, scap;		/* its length, room */
+	char *key;			/* the sample's location (and label)
+					   fields as they are in the input */
+	size_t klen, kcap;		/* its length, room */
+	struct strtab *seen;		/* keys met (values: struct seen) */
 	uint64_t used, budget;		/* bytes built so far, and at most */
 };
 
@@ -198,9 +209,10 @@ static int read_label(struct builder *b, const struct pb *r, const struct pb_fie
 	return 0;
 }
 
-/* Reads sample s: its locations into b->ids, its labels (when wanted)
- * into b->lab, its value of type vi (-1: the last) into *val.  Returns
- * 0, or -1 having named the fault through st. */
+/* Reads sample s: its location (and, when wanted, label) fields into
+ * b->key as they are, its value of type vi (-1: the last) into *val.
+ * Returns 0, or -1 having named the fault through st.  The locations
+ * and labels are decoded only for a key not met before (decode_key). */
 static int read_sample(struct builder *b, const struct pprof_span *s, int vi, int labels,
 		       int64_t *val, struct pprof_tally *st)
 {
@@ -214,16 +226,16 @@ static int read_sample(struct builder *b, const struct pprof_span *s, int vi, in
 	r.base = b->p->buf;
 	r.p = s->p;
 	r.end = s->p + s->n;
-	b->nids = b->nlab = 0;
-	while (!bad && (rc = pb_next(&r, &f, err, sizeof(err))) > 0)
-		if (f.num == 1)
-			bad = varints(b, &r, &f, &b->ids, &b->nids, 0, NULL) < 0;
-		else if (f.num == 2)
+	b->klen = 0;
+	while (!bad && (rc = pb_next(&r, &f, err, sizeof(err))) > 0) {
+		if (f.num == 2)
 			bad = varints(b, &r, &f, NULL, &nval, vi < 0 ? SIZE_MAX : (size_t)vi, &v) < 0;
-		else if (f.num == 3 && labels)
-			bad = read_label(b, &r, &f) < 0;
+		else if (f.num == 1 || (f.num == 3 && labels))
+			xappend(&b->key, &b->klen, &b->kcap, r.base + f.off,
+				(size_t)(r.p - (r.base + f.off)));
+	}
 	if (bad || rc < 0) {
-		snprintf(m, sizeof(m), "cannot be read (%s)", rc < 0 ? err : "a malformed location, value or label");
+		snprintf(m, sizeof(m), "cannot be read (%s)", rc < 0 ? err : "a malformed value");
 		why(st, at, m);
 		return -1;
 	}
@@ -234,6 +246,27 @@ static int read_sample(struct builder *b, const struct pprof_span *s, int vi, in
 		return -1;
 	}
 	*val = (int64_t)v;
+	return 0;
+}
+
+/* The locations of the key in b->key into b->ids, its labels into
+ * b->lab.  Returns 0, or -1 having named the fault through st. */
+static int decode_key(struct builder *b, size_t at, struct pprof_tally *st)
+{
+	struct pb r;
+	struct pb_field f;
+	char err[8];
+	int rc, bad = 0;
+
+	pb_init(&r, b->key, b->klen);
+	b->nids = b->nlab = 0;
+	while (!bad && (rc = pb_next(&r, &f, err, sizeof(err))) > 0)
+		bad = f.num == 1 ? varints(b, &r, &f, &b->ids, &b->nids, 0, NULL) < 0
+				 : read_label(b, &r, &f) < 0;
+	if (bad) {
+		why(st, at, "cannot be read (a malformed location or label)");
+		return -1;
+	}
 	return 0;
 }
 
@@ -322,6 +355,46 @@ static void builder_release(struct builder *b)
 	free(b->ids);
 	free(b->lab);
 	free(b->stack);
+	free(b->key);
+	strtab_free(b->seen);
+}
+
+/* The entry of the stack of the sample read into b: samples with the
+ * same location (and label) fields have the same stack, so it is built
+ * once and then found by those few bytes.  Returns NULL, having named
+ * the fault through st, when it cannot be built (st->cut set when the
+ * stacks outgrew the budget). */
+static struct seen *stack_of(struct builder *b, struct strtab *t, size_t at,
+			     struct pprof_tally *st)
+{
+	struct seen *e = strtab_val(b->seen, strtab_intern(b->seen, b->key, b->klen, NULL));
+
+	if (e->id1)
+		return e;
+	if (decode_key(b, at, st) < 0 || build_stack(b, at, st) < 0)
+		return NULL;
+	if ((b->used += b->slen) > b->budget) {
+		st->cut = 1;
+		snprintf(st->fault, sizeof(st->fault), "at the sample at byte %zu the stacks "
+			 "outgrew %" PRIu64 " bytes: the rest is not read", at, b->budget);
+		return NULL;
+	}
+	e->id1 = strtab_intern(t, b->stack, b->slen, NULL) + 1;
+	return e;
+}
+
+/* The sums of b's keys into t. */
+static void flush(struct builder *b, struct strtab *t)
+{
+	size_t i, n = strtab_count(b->seen);
+
+	for (i = 0; i < n; i++) {
+		const struct seen *e = strtab_val(b->seen, (uint32_t)i);
+		struct fcount c = { e->n, 0 };
+
+		if (e->id1 && e->n)
+			fcount_add(strtab_val(t, e->id1 - 1), &c);
+	}
 }
 
 void pprof_stack_add(const struct pprof_prof *p, int vi, int labels, struct strtab *t,
@@ -329,11 +402,13 @@ void pprof_stack_add(const struct pprof_prof *p, int vi, int labels, struct strt
 {
 	struct builder b = { 0 };
 	struct fcount c = { 0, 0 };
+	struct seen *e;
 	size_t i, at;
 	int64_t v;
 
 	memset(st, 0, sizeof(*st));
 	b.p = p;
+	b.seen = strtab_new(sizeof(struct seen));
 	b.off = xcalloc(p->nloc + 1, sizeof(*b.off));
 	b.len = xmalloc((p->nloc + 1) * sizeof(*b.len));
 	for (i = 0; i <= p->nloc; i++)
@@ -342,7 +417,7 @@ void pprof_stack_add(const struct pprof_prof *p, int vi, int labels, struct strt
 	 * enough for any real profile, yet a hostile one cannot make the
 	 * run take memory or time out of all proportion to its size. */
 	b.budget = (uint64_t)p->len * 256 + ((uint64_t)64 << 20);
-	for (i = 0; i < p->nsample; i++) {
+	for (i = 0; i < p->nsample && !st->cut; i++) {
 		at = (size_t)(p->sample[i].p - p->buf);
 		if (read_sample(&b, &p->sample[i], p->ntypes ? vi : -1, labels, &v, st) < 0)
 			continue;
@@ -351,17 +426,15 @@ void pprof_stack_add(const struct pprof_prof *p, int vi, int labels, struct strt
 				why(st, at, "has a negative value");
 			continue;
 		}
-		if (build_stack(&b, at, st) < 0)
+		if (!(e = stack_of(&b, t, at, st)))
 			continue;
-		if ((b.used += b.slen) > b.budget) {
-			st->cut = 1;
-			snprintf(st->fault, sizeof(st->fault), "at the sample at byte %zu the stacks "
-				 "outgrew %" PRIu64 " bytes: the rest is not read", at, b.budget);
-			break;
+		e->n += (uint64_t)v;
+		if (seq) {
+			c.n = (uint64_t)v;
+			fseq_add(seq, e->id1 - 1, &c, NULL);
 		}
-		c.n = (uint64_t)v;
-		fseq_put(t, seq, b.stack, b.slen, &c);
 		st->added++;
 	}
+	flush(&b, t);
 	builder_release(&b);
 }

@@ -168,23 +168,27 @@ def expect(p, tname=None, labels=False):
 
 
 def big(path, mb, gz):
-    """About mb MB of profile: 20000 functions, 60000 locations (some
-    inlined), samples of 5-40 frames drawn from a few thousand call
-    paths, so stacks repeat and vary as in a real profile."""
+    """About mb MB of profile: 20000 functions, 60000 locations (a fifth
+    of them with inlined frames), 100000 distinct stacks of 5-40
+    locations grown from 5000 call paths, and samples drawn from them
+    (the heavier stacks more often, as in a real profile), each with
+    its own pair of values, as unaggregated profiles hold them."""
     rnd = random.Random(42)
     nf, nl = 20000, 60000
     st = Strings()
     head = f_bytes(1, f_int(1, st("samples")) + f_int(2, st("count")))
     head += f_bytes(1, f_int(1, st("cpu")) + f_int(2, st("nanoseconds")))
     paths = [[rnd.randrange(1, nl + 1) for _ in range(rnd.randrange(5, 40))] for _ in range(5000)]
+    pool = []
+    for _ in range(100000):
+        pth = rnd.choice(paths)
+        leaf = pth[:rnd.randrange(2, len(pth) + 1)] + [rnd.randrange(1, nl + 1)]
+        pool.append(packed(1, list(reversed(leaf))))
     body = []
     size, target = 0, mb << 20
-    while size < target * 0.93:
-        pth = rnd.choice(paths)
-        cut = rnd.randrange(2, len(pth) + 1)
-        leaf = pth[:cut] + [rnd.randrange(1, nl + 1)]
+    while size < target * 0.97:
         n = rnd.randrange(1, 20)
-        b = f_bytes(2, packed(1, list(reversed(leaf))) + packed(2, [n, n * 10000000]))
+        b = f_bytes(2, pool[int(len(pool) * rnd.random() ** 2)] + packed(2, [n, n * 10000000]))
         body.append(b)
         size += len(b)
     tail = []
