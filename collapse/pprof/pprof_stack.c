@@ -58,24 +58,34 @@ static void why(struct pprof_tally *st, size_t at, const char *msg)
 		snprintf(st->first, sizeof(st->first), "the sample at byte %zu %s", at, msg);
 }
 
-int pprof_stack_type(const struct pprof_prof *p, const char *name)
+/* The index of the sample type called name (len bytes), or -1. */
+static int type_index(const struct pprof_prof *p, const char *name, size_t len)
 {
 	const char *s;
-	size_t i, n, len = name ? strlen(name) : 0;
+	size_t i, n;
 
-	if (!name && p->default_type) {
-		name = pprof_str(p, p->default_type, &len);
-		if (!len)
-			name = NULL;
-	}
-	if (!name)
-		return p->ntypes ? (int)p->ntypes - 1 : 0;
 	for (i = 0; i < p->ntypes && i < INT32_MAX; i++) {
 		s = pprof_str(p, p->types[i].type, &n);
 		if (n == len && memcmp(s, name, n) == 0)
 			return (int)i;
 	}
 	return -1;
+}
+
+int pprof_stack_type(const struct pprof_prof *p, const char *name)
+{
+	const char *d;
+	size_t n;
+	int i;
+
+	if (name)
+		return type_index(p, name, strlen(name));
+	/* A default_sample_type that names no type is ignored, as pprof
+	 * does. */
+	d = p->default_type ? pprof_str(p, p->default_type, &n) : NULL;
+	if (d && n && (i = type_index(p, d, n)) >= 0)
+		return i;
+	return p->ntypes ? (int)p->ntypes - 1 : 0;
 }
 
 /* Appends n bytes of s to *b (*len, *cap), tidied for a frame name. */

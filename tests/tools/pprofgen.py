@@ -118,6 +118,7 @@ def kinds():
            "default": dict(base, default="samples")}
     out["heap"] = dict(base, types=[("alloc_objects", "count"), ("alloc_space", "bytes")])
     out["notypes"] = dict(base, types=[])
+    out["baddefault"] = dict(base, default="nope")
     return out
 
 
@@ -146,7 +147,7 @@ def loc_frames(p, lid):
 def expect(p, tname=None, labels=False):
     names = [t for t, _ in p["types"]]
     if tname is None:
-        tname = p.get("default") or (names[-1] if names else None)
+        tname = p.get("default") if p.get("default") in names else (names[-1] if names else None)
     vi = names.index(tname) if names else -1
     total = {}
     for locs, vals, labs in p["samples"]:
