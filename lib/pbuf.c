@@ -6,7 +6,10 @@
 
 void pb_init(struct pb *r, const void *buf, size_t len)
 {
-	r->base = buf;
+	static const unsigned char none[1];
+
+	/* An empty buffer may be NULL: no pointer arithmetic on that. */
+	r->base = buf ? buf : none;
 	r->p = r->base;
 	r->end = r->base + len;
 }

@@ -30,7 +30,8 @@ struct pb_field {
 	size_t off;			/* offset of the tag from base */
 };
 
-/* A reader over the len bytes at buf (which it does not own). */
+/* A reader over the len bytes at buf (which it does not own; NULL when
+ * len is 0). */
 void pb_init(struct pb *r, const void *buf, size_t len);
 
 /* A reader over the bytes of f (a PB_LEN field read by r), sharing r's

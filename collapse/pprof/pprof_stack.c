@@ -377,7 +377,9 @@ static void builder_release(struct builder *b)
 static struct seen *stack_of(struct builder *b, struct strtab *t, size_t at,
 			     struct pprof_tally *st)
 {
-	struct seen *e = strtab_val(b->seen, strtab_intern(b->seen, b->key, b->klen, NULL));
+	/* A sample without locations has an empty key and no buffer yet. */
+	const char *key = b->klen ? b->key : "";
+	struct seen *e = strtab_val(b->seen, strtab_intern(b->seen, key, b->klen, NULL));
 
 	if (e->id1)
 		return e;
