@@ -119,6 +119,10 @@ def kinds():
     out["heap"] = dict(base, types=[("alloc_objects", "count"), ("alloc_space", "bytes")])
     out["notypes"] = dict(base, types=[])
     out["baddefault"] = dict(base, default="nope")
+    # Values at the edge of int64: a sum past it, and -1 (ten bytes).
+    out["huge"] = dict(base, types=[("samples", "count")],
+                       samples=[([2, 7], [2**63 - 1], []), ([2, 7], [3], []), ([1, 7], [-1], []),
+                                ([3, 2, 7], [2**62], [])])
     return out
 
 
