@@ -1,6 +1,7 @@
 /* flame_export: the --to table. */
 #include "flame_export.h"
 #include "folded.h"
+#include "pprof_write.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -12,9 +13,17 @@ static int save_collapsed(const struct strtab *t, const struct export_info *x, c
 	return folded_save(t, path, err, errlen);
 }
 
+static int save_pprof(const struct strtab *t, const struct export_info *x, const char *path, char *err,
+		      size_t errlen)
+{
+	return pprof_write_save(t, x->unit, x->title, path, err, errlen);
+}
+
 const struct flame_export flame_exports[] = {
 	{ "svg", "an interactive flame graph (the default)", NULL },
 	{ "collapsed", "collapsed stacks, one 'frame;frame;... count' per line", save_collapsed },
+	{ "pprof", "a gzipped pprof profile (profile.proto), for go tool pprof, Pyroscope, Parca",
+	  save_pprof },
 	{ NULL, NULL, NULL }
 };
 

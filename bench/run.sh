@@ -29,7 +29,7 @@ measure() {
 }
 
 # BENCH_ONLY="perf flame" runs only those sections (flamegraph, perf, etw,
-# etl, perfview, flame, stackops, collapsers, real, browser); the perf input is still made when flame needs it.
+# etl, pprof, perfview, flame, stackops, collapsers, real, browser); the perf input is still made when flame needs it.
 section() { [ -z "${BENCH_ONLY:-}" ] || case " $BENCH_ONLY " in *" $1 "*) true ;; *) false ;; esac; }
 if section flamegraph; then
 big=$OUT/big.folded
@@ -153,6 +153,11 @@ fi
 if section etl; then
 # ---- .etl traces (bench/etl.sh) ----
 B=$B OUT=$OUT sh bench/etl.sh
+fi
+
+if section pprof; then
+# ---- pprof profiles (bench/pprof.sh) ----
+B=$B OUT=$OUT sh bench/pprof.sh
 fi
 
 if section perfview; then

@@ -23,6 +23,8 @@
 #include "perf_cli.h"
 #include "perf_format.h"
 #include "perfdata_format.h"
+#include "pprof_cli.h"
+#include "pprof_format.h"
 #include "pv_format.h"
 #include "sample.h"
 #include "sample_cli.h"
@@ -105,6 +107,8 @@ const struct format formats[] = {
 	{ "perf-sched", "perf script of scheduler events (off-CPU time)", perfsched_sniff,
 	  perfsched_collect, &perfsched_cli_family, 0, 0 },
 	{ "lnt", "LLVM LNT profile (v1 or v2)", lnt_format_sniff, lnt_collect, &lnt_cli_family, 0, 0 },
+	{ "pprof", "pprof profile (profile.proto, gzipped or not)", pprof_fmt_sniff, pprof_collect,
+	  &pprof_cli_family, 0, 0 },
 	{ "collapsed", "collapsed stacks (flamegraph.pl's input)", folded_sniff, folded_collect,
 	  NULL, 0, 0 },
 	{ NULL, NULL, NULL, NULL, NULL, 0, 0 }
@@ -116,7 +120,7 @@ const struct cliopt_family *const format_families[] = {
 	/* issue 20: the rest of FlameGraph's collapsers */
 	&elfutils_cli_family, &javaexc_cli_family,
 	&vtunemc_cli_family, &xdebug_cli_family,
-	&perfsched_cli_family, NULL
+	&perfsched_cli_family, &pprof_cli_family, NULL
 };
 
 const struct format *format_detect(const char *head, size_t len)

@@ -13,7 +13,7 @@ IN_TOOLS="flame flamegraph difffolded stackfilter stackcollapse-perf stackcollap
 stackcollapse-dtrace stackcollapse-sample stackcollapse-recursive stackcollapse-guess stackcollapse-vtune stackcollapse-ghcprof stackcollapse-xctrace stackcollapse-instruments stackcollapse-bpftrace stackcollapse-jstack stackcollapse-gdb stackcollapse-lnt
 stackcollapse-stap stackcollapse-elfutils stackcollapse-aix stackcollapse-pmc stackcollapse-faulthandler stackcollapse-wcp
 stackcollapse-ljp stackcollapse-java-exceptions stackcollapse-ibmjava stackcollapse-go stackcollapse-vtune-mc stackcollapse-xdebug
-stackcollapse-perf-sched"
+stackcollapse-perf-sched stackcollapse-pprof"
 IN_VERSION=$(sed -n 's/^VERSION *:= *//p' Makefile)
 
 # inst_make ARGS...: make as make check was run (its variables come in
@@ -258,6 +258,7 @@ inst_run() {
 	stackcollapse-vtune-mc) "$_b" tests/data/vtunemc/own.csv > "$IN/run.out" ;;
 	stackcollapse-xdebug) "$_b" tests/data/xdebug/own.xt > "$IN/run.out" ;;
 	stackcollapse-perf-sched) "$_b" tests/data/perfsched/own.txt > "$IN/run.out" ;;
+	stackcollapse-pprof) "$_b" tests/data/pprof/basic.pb.gz > "$IN/run.out" ;;
 	*) echo "no input for $1"; return ;;
 	esac 2> "$IN/run.err" || { echo "exit $?: $(head -c 300 "$IN/run.err")"; return; }
 	case $1 in

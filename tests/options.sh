@@ -3,7 +3,7 @@
 # with the same meaning; flame --summary and --top-functions on one profile.
 O=$TMP/options
 mkdir -p "$O"
-TOOLS="flame flamegraph stackcollapse-perf stackcollapse-etw stackcollapse-vsp stackcollapse-perfview stackcollapse-lnt difffolded stackfilter"
+TOOLS="flame flamegraph stackcollapse-perf stackcollapse-etw stackcollapse-vsp stackcollapse-perfview stackcollapse-lnt stackcollapse-pprof difffolded stackfilter"
 
 _want_version=$("$B/flamegraph" --version | sed 's/^flamegraph //')
 for _t in $TOOLS; do
@@ -40,6 +40,7 @@ value_for() {
 	--weight) echo Weight ;;
 	--metric) echo calls ;;
 	--root) echo main ;;
+	--sample-type) echo samples ;;
 	*) echo "" ;;
 	esac
 }
@@ -69,6 +70,7 @@ same_as_tool stackcollapse-etw tests/data/etw/dumper.txt '^--(pid|tid|process|be
 same_as_tool stackcollapse-etw tests/data/etw/weighted.csv '^--(pid|tid|process|begin|end|split|top|output|help|version|nmi)$'
 same_as_tool stackcollapse-vsp tests/data/vsp/tree-en.csv '^--(output|help|version)$'
 same_as_tool stackcollapse-vsp tests/data/vsp/graph-vs2010.csv '^--(output|help|version|metric)$'
+same_as_tool stackcollapse-pprof tests/data/pprof/basic.pb.gz '^--(output|help|version|quiet|verbose|nthreads)$'
 
 # --threads means the same in flame as in stackcollapse-perf.
 expect_exit 0 "options: flame --threads 0 (all cores)" "$B/flame" --collapsed --threads 0 tests/data/perf/threads.txt.gz

@@ -64,6 +64,7 @@ suite collapse-guess tests/collapse-guess.sh
 suite collapse-lnt tests/collapse-lnt.sh
 # issue 20: the rest of FlameGraph's collapsers
 suite collapse-fgmore tests/collapse-fgmore.sh
+suite collapse-pprof tests/collapse-pprof.sh
 suite flame tests/flame.sh
 suite stackops tests/stackops.sh
 suite truncated tests/truncated.sh

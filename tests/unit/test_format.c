@@ -142,6 +142,32 @@ static void lnt_detection(void)
 	CHECK(!f || strcmp(f->name, "lnt") != 0);
 }
 
+/* pprof profiles are protobuf: told by Profile's fields and the shape of
+ * its first message, in whatever order the fields come. */
+static void pprof_detection(void)
+{
+	/* time_nanos (9) first, as Go writes it, then a sample type {1, 2}
+	 * and a string. */
+	static const unsigned char go[] = { 0x48, 0x96, 0x01, 0x0a, 0x04, 0x08, 0x01, 0x10, 0x02,
+					    0x32, 0x00, 0x32, 0x03, 'c', 'p', 'u' };
+	/* A mapping first {id 1, start 0x400000}, as older Go wrote. */
+	static const unsigned char old[] = { 0x1a, 0x06, 0x08, 0x01, 0x10, 0x80, 0x80, 0x01 };
+	/* A sample type holding a string where a varint goes. */
+	static const unsigned char bad[] = { 0x0a, 0x03, 0x0a, 0x01, 'x', 0x32, 0x00 };
+	const struct format *f = format_detect((const char *)go, sizeof(go));
+
+	CHECK_STR(f ? f->name : "none", "pprof");
+	f = format_detect((const char *)old, sizeof(old));
+	CHECK_STR(f ? f->name : "none", "pprof");
+	f = format_detect((const char *)bad, sizeof(bad));
+	CHECK(!f || strcmp(f->name, "pprof") != 0);
+	/* A field cut by the end of the head is no fault. */
+	f = format_detect((const char *)go, sizeof(go) - 2);
+	CHECK_STR(f ? f->name : "none", "pprof");
+	CHECK_STR(detected("\nhello\n"), "none");
+	CHECK_STR(detected("H\x01\n\x02\x08\x01 text"), "none");
+}
+
 /* An option named in two families must take a value in both or neither
  * (flame gives it to both). */
 static void families_agree(void)
@@ -224,6 +250,7 @@ int main(void)
 	rows_complete();
 	detection();
 	lnt_detection();
+	pprof_detection();
 	families_agree();
 	parsing();
 	numbers();

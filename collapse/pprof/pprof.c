@@ -1,0 +1,269 @@
+/* pprof: profile.proto into tables.  Two passes over the top-level
+ * message: the first counts each kind of entry (so every array is sized
+ * by the input, never by a number in it) and finds where the input stops
+ * being readable; the second fills the arrays. */
+#include "pprof.h"
+#include "pbuf.h"
+#include "xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Profile's fields. */
+enum {
+	F_SAMPLE_TYPE = 1, F_SAMPLE = 2, F_MAPPING = 3, F_LOCATION = 4, F_FUNCTION = 5,
+	F_STRING = 6, F_DEFAULT_TYPE = 14, F_TOP = 7
+};
+
+static void skip(struct pprof_prof *p, const char *what, const char *why)
+{
+	if (p->skipped++ == 0)
+		snprintf(p->first_skip, sizeof(p->first_skip), "%s: %s", what, why);
+}
+
+/* Reads a message's varint fields 1..nf-1 into v (others are skipped).
+ * Returns 0, or -1 with a message in err. */
+static int read_ints(const struct pb *in, const struct pb_field *f, uint64_t *v, unsigned nf,
+		     char *err, size_t errlen)
+{
+	struct pb r;
+	struct pb_field g;
+	int rc;
+
+	pb_sub(&r, in, f);
+	while ((rc = pb_next(&r, &g, err, errlen)) > 0)
+		if (g.num < nf && g.wire == PB_VARINT)
+			v[g.num] = g.v;
+		else if (g.num < nf) {
+			snprintf(err, errlen, "field %u at byte %zu: wire type %d, not a varint",
+				 g.num, g.off, g.wire);
+			return -1;
+		}
+	return rc;
+}
+
+/* A Location: id, mapping, address, then its Line messages (only their
+ * function ids matter here). */
+static int read_loc(struct pprof_prof *p, size_t *cap, const struct pb *in,
+		    const struct pb_field *f, char *err, size_t errlen)
+{
+	struct pprof_loc *l = &p->loc[p->nloc];
+	uint64_t v[5] = { 0 }, lv[2];
+	struct pb r;
+	struct pb_field g;
+	int rc;
+
+	if (read_ints(in, f, v, 4, err, errlen) < 0)
+		return -1;
+	l->id = v[1], l->map = v[2], l->addr = v[3];
+	l->line0 = p->nline;
+	pb_sub(&r, in, f);
+	while ((rc = pb_next(&r, &g, err, errlen)) > 0) {
+		if (g.num != 4)
+			continue;
+		lv[1] = 0;
+		if (g.wire != PB_LEN || read_ints(&r, &g, lv, 2, err, errlen) < 0) {
+			if (g.wire != PB_LEN)
+				snprintf(err, errlen, "line at byte %zu is not a message", g.off);
+			p->nline = l->line0;
+			return -1;
+		}
+		xgrow(&p->line_fn, cap, p->nline + 1, sizeof(*p->line_fn));
+		p->line_fn[p->nline++] = lv[1];
+	}
+	if (rc < 0) {
+		p->nline = l->line0;
+		return -1;
+	}
+	l->nlines = p->nline - l->line0;
+	p->nloc++;
+	return 0;
+}
+
+/* One entry of the top-level message, into its table. */
+static void read_entry(struct pprof_prof *p, size_t *linecap, const struct pb *r,
+		       const struct pb_field *f)
+{
+	static const char *const what[F_TOP] = {
+		"", "sample type", "sample", "mapping", "location", "function", "string"
+	};
+	uint64_t v[6] = { 0 };
+	char err[160];
+	int bad = 0;
+
+	if (f->num == F_DEFAULT_TYPE) {
+		p->default_type = f->wire == PB_VARINT ? f->v : 0;
+		return;
+	}
+	if (f->num >= F_TOP)
+		return;
+	if (f->wire != PB_LEN) {
+		snprintf(err, sizeof(err), "at byte %zu is not a message or string", f->off);
+		skip(p, what[f->num], err);
+		return;
+	}
+	switch (f->num) {
+	case F_SAMPLE_TYPE:
+		if (!(bad = read_ints(r, f, v, 3, err, sizeof(err)) < 0)) {
+			p->types[p->ntypes].type = v[1];
+			p->types[p->ntypes++].unit = v[2];
+		}
+		break;
+	case F_SAMPLE:
+		p->sample[p->nsample].p = f->data;
+		p->sample[p->nsample++].n = f->len;
+		break;
+	case F_MAPPING:
+		if (!(bad = read_ints(r, f, v, 6, err, sizeof(err)) < 0)) {
+			p->map[p->nmap].id = v[1];
+			p->map[p->nmap++].file = v[5];
+		}
+		break;
+	case F_LOCATION:
+		bad = read_loc(p, linecap, r, f, err, sizeof(err)) < 0;
+		break;
+	case F_FUNCTION:
+		if (!(bad = read_ints(r, f, v, 4, err, sizeof(err)) < 0)) {
+			p->fn[p->nfn].id = v[1];
+			p->fn[p->nfn].name = v[2];
+			p->fn[p->nfn++].sysname = v[3];
+		}
+		break;
+	case F_STRING:
+		p->str[p->nstr].p = f->data;
+		p->str[p->nstr++].n = f->len;
+		break;
+	}
+	if (bad)
+		skip(p, what[f->num], err);
+}
+
+/* The first pass: how many of each entry, and how far the input reads
+ * (*stop: the offset of the first field that does not). */
+static void count(struct pprof_prof *p, size_t n[F_TOP], size_t *stop)
+{
+	struct pb r;
+	struct pb_field f;
+	int rc;
+
+	pb_init(&r, p->buf, p->len);
+	memset(n, 0, F_TOP * sizeof(n[0]));
+	*stop = 0;
+	while ((rc = pb_next(&r, &f, p->fault, sizeof(p->fault))) > 0) {
+		if (f.num < F_TOP)
+			n[f.num]++;
+		*stop = pb_offset(&r);
+	}
+	p->partial = rc < 0;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sorts n entries of size sz (each starting with its id) unless they are
+ * already in order, as they nearly always are. */
+static void sort_ids(void *base, size_t n, size_t sz)
+{
+	const unsigned char *b = base;
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (by_id(b + (i - 1) * sz, b + i * sz) > 0) {
+			qsort(base, n, sz, by_id);
+			return;
+		}
+}
+
+struct pprof_prof *pprof_read(unsigned char *buf, size_t len)
+{
+	struct pprof_prof *p = xcalloc(1, sizeof(*p));
+	size_t n[F_TOP], stop, linecap = 0;
+	struct pb r;
+	struct pb_field f;
+	char err[8];
+
+	p->buf = buf;
+	p->len = len;
+	count(p, n, &stop);
+	p->types = xcalloc(n[F_SAMPLE_TYPE] + 1, sizeof(*p->types));
+	p->sample = xcalloc(n[F_SAMPLE] + 1, sizeof(*p->sample));
+	p->map = xcalloc(n[F_MAPPING] + 1, sizeof(*p->map));
+	p->loc = xcalloc(n[F_LOCATION] + 1, sizeof(*p->loc));
+	p->fn = xcalloc(n[F_FUNCTION] + 1, sizeof(*p->fn));
+	p->str = xcalloc(n[F_STRING] + 1, sizeof(*p->str));
+	pb_init(&r, buf, stop);
+	while (pb_next(&r, &f, err, sizeof(err)) > 0)
+		read_entry(p, &linecap, &r, &f);
+	sort_ids(p->fn, p->nfn, sizeof(*p->fn));
+	sort_ids(p->map, p->nmap, sizeof(*p->map));
+	sort_ids(p->loc, p->nloc, sizeof(*p->loc));
+	return p;
+}
+
+void pprof_free(struct pprof_prof *p)
+{
+	if (!p)
+		return;
+	free(p->buf);
+	free(p->str);
+	free(p->types);
+	free(p->fn);
+	free(p->map);
+	free(p->loc);
+	free(p->line_fn);
+	free(p->sample);
+	free(p);
+}
+
+/* The entry of id among n of size sz sorted by id: where ids run 1..n
+ * it is at id-1. */
+static const void *find(const void *base, size_t n, size_t sz, uint64_t id)
+{
+	const unsigned char *b = base;
+	size_t lo = 0, hi = n;
+
+	if (id >= 1 && id <= n && *(const uint64_t *)(b + (id - 1) * sz) == id)
+		return b + (id - 1) * sz;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t m = *(const uint64_t *)(b + mid * sz);
+
+		if (m == id)
+			return b + mid * sz;
+		if (m < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+const struct pprof_func *pprof_func(const struct pprof_prof *p, uint64_t id)
+{
+	return find(p->fn, p->nfn, sizeof(*p->fn), id);
+}
+
+const struct pprof_map *pprof_map(const struct pprof_prof *p, uint64_t id)
+{
+	return find(p->map, p->nmap, sizeof(*p->map), id);
+}
+
+const struct pprof_loc *pprof_loc(const struct pprof_prof *p, uint64_t id)
+{
+	return find(p->loc, p->nloc, sizeof(*p->loc), id);
+}
+
+const char *pprof_str(const struct pprof_prof *p, uint64_t i, size_t *n)
+{
+	if (i >= p->nstr) {
+		*n = 0;
+		return "";
+	}
+	*n = p->str[i].n;
+	return (const char *)p->str[i].p;
+}

@@ -1,0 +1,21 @@
+/* pprof_cli: stackcollapse-pprof's command line. */
+#ifndef FLAME_PPROF_CLI_H
+#define FLAME_PPROF_CLI_H
+
+#include "cliopt.h"
+#include "ctool.h"
+
+/* How a pprof profile is drawn. */
+struct pprof_opts {
+	struct ctool_common common;	/* -q and friends (first: ctool's) */
+	const char *sample_type;	/* --sample-type, NULL: the default */
+	int labels;			/* --labels: labels root the stacks */
+};
+
+/* The options pprof profiles take in flame too, over a struct pprof_opts. */
+extern const struct cliopt_family pprof_cli_family;
+
+/* The tool's command line (ctool_main's). */
+extern const struct cliopt_tool pprof_cli_tool;
+
+#endif

@@ -1,0 +1,203 @@
+/* pprof_format: telling profile.proto from its first fields, and
+ * collapsing it for collect. */
+#include "pprof_format.h"
+#include "collect.h"
+#include "lread.h"
+#include "pbuf.h"
+#include "pprof.h"
+#include "pprof_cli.h"
+#include "pprof_stack.h"
+#include "xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The wire type profile.proto gives top-level field num, or -1 for a
+ * field it does not have. */
+static int top_wire(uint32_t num)
+{
+	if (num >= 1 && num <= 6)
+		return PB_LEN;
+	if (num == 11 || num == 13)
+		return num == 11 ? PB_LEN : PB_VARINT;
+	return (num >= 7 && num <= 14) ? PB_VARINT : -1;
+}
+
+/* Whether field f fits the message of top-level field top: sample types,
+ * mappings and functions hold varints only (fields 1-2, 1-10, 1-5), a
+ * sample packed runs or varints and labels (1-3), a location varints and
+ * lines (1-5, lines being 4). */
+static int sub_field_ok(uint32_t top, const struct pb_field *f)
+{
+	static const uint32_t last[6] = { 0, 2, 3, 10, 5, 5 };
+
+	if (f->num > last[top])
+		return 0;
+	if (top == 2)
+		return f->wire == PB_VARINT || f->wire == PB_LEN;
+	if (top == 4 && f->num == 4)
+		return f->wire == PB_LEN;
+	return f->wire == PB_VARINT;
+}
+
+/* Whether message m (a top-level entry of fields 1-5) has only the fields
+ * its type has, with their wire types. */
+static int sub_ok(const struct pb *r, const struct pb_field *m)
+{
+	struct pb s;
+	struct pb_field f;
+	char err[8];
+	int rc, n = 0;
+
+	pb_sub(&s, r, m);
+	while ((rc = pb_next(&s, &f, err, sizeof(err))) > 0) {
+		if (!sub_field_ok(m->num, &f))
+			return 0;
+		n++;
+	}
+	return rc == 0 && n > 0;
+}
+
+int pprof_fmt_sniff(const char *head, size_t len)
+{
+	struct pb r;
+	struct pb_field f;
+	char err[8];
+	int n = 0, msgs = 0;
+
+	/* Fields come in any order (Go writes time_nanos first, older Go a
+	 * mapping): every field must be Profile's, and at least one message
+	 * of fields 1-5 must read as that message.  A field cut by the end of
+	 * head is no fault: head is the input's first few KB. */
+	pb_init(&r, head, len);
+	while (n < 64 && pb_next(&r, &f, err, sizeof(err)) > 0) {
+		if (top_wire(f.num) != f.wire && !(f.num == 13 && f.wire == PB_LEN))
+			return 0;
+		if (f.num <= 5 && !sub_ok(&r, &f))
+			return 0;
+		msgs += f.num <= 5;
+		n++;
+	}
+	if (!msgs)
+		return 0;
+	return n > 1 ? 90 : 60;
+}
+
+/* Reads all of lr into memory, owned by the caller: *len bytes.  NULL
+ * with a message in err when it cannot be read or is too large. */
+static unsigned char *slurp(struct lread *lr, size_t *len, char *err, size_t errlen)
+{
+	unsigned char *buf = NULL;
+	size_t cap = 0;
+	ssize_t n = 1;
+
+	*len = 0;
+	while (n > 0) {
+		if (*len >= PPROF_MAX_INPUT) {
+			snprintf(err, errlen, "larger than %llu bytes",
+				 (unsigned long long)PPROF_MAX_INPUT);
+			free(buf);
+			return NULL;
+		}
+		xgrow(&buf, &cap, *len + 65536, 1);
+		n = lread_read(lr, (char *)buf + *len, cap - *len);
+		*len += n > 0 ? (size_t)n : 0;
+	}
+	if (n < 0) {
+		snprintf(err, errlen, "%s", lread_error(lr));
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* Offers the sample type's unit as the unit of the weights: "ns" for
+ * nanoseconds, the type's name ("samples") for a count, else the unit. */
+static void offer_unit(const struct format_job *j, const struct pprof_prof *p, int vi)
+{
+	const char *u, *t;
+	size_t un, tn;
+	char buf[64];
+
+	if (!p->ntypes)
+		return;
+	u = pprof_str(p, p->types[vi].unit, &un);
+	t = pprof_str(p, p->types[vi].type, &tn);
+	if (un == 11 && memcmp(u, "nanoseconds", 11) == 0)
+		collect_unit(j->o, "ns");
+	else if (un == 5 && memcmp(u, "count", 5) == 0 && tn && tn < sizeof(buf)) {
+		snprintf(buf, sizeof(buf), "%.*s", (int)tn, t);
+		collect_unit(j->o, buf);
+	} else if (un && un < sizeof(buf)) {
+		snprintf(buf, sizeof(buf), "%.*s", (int)un, u);
+		collect_unit(j->o, buf);
+	}
+}
+
+/* "samples, cpu": the sample types' names, into buf. */
+static void type_names(const struct pprof_prof *p, char *buf, size_t cap)
+{
+	size_t i, n, used = 0;
+	const char *s;
+
+	buf[0] = '\0';
+	for (i = 0; i < p->ntypes && used < cap; i++) {
+		s = pprof_str(p, p->types[i].type, &n);
+		used += (size_t)snprintf(buf + used, cap - used, "%s%.*s", i ? ", " : "",
+					 (int)(n < 64 ? n : 64), s);
+	}
+}
+
+/* Names what was skipped or cut short through j->warn.  Returns 1 when
+ * the profile broke off, else 0. */
+static int report(const struct format_job *j, const struct pprof_prof *p,
+		  const struct pprof_tally *st)
+{
+	char msg[480];
+
+	if (p->skipped) {
+		snprintf(msg, sizeof(msg), "skipped %zu entr%s that could not be read (the first: %s)",
+			 p->skipped, p->skipped == 1 ? "y" : "ies", p->first_skip);
+		j->warn(j->ctx, j->name, 0, msg);
+	}
+	if (st->skipped) {
+		snprintf(msg, sizeof(msg), "skipped %zu sample%s (the first: %s)", st->skipped,
+			 st->skipped == 1 ? "" : "s", st->first);
+		j->warn(j->ctx, j->name, 0, msg);
+	}
+	if (p->partial) {
+		snprintf(msg, sizeof(msg), "%s; what came before is kept", p->fault);
+		j->warn(j->ctx, j->name, 0, msg);
+	}
+	if (st->cut)
+		j->warn(j->ctx, j->name, 0, st->fault);
+	return p->partial || st->cut;
+}
+
+int pprof_collect(const struct format_job *j)
+{
+	const struct pprof_opts *o = j->fopts;
+	struct pprof_prof *p;
+	struct pprof_tally st;
+	unsigned char *buf;
+	char names[300];
+	size_t len;
+	int vi, rc;
+
+	if (!(buf = slurp(j->lr, &len, j->err, j->errlen)))
+		return -1;
+	p = pprof_read(buf, len);
+	if ((vi = pprof_stack_type(p, o ? o->sample_type : NULL)) < 0) {
+		type_names(p, names, sizeof(names));
+		snprintf(j->err, j->errlen, "%s: no sample type '%s' in the profile (it has: %s)",
+			 j->name, o->sample_type, p->ntypes ? names : "none");
+		pprof_free(p);
+		return -1;
+	}
+	offer_unit(j, p, vi);
+	pprof_stack_add(p, vi, o && o->labels, j->t, j->o->seq, &st);
+	rc = report(j, p, &st);
+	pprof_free(p);
+	return rc;
+}

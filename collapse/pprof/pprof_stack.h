@@ -1,0 +1,42 @@
+/* pprof_stack: a profile's samples as collapsed stacks.  A sample's
+ * locations are leaf first and a location's lines innermost first; the
+ * stack is written root first, a frame per line (inlined functions are
+ * frames of their own).  A frame is its function's name (its system name
+ * when the name is empty); a location without lines or function is
+ * "[FILE]", its mapping's file's base name, else its address "0x1234".
+ * In names ';' becomes ':' and line ends and tabs spaces. */
+#ifndef FLAME_PPROF_STACK_H
+#define FLAME_PPROF_STACK_H
+
+#include "pprof.h"
+
+struct fseq;
+struct strtab;
+
+/* Longest stack kept, in bytes: longer samples are skipped. */
+#define PPROF_MAX_STACK ((size_t)4 << 20)
+
+/* What became of the samples. */
+struct pprof_tally {
+	size_t added;		/* samples added */
+	size_t skipped;		/* samples that could not be read or drawn */
+	char first[200];	/* why the first of them was not */
+	int cut;		/* the stacks grew too large: the rest unread */
+	char fault[200];	/* where */
+};
+
+/* The index of the sample type called name (NULL: the profile's
+ * default_sample_type, else the last, as pprof picks), or -1 when there
+ * is none of that name.  A profile without sample types gives 0. */
+int pprof_stack_type(const struct pprof_prof *p, const char *name);
+
+/* Adds each sample of p weighing its value of type vi (zero and negative
+ * values are left out, the negative counted as skipped) to t (values:
+ * struct fcount) and to seq when not NULL, in order.  With labels each
+ * stack is rooted in its sample's labels, a frame "key:value" each, by
+ * key.  Work and memory are bounded by the input's size: stacks that
+ * would grow past many times it stop the run (tally's cut). */
+void pprof_stack_add(const struct pprof_prof *p, int vi, int labels, struct strtab *t,
+		     struct fseq *seq, struct pprof_tally *st);
+
+#endif

@@ -1,0 +1,59 @@
+/* pbuf: the protocol buffers wire format, read from memory.  A message is
+ * a run of fields, each a tag (field number and wire type) and a value:
+ * a varint, 8 or 4 fixed bytes, or a length and that many bytes (a
+ * string, a nested message or a packed run of varints).  Every length is
+ * checked against the bytes left before it is used, so no read goes past
+ * the buffer whatever the input; errors name the byte offset from the
+ * start of the whole buffer.  Nothing is allocated. */
+#ifndef FLAME_PBUF_H
+#define FLAME_PBUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum pb_wire { PB_VARINT = 0, PB_I64 = 1, PB_LEN = 2, PB_I32 = 5 };
+
+/* A reader over one message (or one packed run). */
+struct pb {
+	const unsigned char *p;		/* next byte */
+	const unsigned char *end;	/* end of the message */
+	const unsigned char *base;	/* start of the whole buffer, for offsets */
+};
+
+/* One field as read. */
+struct pb_field {
+	uint32_t num;			/* field number, >= 1 */
+	int wire;			/* enum pb_wire */
+	uint64_t v;			/* the value of a varint or fixed field */
+	const unsigned char *data;	/* PB_LEN: the bytes... */
+	size_t len;			/* ...and how many */
+	size_t off;			/* offset of the tag from base */
+};
+
+/* A reader over the len bytes at buf (which it does not own; NULL when
+ * len is 0). */
+void pb_init(struct pb *r, const void *buf, size_t len);
+
+/* A reader over the bytes of f (a PB_LEN field read by r), sharing r's
+ * base so offsets stay those of the whole buffer. */
+void pb_sub(struct pb *sub, const struct pb *r, const struct pb_field *f);
+
+/* The offset of r's next byte from the start of the buffer. */
+size_t pb_offset(const struct pb *r);
+
+/* Reads the next field into *f.  Returns 1, 0 at the end of the message,
+ * or -1 with a message naming the byte offset in err (a truncated or
+ * overlong varint, a length past the end, field number 0, a wire type
+ * that is not one of pb_wire's: groups are long deprecated). */
+int pb_next(struct pb *r, struct pb_field *f, char *err, size_t errlen);
+
+/* Reads one varint of r into *v (for packed runs: a reader over a
+ * PB_LEN field with pb_sub).  Returns 1, 0 at the end, or -1 with a
+ * message in err. */
+int pb_varint(struct pb *r, uint64_t *v, char *err, size_t errlen);
+
+/* How many varints the packed run data (len bytes) holds: the bytes
+ * without the continuation bit.  A bound for arrays, not a check. */
+size_t pb_count_varints(const unsigned char *data, size_t len);
+
+#endif

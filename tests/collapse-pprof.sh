@@ -1,0 +1,158 @@
+# stackcollapse-pprof, flame on pprof profiles, and flame --to pprof
+# (sourced by run.sh).  What must come out is worked out elsewhere:
+# tests/tools/pprofgen.py writes profiles byte by byte and computes their
+# stacks from its own description of them; go tool pprof -raw (when Go is
+# installed) reads the real profiles in ../shared/samples/pprof and what
+# flame writes, and pprofgen.py turns its text into stacks.
+SPP=$(pwd)/$B/stackcollapse-pprof
+FL=$(pwd)/$B/flame
+PG="python3 tests/tools/pprofgen.py"
+P=$TMP/pprof
+SHP=../shared/samples/pprof
+mkdir -p "$P"
+
+psame() {	# psame NAME WANT GOT
+	if cmp -s "$2" "$3"; then pass "pprof: $1"; else fail "pprof: $1" "$(diff "$2" "$3" | head -10)"; fi
+}
+
+have_go=0
+command -v go > /dev/null 2>&1 && go tool pprof -h > /dev/null 2>&1 && have_go=1
+# goraw FILE TYPE_INDEX: go tool pprof's reading of FILE as collapsed
+# stacks (go is run once per file: $P/raw holds the last file's text).
+_rawof=
+goraw() {
+	[ "$_rawof" = "$1" ] || go tool pprof -raw -symbolize=none "$1" > "$P/raw" 2> /dev/null
+	_rawof=$1
+	$PG raw "$2" < "$P/raw"
+}
+
+if ! have_python; then
+	skip "pprof: generated profiles" "no python3"
+else
+	for k in basic shuffled unpacked default baddefault heap notypes huge; do
+		$PG make $k "$P/$k.pb"
+		$PG make $k "$P/$k.pb.gz" --gzip
+		for o in "" "--labels"; do
+			$PG expect $k $o > "$P/want"
+			"$SPP" $o "$P/$k.pb" > "$P/got" 2> /dev/null
+			psame "$k $o" "$P/want" "$P/got"
+			"$FL" --collapsed $o "$P/$k.pb.gz" > "$P/got" 2> /dev/null
+			psame "flame $k.pb.gz $o" "$P/want" "$P/got"
+		done
+	done
+	for t in samples cpu; do
+		$PG expect basic $t --labels > "$P/want"
+		"$SPP" --sample-type $t --labels "$P/basic.pb.gz" > "$P/got" 2> /dev/null
+		psame "--sample-type $t --labels" "$P/want" "$P/got"
+	done
+	# By hand: inlined frames outer first, ';' and tabs tidied, a system
+	# name when the name is empty, [FILE] and an address for bare locations.
+	printf '%s\n' 'main;caller;[libc.so.6] 100' 'main;sys_only 200' 'main;work 300' \
+		'main;work;inl:ined;leaf x 600' 'main;0xdead 50' | LC_ALL=C sort > "$P/want"
+	"$SPP" "$P/basic.pb" > "$P/got" 2> /dev/null
+	psame "basic by hand" "$P/want" "$P/got"
+	expect_exit 0 "pprof: a negative value is skipped, not fatal" "$SPP" "$P/basic.pb"
+	expect_err "pprof: the negative value is named with its byte offset" "skipped 1 sample (the first: the sample at byte"
+	expect_exit 1 "pprof: an unknown --sample-type fails" "$SPP" --sample-type nope "$P/basic.pb"
+	expect_err "pprof: and names the types there are" "no sample type 'nope' in the profile (it has: samples, cpu)"
+	expect_exit 0 "pprof: flame detects a gzipped profile" "$FL" "$P/basic.pb.gz" -o "$P/b.svg"
+	grep -q 'inl:ined' "$P/b.svg" && pass "pprof: flame draws it" || fail "pprof: flame draws it"
+	grep -q 'ns, 100%' "$P/b.svg" && pass "pprof: cpu/nanoseconds counts ns" \
+		|| fail "pprof: cpu/nanoseconds counts ns" "$(grep -o '<title>[^<]*' "$P/b.svg" | head -2)"
+
+	# Malformed profiles: refused with the byte offset, what came before kept.
+	mkdir -p "$P/bad"
+	$PG bad "$P/bad"
+	while read -r name off; do
+		expect_exit 1 "pprof: $name exits 1" "$SPP" "$P/bad/$name.pb"
+		expect_err "pprof: $name names byte $off" "at byte $off"
+	done < "$P/bad/WANT"
+	"$SPP" "$P/bad/long-string.pb" > "$P/got" 2> /dev/null
+	$PG expect basic > "$P/want"
+	psame "samples before a broken string table entry are kept" "$P/want" "$P/got"
+	# Every cut of a profile: never a crash, exit 0 or 1.
+	_bad=
+	_n=$(wc -c < "$P/basic.pb")
+	_i=1
+	while [ $_i -lt "$_n" ]; do
+		head -c $_i "$P/basic.pb" > "$P/cut.pb"
+		"$SPP" --labels "$P/cut.pb" > /dev/null 2>&1
+		_rc=$?
+		[ $_rc -le 1 ] || _bad="$_bad $_i:$_rc"
+		_i=$((_i + 7))
+	done
+	[ -z "$_bad" ] && pass "pprof: every cut of a profile exits 0 or 1" || fail "pprof: cuts" "$_bad"
+	head -c 200 "$P/basic.pb.gz" > "$P/cut.pb.gz"
+	expect_exit 1 "pprof: a truncated gzipped profile exits 1" "$SPP" "$P/cut.pb.gz"
+fi
+
+# The real profiles against go tool pprof, every sample type.
+if [ ! -d "$SHP" ]; then
+	skip "pprof: shared samples" "no $SHP"
+elif [ $have_go = 0 ] || ! have_python; then
+	skip "pprof: shared samples against go tool pprof" "no go or python3"
+else
+	for f in "$SHP"/*.pb.gz; do
+		goraw "$f" 0 > /dev/null
+		_types=$(sed -n '/^Samples:/{n;p;q}' "$P/raw")
+		_i=0
+		for _t in $_types; do
+			goraw "$f" $_i > "$P/want"
+			"$SPP" --sample-type "${_t%%/*}" "$f" > "$P/got" 2> /dev/null
+			psame "$(basename "$f") ${_t%%/*} as go tool pprof -raw" "$P/want" "$P/got"
+			_i=$((_i + 1))
+		done
+	done
+	"$SPP" "$SHP/sample.cpu.pb.gz" > "$P/got" 2> /dev/null
+	goraw "$SHP/sample.cpu.pb.gz" 1 > "$P/want"
+	psame "the default is the last type" "$P/want" "$P/got"
+fi
+
+# Round trips: any input, written as pprof, reads back to the same stacks.
+rt() {	# rt NAME INPUT [FLAME OPTIONS]
+	_n=$1 _in=$2
+	shift 2
+	# Stacks of weight 0 (ghcprof has them) are not written.
+	"$FL" --collapsed "$@" "$_in" 2> /dev/null | grep -v ' 0$' > "$P/a"
+	if ! "$FL" --to pprof "$@" "$_in" -o "$P/rt.pb.gz" 2> "$P/err"; then
+		fail "pprof: round trip $_n: write" "$(cat "$P/err")"
+		return
+	fi
+	"$FL" --collapsed "$P/rt.pb.gz" > "$P/b" 2> /dev/null
+	psame "round trip $_n" "$P/a" "$P/b"
+	if [ $have_go = 1 ] && have_python && [ -z "${RT_NOGO:-}" ]; then
+		_rawof=
+		goraw "$P/rt.pb.gz" 0 > "$P/b"
+		psame "round trip $_n read by go tool pprof" "$P/a" "$P/b"
+	fi
+}
+rt perf tests/data/perf/threads.txt.gz
+rt perf-cpp tests/data/perf/cpp.txt.gz
+rt dtrace tests/data/dtrace/own.txt
+rt sample tests/data/sample/own.txt
+rt ghcprof tests/data/ghcprof/own.prof
+rt jstack tests/data/jstack/own.txt
+rt folded examples/threads.folded
+[ -f "$SHP/large.cpu.pb.gz" ] && rt pprof-large "$SHP/large.cpu.pb.gz"
+[ -f "$P/basic.pb" ] && rt pprof-labels "$P/basic.pb" --labels
+# A count past int64 is written as several samples of its stack; flame
+# adds them up (go tool pprof sums in int64, so it is not asked).
+RT_NOGO=1
+[ -f "$P/huge.pb" ] && rt pprof-huge-counts "$P/huge.pb"
+RT_NOGO=
+if [ $have_go = 1 ]; then
+	"$FL" --to pprof tests/data/perf/threads.txt.gz -o "$P/ns.pb.gz" 2> /dev/null
+	go tool pprof -raw -symbolize=none "$P/ns.pb.gz" 2> /dev/null | grep -qx 'cycles/count' \
+		&& pass "pprof: written sample type follows the unit (cycles/count for perf's cycles)" \
+		|| fail "pprof: sample type" "$(go tool pprof -raw "$P/ns.pb.gz" 2>&1 | head -8)"
+	"$FL" --to pprof --countname ns examples/threads.folded -o "$P/ns.pb.gz" 2> /dev/null
+	go tool pprof -raw -symbolize=none "$P/ns.pb.gz" 2> /dev/null | grep -qx 'cpu/nanoseconds' \
+		&& pass "pprof: ns is written as cpu/nanoseconds" \
+		|| fail "pprof: ns as cpu/nanoseconds" "$(go tool pprof -raw "$P/ns.pb.gz" 2>&1 | head -8)"
+else
+	skip "pprof: written profiles read by go tool pprof" "no go"
+fi
+printf 'a;b 1.5\n' > "$P/frac.folded"
+expect_exit 1 "pprof: a fractional count cannot be written" "$FL" --to pprof "$P/frac.folded" -o "$P/f.pb.gz"
+expect_err "pprof: and says why" "not a whole number"
+[ ! -e "$P/f.pb.gz" ] && pass "pprof: and writes nothing" || fail "pprof: a failed write left a file"

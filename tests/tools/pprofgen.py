@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+"""pprof test profiles, written by hand in the protobuf wire format, and
+what flame must make of them, worked out here on our own.
+
+  pprofgen.py make KIND OUT [--gzip]     write a profile of KIND
+  pprofgen.py expect KIND [TYPE] [--labels]
+                                         the collapsed stacks it must give
+  pprofgen.py big OUT MB [--gzip]        a big varied profile (benchmarks)
+  pprofgen.py raw [TYPE_INDEX]           `go tool pprof -raw` text on stdin
+                                         to collapsed stacks (flame's naming)
+  pprofgen.py bad OUTDIR                 malformed profiles, one per file,
+                                         and OUTDIR/WANT: file, byte offset
+
+A profile is described as a dict (types, samples of (location ids leaf
+first, values, labels), locations of (mapping, address, function ids
+innermost first), functions, mappings); expect() turns that same dict
+into stacks with the rules flame documents, without reading the bytes.
+"""
+import gzip
+import random
+import re
+import sys
+
+
+def varint(n):
+    n &= (1 << 64) - 1
+    out = bytearray()
+    while n >= 0x80:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def f_int(num, v):
+    return varint(num << 3) + varint(v)
+
+
+def f_bytes(num, b):
+    return varint(num << 3 | 2) + varint(len(b)) + b
+
+
+def packed(num, vals):
+    return f_bytes(num, b"".join(varint(v) for v in vals))
+
+
+class Strings:
+    def __init__(self):
+        self.tab, self.ix = [""], {"": 0}
+
+    def __call__(self, s):
+        if s not in self.ix:
+            self.ix[s] = len(self.tab)
+            self.tab.append(s)
+        return self.ix[s]
+
+
+def encode(p, order="go", unpacked=False):
+    """p: the profile dict.  order 'go': fields as Go writes them
+    (scalars first); 'shuffle': any order."""
+    st = Strings()
+    parts = []
+    for t, u in p["types"]:
+        parts.append(f_bytes(1, f_int(1, st(t)) + f_int(2, st(u))))
+    for locs, vals, labels in p["samples"]:
+        b = b""
+        if unpacked:
+            b += b"".join(f_int(1, x) for x in locs) + b"".join(f_int(2, v) for v in vals)
+        else:
+            b += packed(1, locs) + packed(2, vals)
+        for k, v in labels:
+            if isinstance(v, str):
+                b += f_bytes(3, f_int(1, st(k)) + f_int(2, st(v)))
+            else:
+                num, unit = v
+                b += f_bytes(3, f_int(1, st(k)) + f_int(3, num) + (f_int(4, st(unit)) if unit else b""))
+        parts.append(f_bytes(2, b))
+    for mid, fname in p.get("mappings", []):
+        parts.append(f_bytes(3, f_int(1, mid) + f_int(2, 0x400000) + f_int(5, st(fname))))
+    for lid, (mid, addr, fns) in sorted(p["locations"].items()):
+        b = f_int(1, lid) + (f_int(2, mid) if mid else b"") + f_int(3, addr)
+        for fid in fns:
+            b += f_bytes(4, f_int(1, fid) + f_int(2, 7))
+        parts.append(f_bytes(4, b))
+    for fid, (name, sysname) in sorted(p["functions"].items()):
+        parts.append(f_bytes(5, f_int(1, fid) + f_int(2, st(name)) + f_int(3, st(sysname))
+                             + f_int(4, st("x.go"))))
+    if p.get("default"):
+        parts.append(f_int(14, st(p["default"])))
+    parts.append(f_int(9, 1500000000))
+    strs = b"".join(f_bytes(6, s.encode()) for s in st.tab)
+    if order == "shuffle":
+        parts.append(strs)
+        random.Random(7).shuffle(parts)
+        return b"".join(parts)
+    return parts[-1] + b"".join(parts[:-1]) + strs
+
+
+def kinds():
+    funcs = {1: ("main", "main"), 2: ("work", "_Z4workv"), 3: ("inl;ined", "inl"),
+             4: ("", "sys_only"), 5: ("leaf\tx", "leaf"), 6: ("caller", "caller")}
+    locs = {1: (0, 0x1000, [6]), 2: (1, 0x1010, [2]), 3: (0, 0x1020, [5, 3]),
+            4: (2, 0x2000, []), 5: (0, 0xdead, []), 6: (0, 0x1030, [4]), 7: (0, 0x1040, [1])}
+    maps = [(1, "/usr/bin/app"), (2, "/lib/libc.so.6")]
+    samples = [
+        ([3, 2, 7], [5, 500], [("thread", "w1"), ("bytes", (64, "bytes"))]),
+        ([2, 7], [3, 300], [("thread", "main")]),
+        ([4, 1, 7], [1, 100], []),
+        ([5, 7], [1, 50], []),
+        ([6, 7], [0, 0], []),
+        ([6, 7], [2, 200], [("a", "x")]),
+        ([3, 2, 7], [1, 100], [("thread", "w2")]),
+        ([2, 7], [4, -5], []),
+    ]
+    base = {"types": [("samples", "count"), ("cpu", "nanoseconds")], "samples": samples,
+            "locations": locs, "functions": funcs, "mappings": maps}
+    out = {"basic": dict(base), "shuffled": dict(base), "unpacked": dict(base),
+           "default": dict(base, default="samples")}
+    out["heap"] = dict(base, types=[("alloc_objects", "count"), ("alloc_space", "bytes")])
+    out["notypes"] = dict(base, types=[])
+    out["baddefault"] = dict(base, default="nope")
+    # Values at the edge of int64: a sum past it, and -1 (ten bytes).
+    out["huge"] = dict(base, types=[("samples", "count")],
+                       samples=[([2, 7], [2**63 - 1], []), ([2, 7], [3], []), ([1, 7], [-1], []),
+                                ([3, 2, 7], [2**62], [])])
+    return out
+
+
+def tidy(s):
+    return s.replace(";", ":").replace("\n", " ").replace("\r", " ").replace("\t", " ")
+
+
+def loc_frames(p, lid):
+    mid, addr, fns = p["locations"][lid]
+    maps = dict(p.get("mappings", []))
+
+    def where():
+        if mid in maps and maps[mid]:
+            return "[" + tidy(maps[mid].rsplit("/", 1)[-1]) + "]"
+        return "0x%x" % addr
+    out = []
+    for fid in reversed(fns):
+        if fid in p["functions"]:
+            name, sysname = p["functions"][fid]
+            out.append(tidy(name or sysname))
+        else:
+            out.append(where())
+    return out or [where()]
+
+
+def expect(p, tname=None, labels=False):
+    names = [t for t, _ in p["types"]]
+    if tname is None:
+        tname = p.get("default") if p.get("default") in names else (names[-1] if names else None)
+    vi = names.index(tname) if names else -1
+    total = {}
+    for locs, vals, labs in p["samples"]:
+        v = vals[vi]
+        if v <= 0:
+            continue
+        frames = []
+        if labels:
+            for k, x in sorted(labs, key=lambda kv: kv[0].encode()):
+                if isinstance(x, str):
+                    frames.append(tidy(k + ":" + x))
+                else:
+                    frames.append(tidy(k + ":" + str(x[0]) + (" " + x[1] if x[1] else "")))
+        for lid in reversed(locs):
+            frames += loc_frames(p, lid)
+        s = ";".join(frames)
+        total[s] = total.get(s, 0) + v
+    return "".join("%s %d\n" % (s, total[s]) for s in sorted(total, key=lambda s: s.encode()))
+
+
+def big(path, mb, gz):
+    """About mb MB of profile: 20000 functions, 60000 locations (a fifth
+    of them with inlined frames), 100000 distinct stacks of 5-40
+    locations grown from 5000 call paths, and samples drawn from them
+    (the heavier stacks more often, as in a real profile), each with
+    its own pair of values, as unaggregated profiles hold them."""
+    rnd = random.Random(42)
+    nf, nl = 20000, 60000
+    st = Strings()
+    head = f_bytes(1, f_int(1, st("samples")) + f_int(2, st("count")))
+    head += f_bytes(1, f_int(1, st("cpu")) + f_int(2, st("nanoseconds")))
+    paths = [[rnd.randrange(1, nl + 1) for _ in range(rnd.randrange(5, 40))] for _ in range(5000)]
+    pool = []
+    for _ in range(100000):
+        pth = rnd.choice(paths)
+        leaf = pth[:rnd.randrange(2, len(pth) + 1)] + [rnd.randrange(1, nl + 1)]
+        pool.append(packed(1, list(reversed(leaf))))
+    body = []
+    size, target = 0, mb << 20
+    while size < target * 0.97:
+        n = rnd.randrange(1, 20)
+        b = f_bytes(2, pool[int(len(pool) * rnd.random() ** 2)] + packed(2, [n, n * 10000000]))
+        body.append(b)
+        size += len(b)
+    tail = []
+    for lid in range(1, nl + 1):
+        fns = [rnd.randrange(1, nf + 1) for _ in range(1 if rnd.random() < 0.8 else 3)]
+        b = f_int(1, lid) + f_int(3, 0x400000 + lid * 16)
+        b += b"".join(f_bytes(4, f_int(1, fid) + f_int(2, 10)) for fid in fns)
+        tail.append(f_bytes(4, b))
+    for fid in range(1, nf + 1):
+        name = "pkg%d/mod%d.(*Type%d).Method%d" % (fid % 97, fid % 13, fid, fid % 7)
+        tail.append(f_bytes(5, f_int(1, fid) + f_int(2, st(name)) + f_int(3, st(name))))
+    tail.append(b"".join(f_bytes(6, s.encode()) for s in st.tab))
+    data = head + b"".join(body) + b"".join(tail)
+    with open(path, "wb") as f:
+        f.write(gzip.compress(data, 6) if gz else data)
+
+
+def raw(vi):
+    """`go tool pprof -raw` output to collapsed stacks."""
+    text = sys.stdin.read().split("\n")
+    sec, samples, locs, maps = None, [], {}, {}
+    cur = None
+    for line in text:
+        if line in ("Samples:", "Locations", "Mappings"):
+            sec = line
+            continue
+        if sec == "Samples:":
+            m = re.match(r"^\s*([-\d ]+): ([\d ]*)$", line)
+            if m:
+                vals = [int(x) for x in m.group(1).split()]
+                samples.append((vals, [int(x) for x in m.group(2).split()]))
+        elif sec == "Locations":
+            m = re.match(r"^\s*(\d+): (0x[0-9a-f]+) (?:M=(\d+) )?(.*)$", line)
+            if m:
+                cur = int(m.group(1))
+                locs[cur] = (int(m.group(3) or 0), int(m.group(2), 16), [])
+                rest = m.group(4)
+            else:
+                rest = line.strip()
+            fm = re.match(r"^(.*) \S*:-?\d+ s=\d+$", rest)
+            if fm and cur is not None:
+                locs[cur][2].append(fm.group(1))
+        elif sec == "Mappings":
+            m = re.match(r"^(\d+): 0x[0-9a-f]+/0x[0-9a-f]+/0x[0-9a-f]+ ?(\S*)", line)
+            if m:
+                maps[int(m.group(1))] = m.group(2)
+    total = {}
+    for vals, ids in samples:
+        v = vals[vi if vi >= 0 else len(vals) - 1]
+        if v <= 0:
+            continue
+        frames = []
+        for lid in reversed(ids):
+            mid, addr, names = locs[lid]
+            if names:
+                frames += [tidy(n) for n in reversed(names)]
+            elif maps.get(mid):
+                frames.append("[" + tidy(maps[mid].rsplit("/", 1)[-1]) + "]")
+            else:
+                frames.append("0x%x" % addr)
+        s = ";".join(frames)
+        total[s] = total.get(s, 0) + v
+    sys.stdout.write("".join("%s %d\n" % (s, total[s]) for s in sorted(total, key=lambda s: s.encode())))
+
+
+def bad(outdir):
+    """Malformed profiles: each is a good one cut or corrupted at a known
+    byte, with the offset flame must name."""
+    good = encode(kinds()["basic"])
+    cases = {}
+    # A varint that never ends: the input stops inside it.
+    cases["endless-varint"] = (good + b"\x48" + b"\xff" * 9, len(good) + 1)
+    # A varint of 11 bytes: more than 64 bits.
+    cases["long-varint"] = (good + b"\x48" + b"\xff" * 10 + b"\x01", len(good) + 1)
+    # A string longer than what is left.
+    cases["long-string"] = (good + f_bytes(6, b"abc")[:-2] + b"\x00" * 0, len(good))
+    # A huge length, past any input.
+    cases["huge-length"] = (good + b"\x32" + varint(1 << 62), len(good))
+    # Wire type 3 (a group).
+    cases["group"] = (good + b"\x0b", len(good))
+    # Field number 0.
+    cases["field-zero"] = (good + b"\x02\x00", len(good))
+    with open(outdir + "/WANT", "w") as w:
+        for name, (data, off) in sorted(cases.items()):
+            with open("%s/%s.pb" % (outdir, name), "wb") as f:
+                f.write(data)
+            w.write("%s %d\n" % (name, off))
+
+
+def main(a):
+    if a[0] == "make":
+        k = kinds()[a[1]]
+        data = encode(k, "shuffle" if a[1] == "shuffled" else "go", a[1] == "unpacked")
+        with open(a[2], "wb") as f:
+            f.write(gzip.compress(data) if "--gzip" in a else data)
+    elif a[0] == "expect":
+        rest = [x for x in a[2:] if x != "--labels"]
+        sys.stdout.write(expect(kinds()[a[1]], rest[0] if rest else None, "--labels" in a))
+    elif a[0] == "big":
+        big(a[1], int(a[2]), "--gzip" in a)
+    elif a[0] == "raw":
+        raw(int(a[1]) if len(a) > 1 else -1)
+    elif a[0] == "bad":
+        bad(a[1])
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
