@@ -26,6 +26,7 @@
 #include "pv_format.h"
 #include "sample.h"
 #include "sample_cli.h"
+#include "speedscope.h"
 #include "vsp_cli.h"
 #include "vsp_format.h"
 #include "vtune.h"
@@ -50,6 +51,8 @@ const struct format formats[] = {
 	  &vsp_cli_family, 0, 0 },
 	{ "vs-callercallee", "Visual Studio CallerCalleeSummary CSV", vsp_caller_sniff,
 	  vsp_collect, &vsp_cli_family, 0, 0 },
+	{ "speedscope", "speedscope JSON (sampled and evented profiles)", speedscope_sniff,
+	  speedscope_collect, NULL, 0, 0 },
 	{ "perfview-json", "PerfView stack JSON", pv_json_sniff, pv_collect, NULL, FILTER_TIME,
 	  PV_KIND_JSON },
 	{ "perfview-xml", "PerfView stack XML", pv_xml_sniff, pv_collect, NULL, FILTER_TIME,
