@@ -1,6 +1,7 @@
 /* flame_export: the --to table. */
 #include "flame_export.h"
 #include "folded.h"
+#include "sswrite.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -12,9 +13,16 @@ static int save_collapsed(const struct strtab *t, const struct export_info *x, c
 	return folded_save(t, path, err, errlen);
 }
 
+static int save_speedscope(const struct strtab *t, const struct export_info *x, const char *path,
+			   char *err, size_t errlen)
+{
+	return sswrite_save(t, x->unit, x->title, path, err, errlen);
+}
+
 const struct flame_export flame_exports[] = {
 	{ "svg", "an interactive flame graph (the default)", NULL },
 	{ "collapsed", "collapsed stacks, one 'frame;frame;... count' per line", save_collapsed },
+	{ "speedscope", "a speedscope JSON file (one sampled profile), for speedscope.app", save_speedscope },
 	{ NULL, NULL, NULL }
 };
 
