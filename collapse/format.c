@@ -5,6 +5,7 @@
  * format_families, its tests and its fuzz target.  Nothing else. */
 #include "format.h"
 #include "bytes.h"
+#include "chrome.h"
 #include "bpftrace.h"
 #include "dtrace.h"
 #include "dtrace_cli.h"
@@ -53,6 +54,10 @@ const struct format formats[] = {
 	  vsp_collect, &vsp_cli_family, 0, 0 },
 	{ "speedscope", "speedscope JSON (sampled and evented profiles)", speedscope_sniff,
 	  speedscope_collect, NULL, 0, 0 },
+	{ "cpuprofile", "Chrome DevTools or node .cpuprofile (JavaScript)", cpuprofile_sniff,
+	  cpuprofile_collect, NULL, 0, 0 },
+	{ "chrome-trace", "Chrome trace-event JSON (X, B and E events)", trace_sniff, trace_collect,
+	  NULL, 0, 0 },
 	{ "perfview-json", "PerfView stack JSON", pv_json_sniff, pv_collect, NULL, FILTER_TIME,
 	  PV_KIND_JSON },
 	{ "perfview-xml", "PerfView stack XML", pv_xml_sniff, pv_collect, NULL, FILTER_TIME,

@@ -40,6 +40,7 @@ struct json {
 	char *s;			/* text of the last string or number */
 	size_t slen;			/* its length */
 	size_t scap;			/* room in s */
+	int truncated;			/* the fault was the input's end */
 	char err[160];			/* the fault */
 };
 
@@ -118,7 +119,7 @@ static int fail(struct json *j, const char *what)
 	if (j->rerr)
 		snprintf(j->err, sizeof(j->err), "read error at byte %llu",
 			 (unsigned long long)offset(j));
-	else if (peek(j) < 0)
+	else if ((j->truncated = peek(j) < 0))
 		snprintf(j->err, sizeof(j->err), "the input ends early (at byte %llu: %s)",
 			 (unsigned long long)offset(j), what);
 	else
@@ -236,6 +237,8 @@ static int string(struct json *j)
 			j->pos++;
 			if (escape(j) < 0)
 				return -1;
+		} else if (c >= 0x20) {
+			continue;	/* the window ended inside the string */
 		} else if (c >= 0) {
 			return fail(j, "a control character in a string");
 		} else if (j->pos == j->len) {
@@ -483,6 +486,11 @@ int json_depth(const struct json *j)
 uint64_t json_offset(const struct json *j)
 {
 	return j->tokoff;
+}
+
+int json_truncated(const struct json *j)
+{
+	return j->done == JSON_ERROR && j->truncated && !j->rerr;
 }
 
 const char *json_error(const struct json *j)

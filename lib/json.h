@@ -70,6 +70,11 @@ uint64_t json_offset(const struct json *j);
 /* After JSON_ERROR: "expected ',' or ']' at byte 1234", owned by j. */
 const char *json_error(const struct json *j);
 
+/* After JSON_ERROR: non-zero when the fault was only that the input
+ * ended before the value closed (a cut-short file, as partial traces
+ * are), not a malformed byte or a read error. */
+int json_truncated(const struct json *j);
+
 /* Number helpers for the text of a NUMBER (or a STRING holding one, as
  * some writers give): json_u64 takes a plain non-negative integer that
  * fits in 64 bits, json_i64 the same with an optional '-'; json_double
