@@ -205,8 +205,10 @@ static int escape(struct json *j)
 
 	if (c == 'u')
 		return unicode(j);
-	if (!k)
+	if (!k) {
+		j->pos -= c >= 0;	/* name the byte after the backslash */
 		return fail(j, "invalid escape in a string");
+	}
 	sput(j, to + (k - from), 1);
 	return 0;
 }

@@ -62,6 +62,8 @@ suite collapse-gdb tests/collapse-gdb.sh
 suite collapse-recursive tests/collapse-recursive.sh
 suite collapse-guess tests/collapse-guess.sh
 suite collapse-lnt tests/collapse-lnt.sh
+suite collapse-speedscope tests/collapse-speedscope.sh
+suite collapse-chrome tests/collapse-chrome.sh
 suite flame tests/flame.sh
 suite stackops tests/stackops.sh
 suite truncated tests/truncated.sh
