@@ -81,6 +81,16 @@ static void detection(void)
 		  "jstack");
 	CHECK_STR(detected("Thread 1 (Thread 0x7f (LWP 1) \"a\"):\n#0  0x1 in f () at a.c:1\n#1  0x2 in main () at a.c:2\n"),
 		  "gdb");
+	CHECK_STR(detected("{\"$schema\": \"https://www.speedscope.app/file-format-schema.json\"}"),
+		  "speedscope");
+	CHECK_STR(detected("{\"profiles\": [], \"shared\": {\"frames\": []}}"), "speedscope");
+	CHECK_STR(detected("{\"nodes\":[{\"id\":1,\"callFrame\":{\"functionName\":\"(root)\"}}]}"),
+		  "cpuprofile");
+	CHECK_STR(detected("{\"head\":{\"functionName\":\"(root)\",\"children\":[]}}"), "cpuprofile");
+	CHECK_STR(detected(" [{\"pid\":1,\"tid\":1,\"ph\":\"X\",\"ts\":1,\"dur\":2}]"), "chrome-trace");
+	CHECK_STR(detected("{\"traceEvents\": [], \"nodes\": [{\"callFrame\": {}}]}"), "chrome-trace");
+	/* A PerfView file names none of these. */
+	CHECK_STR(detected("{\"Samples\":[{\"Stack\":[\"a\"]}]}"), "perfview-json");
 	CHECK_STR(detected(""), "none");
 	CHECK_STR(detected("hello\nworld\n"), "none");
 	CHECK_STR(detected("PERFILE2xxxxxxxx"), "perf.data");
