@@ -1,6 +1,5 @@
-/* json: the tokenizer.  A state says what may come next; a stack of
- * open brackets says what closes them.  Bytes come through a window
- * refilled from the read function (or are the whole input in memory). */
+/* json: the tokenizer.  A state says what may come next, a stack of open
+ * brackets what closes them; bytes come through a refilled window. */
 #include "json.h"
 #include "bytes.h"
 #include "folded.h"
