@@ -26,19 +26,16 @@ struct json {
 	void *ctx;			/* for rd */
 	char *win;			/* the window we own (rd given) */
 	const char *buf;		/* the bytes at hand */
-	size_t pos;			/* next byte in buf */
-	size_t len;			/* bytes in buf */
+	size_t pos, len;		/* next byte in buf, bytes in buf */
 	uint64_t base;			/* input offset of buf[0] */
-	int eof;			/* rd said the end */
-	int rerr;			/* rd failed */
+	int eof, rerr;			/* rd said the end, rd failed */
 	enum state st;			/* what may come next */
 	int depth;			/* open brackets */
 	char open[JSON_MAX_DEPTH];	/* '{' or '[' for each */
 	int done;			/* 0, or the token to keep returning */
 	uint64_t tokoff;		/* offset of the last token */
 	char *s;			/* text of the last string or number */
-	size_t slen;			/* its length */
-	size_t scap;			/* room in s */
+	size_t slen, scap;		/* its length, room in s */
 	int truncated;			/* the fault was the input's end */
 	char err[160];			/* the fault */
 };
@@ -58,8 +55,8 @@ struct json *json_new_mem(const char *data, size_t len)
 {
 	struct json *j = xcalloc(1, sizeof(*j));
 
-	j->buf = data;
-	j->len = len;
+	j->buf = data ? data : "";
+	j->len = data ? len : 0;
 	j->eof = 1;
 	return j;
 }
@@ -96,15 +93,6 @@ static inline int peek(struct json *j)
 	if (j->pos == j->len && refill(j) < 0)
 		return -1;
 	return (unsigned char)j->buf[j->pos];
-}
-
-static inline int get(struct json *j)
-{
-	int c = peek(j);
-
-	if (c >= 0)
-		j->pos++;
-	return c;
 }
 
 static uint64_t offset(const struct json *j)
@@ -182,8 +170,8 @@ static int unicode(struct json *j)
 	if (u < 0)
 		return fail(j, "\\u needs four hex digits");
 	if (u >= 0xd800 && u < 0xdc00 && peek(j) == '\\') {
-		j->pos++;
-		if (get(j) != 'u' || (v = hex4(j)) < 0)
+		j->pos++;	/* the backslash */
+		if (peek(j) != 'u' || (j->pos++, (v = hex4(j)) < 0))
 			return fail(j, "a bad escape after a high surrogate");
 		if (v >= 0xdc00 && v < 0xe000) {
 			sput_cp(j, (unsigned long)(0x10000 + ((u - 0xd800) << 10) + (v - 0xdc00)));
@@ -199,9 +187,10 @@ static int unicode(struct json *j)
 static int escape(struct json *j)
 {
 	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
-	int c = get(j);
+	int c = peek(j);
 	const char *k = c > 0 ? strchr(from, c) : NULL;
 
+	j->pos += c >= 0;
 	if (c == 'u')
 		return unicode(j);
 	if (!k) {
@@ -248,37 +237,44 @@ static int string(struct json *j)
 	}
 }
 
-int json_double(const char *s, size_t n, double *v)
+/* JSON's number grammar, the whole n bytes. */
+static int number_ok(const char *s, size_t n)
 {
 	size_t i = n && s[0] == '-';
-	char tmp[MAX_NUMBER + 1], *end;
 
 	if (i == n || s[i] < '0' || s[i] > '9' || n > MAX_NUMBER)
-		return -1;
+		return 0;
 	if (s[i] == '0' && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9')
-		return -1;
+		return 0;
 	while (i < n && s[i] >= '0' && s[i] <= '9')
 		i++;
 	if (i < n && s[i] == '.') {
 		if (++i == n || s[i] < '0' || s[i] > '9')
-			return -1;
+			return 0;
 		while (i < n && s[i] >= '0' && s[i] <= '9')
 			i++;
 	}
 	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
 		i += i + 1 < n && (s[i + 1] == '+' || s[i + 1] == '-') ? 2 : 1;
-		if (i == n || s[i] < '0' || s[i] > '9')
-			return -1;
+		if (i >= n || s[i] < '0' || s[i] > '9')
+			return 0;
 		while (i < n && s[i] >= '0' && s[i] <= '9')
 			i++;
 	}
-	if (i != n)
+	return i == n;
+}
+
+int json_double(const char *s, size_t n, double *v)
+{
+	char tmp[MAX_NUMBER + 1];
+
+	if (!number_ok(s, n))
 		return -1;
 	if (bytes_decimal(s, n, v) == 0)
 		return 0;
 	memcpy(tmp, s, n);
 	tmp[n] = '\0';
-	*v = strtod(tmp, &end);
+	*v = strtod(tmp, NULL);
 	return 0;
 }
 
@@ -334,7 +330,6 @@ int json_weight(const char *s, size_t n, struct fcount *c)
 /* A number or literal. */
 static int scalar(struct json *j)
 {
-	double d;
 	int c;
 
 	j->slen = 0;
@@ -355,7 +350,7 @@ static int scalar(struct json *j)
 		return JSON_FALSE;
 	if (j->slen == 4 && memcmp(j->s, "null", 4) == 0)
 		return JSON_NULL;
-	if (j->slen && json_double(j->s, j->slen, &d) == 0)
+	if (number_ok(j->s, j->slen))
 		return JSON_NUMBER;
 	j->pos -= j->slen <= j->pos ? j->slen : 0;
 	return fail(j, j->slen ? "not a number, string, object, array, true, false or null"

@@ -326,7 +326,8 @@ static void stack_of(struct cp *c, uint32_t x)
 		xgrow(&c->stk, &c->stkcap, c->slen + len + 2, 1);
 		if (i + 1 < k)
 			c->stk[c->slen++] = ';';
-		memcpy(c->stk + c->slen, c->names + from, len);
+		if (len)
+			memcpy(c->stk + c->slen, c->names + from, len);
 		c->slen += len;
 	}
 }

@@ -311,7 +311,8 @@ static void nest(struct tr *r)
 {
 	size_t i;
 
-	qsort(r->iv, r->niv, sizeof(*r->iv), cmp_nest);
+	if (r->niv)	/* qsort takes no NULL, even for nothing */
+		qsort(r->iv, r->niv, sizeof(*r->iv), cmp_nest);
 	r->depth = 0;
 	for (i = 0; i < r->niv; i++) {
 		const struct tev *e = &r->iv[i];
@@ -346,7 +347,8 @@ static void emit(struct tr *r)
 {
 	size_t i = 0, k;
 
-	qsort(r->ev, r->nev, sizeof(*r->ev), cmp_input);
+	if (r->nev)
+		qsort(r->ev, r->nev, sizeof(*r->ev), cmp_input);
 	while (i < r->nev) {
 		for (k = i; k < r->nev && r->ev[k].thread == r->ev[i].thread; k++)
 			;

@@ -346,7 +346,8 @@ static int push_frame(struct ss *s, uint32_t f)
 	xgrow(&s->stk, &s->scap, s->slen + n + 2, 1);
 	if (s->slen)
 		s->stk[s->slen++] = ';';
-	memcpy(s->stk + s->slen, s->names + from, n);
+	if (n)	/* names is NULL while every name is empty */
+		memcpy(s->stk + s->slen, s->names + from, n);
 	s->slen += n;
 	return 0;
 }
