@@ -393,7 +393,7 @@ static int key(struct json *j, int c)
 	return JSON_KEY;
 }
 
-static int close(struct json *j)
+static int close_bracket(struct json *j)
 {
 	char o = j->open[--j->depth];
 
@@ -416,7 +416,7 @@ static int after(struct json *j, int c)
 	}
 	o = j->open[j->depth - 1];
 	if (c == (o == '{' ? '}' : ']'))
-		return close(j);
+		return close_bracket(j);
 	if (c != ',')
 		return fail(j, o == '{' ? "expected ',' or '}'" : "expected ',' or ']'");
 	j->pos++;
@@ -437,12 +437,12 @@ int json_next(struct json *j)
 	case S_AFTER:
 		return after(j, c);
 	case S_KEY_OR_END:
-		return c == '}' ? close(j) : key(j, c);
+		return c == '}' ? close_bracket(j) : key(j, c);
 	case S_KEY:
 		return key(j, c);
 	case S_VALUE_OR_END:
 		if (c == ']')
-			return close(j);
+			return close_bracket(j);
 		/* fall through */
 	case S_VALUE:
 	default:
