@@ -4,6 +4,7 @@
 #include "chrome.h"
 #include "folded.h"
 #include "json.h"
+#include "strtab.h"
 #include "xalloc.h"
 
 #include <stdint.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #define NONE UINT32_MAX
+#define NOFRAMES (UINT32_MAX - 1)	/* a node whose stack is empty */
 
 struct cpnode {
 	int64_t id;		/* the node's id */
@@ -19,6 +21,7 @@ struct cpnode {
 	uint64_t hits;		/* hitCount */
 	uint32_t pidx;		/* the parent's index, or NONE */
 	uint32_t name;		/* index of its name */
+	uint32_t sid;		/* its stack's id in the table, once made */
 	char has_parent;	/* parent_id given */
 	char ignore;		/* (root) or (idle): no frame */
 };
@@ -213,6 +216,7 @@ static int node(struct cp *c, uint32_t parent)
 	me = (uint32_t)c->nn++;
 	memset(&c->n[me], 0, sizeof(c->n[me]));
 	c->n[me].pidx = parent;
+	c->n[me].sid = NONE;
 	while (rc == 0 && (tok = json_next(c->j)) == JSON_KEY) {
 		const char *k = json_text(c->j, &n);
 
@@ -336,14 +340,22 @@ static void put(struct cp *c, const struct idpair *byid, int64_t id, uint64_t w)
 {
 	uint32_t x = lookup(byid, c->nn, id);
 	struct fcount fc = { w, 0 };
+	struct cpnode *nd;
 
 	if (x == NONE) {
 		c->unknown++;
 		return;
 	}
-	stack_of(c, x);
-	if (c->slen)
-		fseq_put(c->o->t, c->o->seq, c->stk, c->slen, &fc);
+	nd = &c->n[x];
+	if (nd->sid == NONE) {	/* a node's stack is made once */
+		stack_of(c, x);
+		nd->sid = c->slen ? strtab_intern(c->o->t, c->stk, c->slen, NULL) : NOFRAMES;
+	}
+	if (nd->sid == NOFRAMES)
+		return;
+	fcount_add(strtab_val(c->o->t, nd->sid), &fc);
+	if (c->o->seq)
+		fseq_add(c->o->seq, nd->sid, &fc, NULL);
 }
 
 /* The samples, a run of one node summed: each weighs the time to the
