@@ -11,19 +11,23 @@ RUN=$B/tests/runstat
 MB=${BENCH_JSON_MB:-100}
 mkdir -p "$OUT"
 
-# A speedscope file: 4000 frames, sampled stacks 8-40 deep.
+# A speedscope file: 4000 frames, samples of 50000 distinct stacks 8-40
+# deep (some far more often than others).
 ss=$OUT/big.speedscope.json
-if [ ! -s "$ss" ] || [ "$(cat "$OUT/big.json.params" 2>/dev/null)" != "$MB" ]; then
+if [ ! -s "$ss" ] || [ "$(cat "$OUT/big.json.params" 2>/dev/null)" != "$MB pool" ]; then
 	awk -v mb="$MB" 'BEGIN { srand(42); nf = 4000
 		printf "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"shared\":{\"frames\":["
 		for (i = 0; i < nf; i++) printf "%s{\"name\":\"ns::module%d::function_%d(int, char const*)\"}", i ? "," : "", i % 97, i
 		printf "]},\"profiles\":[{\"type\":\"sampled\",\"name\":\"big\",\"unit\":\"nanoseconds\",\"startValue\":0,\"endValue\":0,\"samples\":["
-		n = int(mb * 1000000 / 130); w = ""
-		for (s = 0; s < n; s++) {
+		n = int(mb * 1000000 / 130)
+		# Samples repeat stacks, as real ones do: 50000 distinct.
+		for (p = 0; p < 50000; p++) {
 			d = 8 + int(rand() * 33); f = int(rand() * 50); line = "["
 			for (k = 0; k < d; k++) { line = line (k ? "," : "") f; f = (f * 7 + int(rand() * 3) + k) % nf }
-			printf "%s%s]", s ? ",\n" : "", line
+			pool[p] = line "]"
 		}
+		for (s = 0; s < n; s++)
+			printf "%s%s", s ? ",\n" : "", pool[int(rand() * rand() * 50000)]
 		printf "],\"weights\":["
 		for (s = 0; s < n; s++) printf "%s%d", s ? "," : "", 1000 + int(rand() * 9000)
 		printf "]}]}\n" }' > "$ss"
@@ -48,7 +52,7 @@ if [ ! -s "$ss" ] || [ "$(cat "$OUT/big.json.params" 2>/dev/null)" != "$MB" ]; t
 			printf ",\n{\"pid\":1,\"tid\":%d,\"ph\":\"X\",\"cat\":\"blink\",\"name\":\"Layout\",\"ts\":%d,\"dur\":3}", tid, t + 36
 		}
 		printf "\n]}\n" }' > "$OUT/big.trace.json"
-	echo "$MB" > "$OUT/big.json.params"
+	echo "$MB pool" > "$OUT/big.json.params"
 fi
 
 # measure NAME CMD...: median of 3 runs of user+sys CPU (runstat gives
