@@ -2,6 +2,7 @@
 #include "flame_export.h"
 #include "folded.h"
 #include "pprof_write.h"
+#include "sswrite.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -19,11 +20,18 @@ static int save_pprof(const struct strtab *t, const struct export_info *x, const
 	return pprof_write_save(t, x->unit, x->title, path, err, errlen);
 }
 
+static int save_speedscope(const struct strtab *t, const struct export_info *x, const char *path,
+			   char *err, size_t errlen)
+{
+	return sswrite_save(t, x->unit, x->title, path, err, errlen);
+}
+
 const struct flame_export flame_exports[] = {
 	{ "svg", "an interactive flame graph (the default)", NULL },
 	{ "collapsed", "collapsed stacks, one 'frame;frame;... count' per line", save_collapsed },
 	{ "pprof", "a gzipped pprof profile (profile.proto), for go tool pprof, Pyroscope, Parca",
 	  save_pprof },
+	{ "speedscope", "a speedscope JSON file (one sampled profile), for speedscope.app", save_speedscope },
 	{ NULL, NULL, NULL }
 };
 

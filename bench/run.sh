@@ -29,7 +29,7 @@ measure() {
 }
 
 # BENCH_ONLY="perf flame" runs only those sections (flamegraph, perf, etw,
-# etl, pprof, perfview, flame, stackops, collapsers, real, browser); the perf input is still made when flame needs it.
+# etl, pprof, perfview, flame, stackops, collapsers, json, real, browser); the perf input is still made when flame needs it.
 section() { [ -z "${BENCH_ONLY:-}" ] || case " $BENCH_ONLY " in *" $1 "*) true ;; *) false ;; esac; }
 if section flamegraph; then
 big=$OUT/big.folded
@@ -292,6 +292,12 @@ for kind in dtrace sample; do
 done
 rm -f "$OUT"/*.svg
 
+fi
+
+if section json; then
+# ---- speedscope, .cpuprofile and trace events (issue 20) ----
+echo "---- JSON inputs (bench/json.sh) ----"
+B=$B sh bench/json.sh
 fi
 
 if section real; then

@@ -5,6 +5,7 @@
  * format_families, its tests and its fuzz target.  Nothing else. */
 #include "format.h"
 #include "bytes.h"
+#include "chrome.h"
 #include "bpftrace.h"
 #include "dtrace.h"
 #include "dtrace_cli.h"
@@ -28,6 +29,7 @@
 #include "pv_format.h"
 #include "sample.h"
 #include "sample_cli.h"
+#include "speedscope.h"
 #include "vsp_cli.h"
 #include "vsp_format.h"
 #include "vtune.h"
@@ -66,6 +68,12 @@ const struct format formats[] = {
 	  &vsp_cli_family, 0, 0 },
 	{ "vs-callercallee", "Visual Studio CallerCalleeSummary CSV", vsp_caller_sniff,
 	  vsp_collect, &vsp_cli_family, 0, 0 },
+	{ "speedscope", "speedscope JSON (sampled and evented profiles)", speedscope_sniff,
+	  speedscope_collect, NULL, 0, 0 },
+	{ "cpuprofile", "Chrome DevTools or node .cpuprofile (JavaScript)", cpuprofile_sniff,
+	  cpuprofile_collect, NULL, 0, 0 },
+	{ "chrome-trace", "Chrome trace-event JSON (X, B and E events)", trace_sniff, trace_collect,
+	  NULL, 0, 0 },
 	{ "perfview-json", "PerfView stack JSON", pv_json_sniff, pv_collect, NULL, FILTER_TIME,
 	  PV_KIND_JSON },
 	{ "perfview-xml", "PerfView stack XML", pv_xml_sniff, pv_collect, NULL, FILTER_TIME,

@@ -169,9 +169,12 @@ expect_err "flame: near miss: says it cannot tell, lists formats" "cannot tell i
 printf '<?xml version="1.0"?>\n<root><Frame ID="1">x</Frame></root>\n' > "$F/other.xml"
 frun 1 "XML that is not PerfView's" "$F/other.xml"
 expect_err "flame: other XML: cannot tell" "other.xml: cannot tell its format"
-printf '{"traceEvents": [{"name": "a", "ph": "X", "ts": 1, "dur": 2}]}\n' > "$F/trace.json"
-frun 2 "JSON that is not PerfView's (a Chrome trace)" "$F/trace.json" -o "$F/trace.svg"
+printf '{"metadata": {"source": "DevTools"}, "events": [{"name": "a", "ts": 1}]}\n' > "$F/trace.json"
+frun 2 "JSON that is not PerfView's (nor speedscope's or Chrome's)" "$F/trace.json" -o "$F/trace.svg"
 expect_err "flame: other JSON: says it is no PerfView stack file" "trace.json: no samples: not a PerfView stack file"
+# A Chrome trace is one now (issue 20).
+printf '{"traceEvents": [{"name": "a", "ph": "X", "ts": 1, "dur": 2}]}\n' > "$F/chrome.json"
+frun 0 "a Chrome trace is drawn" "$F/chrome.json" -o "$F/chrome.svg"
 printf 'main: 12\nfoo: bar baz\n' > "$F/colons.txt"
 frun 1 "text with colons that is not perf script" "$F/colons.txt"
 # Collapsed stacks with a few bad lines are still collapsed stacks (as

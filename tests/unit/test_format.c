@@ -107,6 +107,16 @@ static void detection(void)
 	/* async-profiler's collapsed output is collapsed stacks */
 	CHECK_STR(detected("java/lang/Thread.run;com/a/Worker.run_[j];Unsafe_Park_[k] 12\nall;f_[i] 3\n"),
 		  "collapsed");
+	CHECK_STR(detected("{\"$schema\": \"https://www.speedscope.app/file-format-schema.json\"}"),
+		  "speedscope");
+	CHECK_STR(detected("{\"profiles\": [], \"shared\": {\"frames\": []}}"), "speedscope");
+	CHECK_STR(detected("{\"nodes\":[{\"id\":1,\"callFrame\":{\"functionName\":\"(root)\"}}]}"),
+		  "cpuprofile");
+	CHECK_STR(detected("{\"head\":{\"functionName\":\"(root)\",\"children\":[]}}"), "cpuprofile");
+	CHECK_STR(detected(" [{\"pid\":1,\"tid\":1,\"ph\":\"X\",\"ts\":1,\"dur\":2}]"), "chrome-trace");
+	CHECK_STR(detected("{\"traceEvents\": [], \"nodes\": [{\"callFrame\": {}}]}"), "chrome-trace");
+	/* A PerfView file names none of these. */
+	CHECK_STR(detected("{\"Samples\":[{\"Stack\":[\"a\"]}]}"), "perfview-json");
 	CHECK_STR(detected(""), "none");
 	CHECK_STR(detected("hello\nworld\n"), "none");
 	CHECK_STR(detected("PERFILE2xxxxxxxx"), "perf.data");
