@@ -21,7 +21,8 @@ folded_sum() { awk '{ s += $NF } END { print s + 0 }' "$1"; }
 etl_written() {
 	# Every way of writing a trace, read back exactly.
 	for _o in "" "--compress" "--ptr 4" "--ptr 4 --compress" "--seed 3 --samples 1500 --compress" \
-		  "--seed 9 --samples 800 --ptr 4"; do
+		  "--seed 9 --samples 800 --ptr 4" "--huffman" "--huffman --ptr 4" \
+		  "--huffman --bufsize 200000 --samples 3000 --seed 4"; do
 		python3 "$WRITE" "$XE/t.etl" "$XE/want" $_o
 		"$SETW" "$XE/t.etl" > "$XE/got" 2> "$XE/err"
 		same "written trace ($_o) read exactly" "$XE/want" "$XE/got"
@@ -79,6 +80,8 @@ etl_faults() {
 		etl_fault $_f
 		etl_fault $_f --compress
 	done
+	etl_fault corrupt-lz --huffman
+	etl_fault orphan-stack --huffman
 	# Bytes spoiled at random: never a crash, never a hang.
 	python3 "$WRITE" "$XE/t.etl" "$XE/want" --compress --samples 300
 	_bad=0
@@ -91,6 +94,37 @@ open(sys.argv[2], "wb").write(d[:len(d) - r.choice([0, 0, 1, 999])])' "$XE/t.etl
 		[ $? -le 1 ] || _bad=$((_bad + 1))
 	done
 	[ $_bad = 0 ] && pass "etl: 12 randomly spoiled traces: no crash" || fail "etl: spoiled traces crashed" "$_bad"
+	etl_huffman_spoiled
+}
+
+# LZ77+Huffman buffers spoiled after their code table (the table kept, so
+# the Huffman decoder reads them): never a crash, the samples of the
+# other buffers kept.
+etl_huffman_spoiled() {
+	python3 "$WRITE" "$XE/h.etl" "$XE/want" --huffman --samples 400 --bufsize 30000
+	_bad=0
+	for _s in 1 2 3 4 5 6 7 8; do
+		python3 -c 'import random, struct, sys
+d = bytearray(open(sys.argv[1], "rb").read()); r = random.Random(int(sys.argv[3]))
+at, bufs = 0, []
+while at + 72 <= len(d):
+    size = struct.unpack_from("<I", d, at)[0]
+    if struct.unpack_from("<H", d, at + 0x34)[0] & 0x40:
+        bufs.append((at, size))
+    at += size
+at, size = r.choice(bufs)
+for _ in range(r.choice([1, 3, 30])):
+    d[at + 72 + 256 + r.randrange(size - 72 - 256)] = r.randrange(256)
+open(sys.argv[2], "wb").write(d)' "$XE/h.etl" "$XE/m.etl" $_s
+		"$SETW" "$XE/m.etl" > "$XE/got" 2> /dev/null
+		[ $? -le 1 ] || _bad=$((_bad + 1))
+	done
+	[ $_bad = 0 ] && pass "etl: 8 spoiled LZ77+Huffman traces: no crash" \
+		|| fail "etl: spoiled LZ77+Huffman traces crashed" "$_bad"
+	head -c 150000 "$SETW" > "$XE/bin"
+	python3 tests/tools/xcahuff.py "$XE/bin" > "$XE/rt" 2>&1 \
+		&& pass "etl: xcahuff.py round trip (its compressor, its decoder)" \
+		|| fail "etl: xcahuff.py round trip" "$(cat "$XE/rt")"
 }
 
 etl_options() {

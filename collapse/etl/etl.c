@@ -102,7 +102,12 @@ static size_t inflate_buffer(struct etl *x, size_t size, size_t used, int cut)
 
 	reserve(&x->buf, &x->bufcap, used);
 	memcpy(x->buf, x->raw, HDR);
-	got = xpress_lz77(x->raw + HDR, size - HDR, x->buf + HDR, used - HDR, &fault);
+	if (xpress_huff_sniff(x->raw + HDR, size - HDR)) {
+		x->st.huffman++;
+		got = xpress_huff(x->raw + HDR, size - HDR, x->buf + HDR, used - HDR, &fault);
+	} else {
+		got = xpress_lz77(x->raw + HDR, size - HDR, x->buf + HDR, used - HDR, &fault);
+	}
 	if (fault && !cut)
 		etl_warn(x, "byte %llu: corrupt compressed buffer (at its byte %zu); the %zu bytes "
 			 "before read", (unsigned long long)x->off, HDR + fault - 1, got);
