@@ -167,6 +167,107 @@ etl_options() {
 		|| fail "etl: --split" "$(cat "$XE/list")"
 }
 
+# etl_symmap WANT_ADDRS MAPS... : the --addrs stacks named through the
+# maps (MODULE.sym files) as --symbols should name them, by a reading
+# of the maps of its own: a covered RVA gives module!NAME, the rest
+# module!? with a run of one module's unnamed frames merged.
+etl_symmap() {
+	python3 -c 'import os, re, sys
+from collections import Counter
+maps = {}
+for f in sys.argv[2:]:
+    rows = []
+    for ln in open(f):
+        p = ln.split(None, 2)
+        if ln.lstrip().startswith("#") or len(p) < 3:
+            continue
+        try:
+            rows.append((int(p[0], 16), int(p[1], 16), p[2].strip().replace(";", ":")))
+        except ValueError:
+            pass
+    maps[os.path.basename(f)[:-4].lower()] = rows
+out = Counter()
+for line in open(sys.argv[1]):
+    stack, n = line.rsplit(" ", 1)
+    fr, last = [], None
+    for f in stack.split(";"):
+        m = re.fullmatch(r"(.*)!0x([0-9a-f]+)", f)
+        if not m:
+            fr.append(f)
+            last = None
+            continue
+        mod, rva = m.group(1), int(m.group(2), 16)
+        hit = [nm for a, sz, nm in maps.get(mod.lower(), []) if a <= rva < a + sz]
+        if hit:
+            fr.append(mod + "!" + hit[-1])
+            last = None
+        elif last != mod:
+            fr.append(mod + "!?")
+            last = mod
+    out[";".join(fr)] += int(n)
+for k in sorted(out):
+    print(k, out[k])' "$@" | LC_ALL=C sort
+}
+
+etl_symbols() {
+	mkdir -p "$XE/sym"
+	python3 "$WRITE" "$XE/s.etl" "$XE/addrs" --addrs --seed 2 --huffman
+	awk 'BEGIN { print "# ntdll: the low half named, in 4 KiB functions"
+		for (a = 0; a < 524288; a += 4096) printf "%x %x Nt_%x\n", a, 4096, a
+		print "0x90000 0x100 semi;colon" }' > "$XE/sym/ntdll.dll.sym"
+	awk 'BEGIN { for (a = 0; a < 1048576; a += 16384) printf "0x%x 0x3000 Ke%d\n", a, a / 16384
+		print "zz 10 bad"; print "10" }' > "$XE/sym/NTOSKRNL.EXE.sym"
+	etl_symmap "$XE/addrs" "$XE/sym/ntdll.dll.sym" "$XE/sym/NTOSKRNL.EXE.sym" > "$XE/want"
+	"$SETW" --symbols "$XE/sym" "$XE/s.etl" 2> "$XE/err" | LC_ALL=C sort > "$XE/got"
+	same "--symbols DIR: frames named from MODULE.sym maps (any case)" "$XE/want" "$XE/got"
+	grep -q 'NTOSKRNL.EXE.sym:[0-9]*: not RVA SIZE NAME' "$XE/err" \
+		&& pass "etl: --symbols: a bad map line named with its file and line" \
+		|| fail "etl: --symbols: a bad map line" "$(cat "$XE/err")"
+	etl_symmap "$XE/addrs" "$XE/sym/ntdll.dll.sym" > "$XE/want"
+	"$FL" --collapsed --symbols "$XE/sym/ntdll.dll.sym" "$XE/s.etl" 2> /dev/null | LC_ALL=C sort > "$XE/got"
+	same "flame --symbols FILE: one module's map" "$XE/want" "$XE/got"
+	etl_symbols_pe
+}
+
+# A PE image with its PDB, made with clang and lld-link, named through
+# llvm-symbolizer; skipped when any of them is absent.
+etl_symbols_pe() {
+	for _t in clang lld-link llvm-symbolizer; do
+		if ! command -v $_t > /dev/null 2>&1; then
+			skip "etl: --symbols with a PE image" "$_t is not on PATH"
+			return
+		fi
+	done
+	mkdir -p "$XE/pe"
+	_fns=""
+	# Fifteen functions of about 4 KiB fill most of the 64 KiB the trace
+	# gives lib.dll.
+	for _i in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do
+		_fns="$_fns int fn$_i(int x) { __asm__ volatile(\".skip 4000, 0x90\"); return x * $_i + 1; }"
+	done
+	echo "$_fns" > "$XE/pe/lib.c"
+	if ! (cd "$XE/pe" && clang --target=x86_64-pc-windows-msvc -g -gcodeview -O0 -c lib.c -o lib.obj \
+		&& lld-link /dll /noentry /debug /export:fn0 lib.obj /out:lib.dll /pdb:lib.pdb) > /dev/null 2>&1; then
+		skip "etl: --symbols with a PE image" "clang cannot make a Windows DLL here"
+		return
+	fi
+	python3 "$WRITE" "$XE/p.etl" "$XE/addrs" --addrs --seed 2
+	# The names llvm-symbolizer gives each RVA of lib.dll the trace holds:
+	# a map file of one-byte symbols, read by etl_symmap.
+	tr ';' '\n' < "$XE/addrs" | sed -n 's/^lib\.dll!0x\([0-9a-f]*\).*/\1/p' | sort -u > "$XE/rvas"
+	python3 -c 'import sys
+for ln in sys.stdin:
+    print(hex(0x180000000 + int(ln, 16)))' < "$XE/rvas" > "$XE/vas"
+	llvm-symbolizer --obj="$XE/pe/lib.dll" --output-style=GNU --no-inlines < "$XE/vas" \
+		| awk 'NR % 2' | paste "$XE/rvas" - | awk '$2 != "??" { print $1, 1, $2 }' > "$XE/lib.dll.sym"
+	[ -s "$XE/lib.dll.sym" ] || { fail "etl: --symbols PE: llvm-symbolizer named nothing"; return; }
+	etl_symmap "$XE/addrs" "$XE/lib.dll.sym" > "$XE/want"
+	"$SETW" --symbols "$XE/pe" "$XE/p.etl" | LC_ALL=C sort > "$XE/got"
+	same "--symbols: a PE image's PDB through llvm-symbolizer" "$XE/want" "$XE/got"
+	grep -q 'lib.dll!fn[0-9]' "$XE/got" && pass "etl: --symbols PE: fnN frames" \
+		|| fail "etl: --symbols PE: no fnN frames" "$(head -3 "$XE/got")"
+}
+
 # The shared PerfView trace: Windows 8 x64, 8 CPUs, compressed buffers.
 etl_shared() {
 	_z=$SHARED/net.4.5.2.x64.etl.zip
@@ -222,6 +323,7 @@ if have_python; then
 	etl_containers
 	etl_faults
 	etl_options
+	etl_symbols
 	etl_shared
 else
 	skip "etl: all" "python3 is needed to write and check traces"

@@ -42,6 +42,8 @@ struct etl *etl_new(struct etw *out, const struct etw_opts *o, etw_warn_fn *warn
 	x->name = name;
 	x->freq = 1e7;
 	x->names = strtab_new(0);
+	if (o->symbols)
+		x->syms = etl_syms_new(o->symbols);
 	return x;
 }
 
@@ -59,6 +61,7 @@ void etl_free(struct etl *x)
 	map64_free(&x->clrmods);
 	free(x->modids);
 	strtab_free(x->names);
+	etl_syms_free(x->syms);
 	free(x->smp);
 	free(x->img);
 	free(x);

@@ -15,7 +15,7 @@ struct emit {
 	char *s;		/* the frames being built */
 	size_t len, cap;
 	uint32_t last;		/* the module of the frame before + 1, for merging */
-	const struct eimage *hit[2];	/* the last image found, user and kernel */
+	struct eimage *hit[2];		/* the last image found, user and kernel */
 };
 
 static int by_pid_base(const void *a, const void *b)
@@ -30,7 +30,7 @@ static int by_pid_base(const void *a, const void *b)
 }
 
 /* The image of pid holding address a at time ts, or NULL. */
-static const struct eimage *image_at(const struct etl *x, uint32_t pid, uint64_t a, uint64_t ts)
+static struct eimage *image_at(const struct etl *x, uint32_t pid, uint64_t a, uint64_t ts)
 {
 	size_t lo = 0, hi = x->nimg, n;
 
@@ -44,7 +44,7 @@ static const struct eimage *image_at(const struct etl *x, uint32_t pid, uint64_t
 			hi = mid;
 	}
 	for (n = 0; lo > 0 && n < IMAGE_WALK; lo--, n++) {
-		const struct eimage *m = &x->img[lo - 1];
+		struct eimage *m = &x->img[lo - 1];
 
 		if (m->pid != pid)
 			break;
@@ -76,11 +76,11 @@ static void put(struct emit *e, const char *s, size_t n)
 
 /* The image of address a for sample s: most frames fall in the image of
  * the frame before. */
-static const struct eimage *image_of(struct emit *e, const struct esample *s, uint64_t a)
+static struct eimage *image_of(struct emit *e, const struct esample *s, uint64_t a)
 {
 	int kernel = etl_kernel_addr(e->x, a);
 	uint32_t pid = kernel ? 0 : s->pid;
-	const struct eimage *m = e->hit[kernel];
+	struct eimage *m = e->hit[kernel];
 
 	if (m && m->pid == pid && a - m->base < m->size && m->t0 <= s->ts && s->ts < m->t1)
 		return m;
@@ -89,10 +89,35 @@ static const struct eimage *image_of(struct emit *e, const struct esample *s, ui
 	return m;
 }
 
+/* With --symbols: the frame "module!NAME" when the symbols name a; returns
+ * whether they did. */
+static int sym_frame(struct emit *e, struct eimage *m, uint64_t a)
+{
+	struct etl *x = e->x;
+	const char *mod, *name;
+	size_t mlen, nlen;
+	uint32_t id;
+	char buf[1400];
+	int len, k;
+
+	mod = strtab_str(x->names, m->name, &mlen);
+	if (m->sym == 0) {
+		k = etl_sym_module(x, mod, mlen);
+		m->sym = k < 0 ? -1 : k + 1;
+	}
+	if (m->sym < 0 || !etl_sym_name(x, m->sym - 1, a - m->base, &id))
+		return 0;
+	name = strtab_str(x->names, id, &nlen);
+	len = snprintf(buf, sizeof(buf), "%.*s!%.*s", (int)mlen, mod, (int)nlen, name);
+	e->last = 0;
+	put(e, buf, (size_t)len < sizeof(buf) ? (size_t)len : sizeof(buf) - 1);
+	return 1;
+}
+
 static void frame(struct emit *e, const struct esample *s, uint64_t a)
 {
 	struct etl *x = e->x;
-	const struct eimage *m = image_of(e, s, a);
+	struct eimage *m = image_of(e, s, a);
 	const char *name = "?";
 	size_t n = 1;
 	char buf[600];
@@ -105,6 +130,8 @@ static void frame(struct emit *e, const struct esample *s, uint64_t a)
 		put(e, name, n);
 		return;
 	}
+	if (m && x->syms && sym_frame(e, m, a))
+		return;
 	if (!x->o->addrs) {
 		if (e->last == (m ? m->name + 1 : UINT32_MAX))
 			return;		/* the same module: one frame */

@@ -64,6 +64,7 @@ struct eimage {
 	uint32_t pid;		/* whose */
 	uint32_t name;		/* module, or "Module!method" (names table) */
 	int jit;		/* a .NET method: its name is the frame */
+	int sym;		/* --symbols: its module there + 1, -1: none, 0: not asked */
 };
 
 /* An open-addressing map from 64-bit keys to 32-bit values; several
@@ -115,6 +116,7 @@ struct etl {
 	size_t nsmp, smpcap;
 	struct eimage *img;		/* images */
 	size_t nimg, imgcap;
+	struct etl_syms *syms;		/* --symbols, or NULL */
 	struct etl_stats st;
 };
 
@@ -148,6 +150,22 @@ struct etl_key *etl_sorted(const struct erec *rec, size_t n, int cpus);
 void etl_join(struct etl *x);
 int etl_kernel_addr(const struct etl *x, uint64_t a);
 void etl_emit(struct etl *x);
+
+/* etl_sym.c: --symbols PATH (see there). */
+struct etl_syms *etl_syms_new(const char *path);
+void etl_syms_free(struct etl_syms *s);
+/* The symbols of module name (len bytes): an index, or -1 when PATH has none. */
+int etl_sym_module(struct etl *x, const char *name, size_t len);
+/* The name at rva of module mod: 1 and *name (names table), or 0. */
+int etl_sym_name(struct etl *x, int mod, uint64_t rva, uint32_t *name);
+
+/* etl_pe.c: a PE image asked through llvm-symbolizer; NULL when file is
+ * no PE image or llvm-symbolizer cannot be run. */
+struct etl_pe;
+struct etl_pe *etl_pe_new(const char *file);
+/* The function at rva into buf (cap bytes): its length, 0 when unknown. */
+size_t etl_pe_name(struct etl_pe *p, uint64_t rva, char *buf, size_t cap);
+void etl_pe_free(struct etl_pe *p);
 
 static inline uint64_t etl_le(const unsigned char *p, int n)
 {

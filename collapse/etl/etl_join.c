@@ -231,6 +231,7 @@ static void image(struct join *j, const struct erec *r)
 	m->pid = r->pid;
 	m->name = r->flags & IMG_JIT ? jit_name(x, r) : r->frag;
 	m->jit = (r->flags & IMG_JIT) != 0;
+	m->sym = 0;
 	map64_put(&j->imgs, k, (uint32_t)x->nimg++);
 }
 
