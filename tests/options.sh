@@ -40,6 +40,7 @@ value_for() {
 	--weight) echo Weight ;;
 	--metric) echo calls ;;
 	--root) echo main ;;
+	--symbols) echo . ;;
 	*) echo "" ;;
 	esac
 }
