@@ -35,6 +35,22 @@ etl_written() {
 	same "--addrs: module!0xRVA frames, not merged" "$XE/want" "$XE/got"
 }
 
+# A trace of many samples (genetl: a written trace 150 times over, each
+# copy later in time), read in windows and aggregated: exactly the
+# written stacks 150 times, with LZ77+Huffman buffers too.
+etl_many() {
+	if [ ! -x "$B/tests/genetl" ]; then
+		skip "etl: many samples" "$B/tests/genetl is not built"
+		return
+	fi
+	python3 "$WRITE" "$XE/tpl.etl" "$XE/tpl.want" --samples 2000 --seed 11
+	awk '{ n = $NF; $NF = ""; sub(/ $/, ""); print $0, n * 150 }' "$XE/tpl.want" | LC_ALL=C sort > "$XE/want"
+	"$B/tests/genetl" -n 150 "$XE/tpl.etl" > "$XE/big.etl"
+	"$SETW" "$XE/big.etl" | LC_ALL=C sort > "$XE/got"
+	same "300k samples in windows: the written stacks x150" "$XE/want" "$XE/got"
+	rm -f "$XE/big.etl"
+}
+
 etl_containers() {
 	python3 "$WRITE" "$XE/t.etl" "$XE/want" --compress
 	"$FL" --collapsed "$XE/t.etl" > "$XE/got" 2>&1
@@ -320,6 +336,7 @@ etl_shared() {
 
 if have_python; then
 	etl_written
+	etl_many
 	etl_containers
 	etl_faults
 	etl_options

@@ -62,8 +62,12 @@ void etl_free(struct etl *x)
 	free(x->modids);
 	strtab_free(x->names);
 	etl_syms_free(x->syms);
-	free(x->smp);
+	etl_join_free(x);
+	free(x->agg);
+	map64_free(&x->aggmap);
+	free(x->keyfrag);
 	free(x->img);
+	free(x->imgord);
 	free(x);
 }
 
@@ -191,8 +195,9 @@ int etl_read(struct etl *x, etl_read_fn *rd, void *ctx)
 			rc = 1;
 			break;
 		}
+		etl_join(x, 0);
 	}
-	etl_join(x);
+	etl_join(x, 1);
 	etl_emit(x);
 	return rc;
 }

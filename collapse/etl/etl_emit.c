@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define UNRESOLVED 0x80000000u
 #define IMAGE_WALK 64		/* overlapping images looked through */
 
 struct emit {
@@ -89,6 +88,26 @@ static struct eimage *image_of(struct emit *e, const struct esample *s, uint64_t
 	return m;
 }
 
+/* A JIT method's frame: "Module!Namespace.Name(args)", its module by
+ * the ModuleID its record kept ("?" when no module event named it). */
+static void jit_name(struct etl *x, struct eimage *m)
+{
+	char buf[1400];
+	const char *mod = "?", *meth;
+	size_t mlen = 1, len;
+	size_t c = 0;
+	uint32_t id;
+	int n;
+
+	if (m->mod < x->nmodids && map64_next(&x->clrmods, x->modids[m->mod], &c, &id) == 0)
+		mod = strtab_str(x->names, id, &mlen);
+	meth = strtab_str(x->names, m->name, &len);
+	n = snprintf(buf, sizeof(buf), "%.*s!%.*s", (int)mlen, mod, (int)len, meth);
+	m->name = strtab_intern(x->names, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1,
+				NULL);
+	m->mod = UINT32_MAX;
+}
+
 /* With --symbols: the frame "module!NAME" when the symbols name a; returns
  * whether they did. */
 static int sym_frame(struct emit *e, struct eimage *m, uint64_t a)
@@ -123,6 +142,8 @@ static void frame(struct emit *e, const struct esample *s, uint64_t a)
 	char buf[600];
 	int len;
 
+	if (m && m->jit && m->mod != UINT32_MAX)
+		jit_name(x, m);
 	if (m)
 		name = strtab_str(x->names, m->name, &n);
 	if (m && m->jit) {		/* a .NET method: named, never merged */
@@ -153,8 +174,11 @@ static int fragment(struct emit *e, const struct esample *s, uint32_t slot)
 
 	if (!slot)
 		return 0;
-	if (slot & UNRESOLVED)
-		return -1;
+	if (slot & KEY_REF) {
+		if ((slot = e->x->keyfrag[slot & ~KEY_REF]) == UINT32_MAX)
+			return -1;
+		slot++;
+	}
 	a = e->x->addr + e->x->fragat[slot - 1];
 	for (n = e->x->fraglen[slot - 1]; n > 0; n--)
 		frame(e, s, a[n - 1]);
@@ -166,21 +190,19 @@ static void one(struct emit *e, const struct esample *s)
 	struct etl *x = e->x;
 	const char *proc = s->pid == 0 ? "Idle" : "Unknown";
 	size_t plen = strlen(proc);
+	uint32_t k;
 	int bad;
 
-	if (s->tid == 0 && !s->flags && !x->o->include_idle) {
-		x->st.idle++;
-		return;
-	}
 	if (s->proc)
 		proc = strtab_str(x->names, s->proc - 1, &plen);
 	e->len = 0;
 	e->last = 0;
 	bad = fragment(e, s, s->user) | fragment(e, s, s->kern);
 	if (bad)
-		x->st.unresolved++;
-	etw_emit(x->out, proc, plen, s->pid == 0xffffffff ? -1 : (long)s->pid, (long)s->tid,
-		 x->have_t0 ? (double)(s->ts - x->t0) / x->freq : 0, e->s, e->len);
+		x->st.unresolved += s->count;
+	for (k = 0; k < s->count; k++)
+		etw_emit(x->out, proc, plen, s->pid == 0xffffffff ? -1 : (long)s->pid, (long)s->tid,
+			 x->have_t0 ? (double)(s->ts - x->t0) / x->freq : 0, e->s, e->len);
 }
 
 void etl_emit(struct etl *x)
@@ -192,7 +214,7 @@ void etl_emit(struct etl *x)
 	e.x = x;
 	if (x->nimg)
 		qsort(x->img, x->nimg, sizeof(*x->img), by_pid_base);
-	for (i = 0; i < x->nsmp; i++)
-		one(&e, &x->smp[i]);
+	for (i = 0; i < x->nagg; i++)
+		one(&e, &x->agg[i]);
 	free(e.s);
 }

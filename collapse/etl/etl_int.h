@@ -11,6 +11,7 @@
 #include "etl.h"
 
 struct strtab;
+struct join;
 
 /* Kernel events by hook id: group << 8 | opcode (MOF classes). */
 enum {
@@ -43,27 +44,33 @@ struct erec {
 
 enum { IMG_RUNDOWN = 1, IMG_JIT = 2 };	/* there from the start; a .NET method */
 
-/* A sample as joined: its fragments are ids + 1 in the fragment table (0:
- * none yet). */
+/* A sample as joined, live in the join's ring (seq numbers + 1 link
+ * them) until finalized into the aggregate (etl_agg.c), where equal
+ * samples share one entry.  Its fragment slots: a fragment + 1, KEY_REF
+ * | a stack key reference, or 0 (none). */
 struct esample {
-	uint64_t ts;		/* time stamp */
-	uint64_t ip;		/* where it was taken */
+	uint64_t ts;		/* time stamp (the aggregate: its first sample's) */
 	uint32_t tid, pid;	/* thread, and its process then */
 	uint32_t proc;		/* process name (names table) + 1, 0: unknown */
-	uint32_t kern, user;	/* fragments + 1 */
-	uint32_t pend;		/* next sample waiting on the thread + 1 */
-	uint32_t prev;		/* the thread's sample before + 1 */
+	uint32_t kern, user;	/* fragment slots */
+	uint64_t sig;		/* aggregate: the images its frames fell in, hashed */
+	uint32_t pend;		/* live: next sample waiting on the thread + 1 */
+	uint32_t prev;		/* live: the thread's sample before + 1 */
+	uint32_t count;		/* aggregate: how many samples */
 	uint8_t flags;		/* DPC/ISR bits */
 	uint8_t waiting;	/* on its thread's kernel list */
 };
+
+#define KEY_REF 0x80000000u
 
 /* An image of a process over a span of time. */
 struct eimage {
 	uint64_t base, size;	/* where */
 	uint64_t t0, t1;	/* loaded over [t0, t1) */
 	uint32_t pid;		/* whose */
-	uint32_t name;		/* module, or "Module!method" (names table) */
-	int jit;		/* a .NET method: its name is the frame */
+	uint32_t name;		/* module, or a .NET method (names table) */
+	uint32_t mod;		/* a method's ModuleID (modids index), UINT32_MAX: named */
+	int jit;		/* a .NET method: "Module!method" is the frame */
 	int sym;		/* --symbols: its module there + 1, -1: none, 0: not asked */
 };
 
@@ -102,6 +109,7 @@ struct etl {
 	size_t rawcap;
 	struct erec *rec;		/* kept events */
 	size_t nrec, reccap;
+	size_t retry;			/* a window is tried again at this many */
 	uint64_t *addr;			/* fragment addresses, leaf first */
 	size_t naddr, addrcap;
 	size_t *fragat;			/* fragment i: its addresses at addr[fragat[i]]... */
@@ -112,10 +120,18 @@ struct etl {
 	struct map64 clrmods;		/* .NET ModuleID -> its name */
 	uint64_t *modids;		/* the ModuleIDs of JIT methods' records */
 	size_t nmodids, modidcap;
-	struct esample *smp;		/* samples, in time order */
-	size_t nsmp, smpcap;
+	struct join *join;		/* the replay's state (etl_join.c) */
+	uint32_t ncpu;			/* processors: the logfile header's, and seen */
+	uint64_t cpumax[256];		/* per processor, its latest time stamp */
+	struct esample *agg;		/* samples aggregated, in first-seen order */
+	size_t nagg, aggcap;
+	struct map64 aggmap;		/* their hash -> entry */
+	uint32_t *keyfrag;		/* stack key reference -> fragment, UINT32_MAX: none */
+	size_t nkey, keycap;
 	struct eimage *img;		/* images */
 	size_t nimg, imgcap;
+	uint32_t *imgord;		/* etl_agg.c: images by (pid, base), when not dirty */
+	size_t nimgord, imgordcap;
 	struct etl_syms *syms;		/* --symbols, or NULL */
 	struct etl_stats st;
 };
@@ -146,9 +162,19 @@ struct etl_key {
 };
 struct etl_key *etl_sorted(const struct erec *rec, size_t n, int cpus);
 
-/* etl_join.c: the replay in time order, then the samples out. */
-void etl_join(struct etl *x);
+/* etl_join.c: the records replayed in time order, in windows: those
+ * before every processor's latest time stamp once enough are kept (all
+ * at the end), stack fragments joined to their samples, finished samples
+ * into the aggregate. */
+void etl_join(struct etl *x, int end);
+void etl_join_free(struct etl *x);
 int etl_kernel_addr(const struct etl *x, uint64_t a);
+
+/* etl_agg.c: a finished sample into the aggregate (the idle thread's and
+ * those the time filter drops only counted). */
+void etl_agg_add(struct etl *x, const struct esample *s);
+
+/* etl_emit.c: the aggregate out. */
 void etl_emit(struct etl *x);
 
 /* etl_sym.c: --symbols PATH (see there). */
