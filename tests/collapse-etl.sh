@@ -48,6 +48,13 @@ etl_many() {
 	"$B/tests/genetl" -n 150 "$XE/tpl.etl" > "$XE/big.etl"
 	"$SETW" "$XE/big.etl" | LC_ALL=C sort > "$XE/got"
 	same "300k samples in windows: the written stacks x150" "$XE/want" "$XE/got"
+	"$B/tests/genetl" -h -n 150 "$XE/tpl.etl" > "$XE/big.etl"
+	"$SETW" "$XE/big.etl" | LC_ALL=C sort > "$XE/got"
+	same "300k samples in genetl's LZ77+Huffman buffers: x150" "$XE/want" "$XE/got"
+	"$B/tests/genetl" -h -n 2 "$XE/tpl.etl" > "$XE/big.etl"
+	awk '{ n = $NF; $NF = ""; sub(/ $/, ""); print $0, n * 2 }' "$XE/tpl.want" | LC_ALL=C sort > "$XE/want"
+	python3 "$CHECK" "$XE/big.etl" | sed -n 's/^stack //p' | LC_ALL=C sort > "$XE/chk"
+	same "etlcheck (Python's decoder) reads genetl's LZ77+Huffman (C's encoder)" "$XE/want" "$XE/chk"
 	rm -f "$XE/big.etl"
 }
 
