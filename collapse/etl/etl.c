@@ -65,9 +65,11 @@ void etl_free(struct etl *x)
 	etl_join_free(x);
 	free(x->agg);
 	map64_free(&x->aggmap);
+	free(x->aggrecent);
 	free(x->keyfrag);
 	free(x->img);
 	free(x->imgord);
+	free(x->sigcache);
 	free(x);
 }
 

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define IMAGE_WALK 64		/* overlapping images looked through */
 
 struct emit {
 	struct etl *x;
@@ -16,42 +15,6 @@ struct emit {
 	uint32_t last;		/* the module of the frame before + 1, for merging */
 	struct eimage *hit[2];		/* the last image found, user and kernel */
 };
-
-static int by_pid_base(const void *a, const void *b)
-{
-	const struct eimage *p = a, *q = b;
-
-	if (p->pid != q->pid)
-		return p->pid < q->pid ? -1 : 1;
-	if (p->base != q->base)
-		return p->base < q->base ? -1 : 1;
-	return p->t0 < q->t0 ? -1 : p->t0 > q->t0;
-}
-
-/* The image of pid holding address a at time ts, or NULL. */
-static struct eimage *image_at(const struct etl *x, uint32_t pid, uint64_t a, uint64_t ts)
-{
-	size_t lo = 0, hi = x->nimg, n;
-
-	while (lo < hi) {		/* the first image past (pid, a) */
-		size_t mid = lo + (hi - lo) / 2;
-		const struct eimage *m = &x->img[mid];
-
-		if (m->pid < pid || (m->pid == pid && m->base <= a))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (n = 0; lo > 0 && n < IMAGE_WALK; lo--, n++) {
-		struct eimage *m = &x->img[lo - 1];
-
-		if (m->pid != pid)
-			break;
-		if (a - m->base < m->size && m->t0 <= ts && ts < m->t1)
-			return m;
-	}
-	return NULL;
-}
 
 /* Appends n bytes to the frame being built. */
 static void put_raw(struct emit *e, const char *s, size_t n)
@@ -80,12 +43,13 @@ static struct eimage *image_of(struct emit *e, const struct esample *s, uint64_t
 	int kernel = etl_kernel_addr(e->x, a);
 	uint32_t pid = kernel ? 0 : s->pid;
 	struct eimage *m = e->hit[kernel];
+	uint32_t i;
 
 	if (m && m->pid == pid && a - m->base < m->size && m->t0 <= s->ts && s->ts < m->t1)
 		return m;
-	if ((m = image_at(e->x, pid, a, s->ts)))
-		e->hit[kernel] = m;
-	return m;
+	if ((i = etl_image_at(e->x, pid, a, s->ts)) == 0)
+		return NULL;
+	return e->hit[kernel] = &e->x->img[i - 1];
 }
 
 /* A JIT method's frame: "Module!Namespace.Name(args)", its module by
@@ -212,8 +176,7 @@ void etl_emit(struct etl *x)
 
 	memset(&e, 0, sizeof(e));
 	e.x = x;
-	if (x->nimg)
-		qsort(x->img, x->nimg, sizeof(*x->img), by_pid_base);
+	etl_images_ordered(x);
 	for (i = 0; i < x->nagg; i++)
 		one(&e, &x->agg[i]);
 	free(e.s);

@@ -54,6 +54,7 @@ struct esample {
 	uint32_t proc;		/* process name (names table) + 1, 0: unknown */
 	uint32_t kern, user;	/* fragment slots */
 	uint64_t sig;		/* aggregate: the images its frames fell in, hashed */
+	uint32_t epoch;		/* image events replayed before it */
 	uint32_t pend;		/* live: next sample waiting on the thread + 1 */
 	uint32_t prev;		/* live: the thread's sample before + 1 */
 	uint32_t count;		/* aggregate: how many samples */
@@ -126,12 +127,15 @@ struct etl {
 	struct esample *agg;		/* samples aggregated, in first-seen order */
 	size_t nagg, aggcap;
 	struct map64 aggmap;		/* their hash -> entry */
+	uint32_t *aggrecent;		/* by hash, an entry + 1 found lately */
 	uint32_t *keyfrag;		/* stack key reference -> fragment, UINT32_MAX: none */
 	size_t nkey, keycap;
 	struct eimage *img;		/* images */
 	size_t nimg, imgcap;
 	uint32_t *imgord;		/* etl_agg.c: images by (pid, base), when not dirty */
 	size_t nimgord, imgordcap;
+	struct esample *sigcache;	/* etl_agg.c: recent signatures, by their key's hash */
+	uint32_t epoch;			/* image events replayed */
 	struct etl_syms *syms;		/* --symbols, or NULL */
 	struct etl_stats st;
 };
@@ -173,6 +177,11 @@ int etl_kernel_addr(const struct etl *x, uint64_t a);
 /* etl_agg.c: a finished sample into the aggregate (the idle thread's and
  * those the time filter drops only counted). */
 void etl_agg_add(struct etl *x, const struct esample *s);
+
+/* The images of x in order (after new ones came), and the one of pid
+ * holding address a at time ts: its index + 1, or 0. */
+void etl_images_ordered(struct etl *x);
+uint32_t etl_image_at(const struct etl *x, uint32_t pid, uint64_t a, uint64_t ts);
 
 /* etl_emit.c: the aggregate out. */
 void etl_emit(struct etl *x);

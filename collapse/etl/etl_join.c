@@ -16,7 +16,7 @@
 #include <string.h>
 
 #define LOOK_BACK 256		/* samples of a thread a stack may be late by */
-#define RING (1u << 16)		/* live samples */
+#define RING (1u << 13)		/* live samples */
 #define WINDOW (1u << 18)	/* records kept before a replay is tried */
 #define FORCE (1u << 21)	/* records kept before half are replayed anyway */
 
@@ -207,6 +207,7 @@ static void sample(struct etl *x, const struct erec *r)
 	s->ts = r->ts;
 	s->tid = r->tid;
 	s->flags = r->flags;
+	s->epoch = x->epoch;
 	s->pid = r->tid == 0 ? 0 : get(&j->thr, r->tid, 0xffffffff);
 	s->proc = get(&j->procs, s->pid, 0);
 	s->prev = get(&j->last, s->tid, 0);
@@ -227,11 +228,13 @@ static void image(struct etl *x, const struct erec *r)
 				last = i + 1;
 		if (last && x->img[last - 1].t1 == UINT64_MAX)
 			x->img[last - 1].t1 = r->ts;
+		x->epoch++;
 		return;
 	}
 	if (x->nimg == x->imgcap)
 		xgrow(&x->img, &x->imgcap, x->nimg + 1, sizeof(*x->img));
 	m = &x->img[x->nimg];
+	x->epoch++;
 	m->base = r->a;
 	m->size = r->b;
 	m->t0 = r->flags & IMG_RUNDOWN ? 0 : r->ts;	/* there from the start */
