@@ -113,12 +113,17 @@ static int map_line(struct etl *x, struct smod *m, char *line, size_t *cap)
 /* Reads the map file into m; faults named through x's warn. */
 static void load_map(struct etl *x, struct smod *m, FILE *f, const char *file)
 {
-	char *line = NULL;
-	size_t lcap = 0, cap = 0;
+	char line[4096];
+	size_t cap = 0, len;
 	unsigned long lineno = 0, bad = 0;
+	int c;
 
-	while (getline(&line, &lcap, f) >= 0) {
+	while (fgets(line, sizeof(line), f)) {
 		lineno++;
+		len = strlen(line);
+		if (len == sizeof(line) - 1 && line[len - 1] != '\n')
+			while ((c = getc(f)) != EOF && c != '\n')
+				;	/* a longer line: its name cut */
 		if (map_line(x, m, line, &cap) < 0 && ++bad <= SYM_MSGS)
 			x->warn(x->ctx, file, lineno, "not RVA SIZE NAME (hex numbers); skipped");
 	}
@@ -128,7 +133,6 @@ static void load_map(struct etl *x, struct smod *m, FILE *f, const char *file)
 		snprintf(msg, sizeof(msg), "%lu lines skipped in all", bad);
 		x->warn(x->ctx, file, 0, msg);
 	}
-	free(line);
 	if (m->n)
 		qsort(m->sym, m->n, sizeof(*m->sym), by_rva);
 }
