@@ -16,6 +16,8 @@
 #define TABLE 256			/* bytes of code lengths */
 #define BLOCK 65536			/* output bytes per block */
 #define EMPTY 0xffff			/* a table entry no code reaches */
+#define LONG 0xfffe			/* one whose codes are longer than PBITS */
+#define PBITS 10			/* bits of the first table */
 
 struct hz {
 	const unsigned char *s;	/* input */
@@ -50,31 +52,59 @@ int xpress_huff_sniff(const unsigned char *src, size_t n)
 	return n >= TABLE + 4 && kraft(src) == 1u << TBITS;
 }
 
-/* The decoding table of the code lengths at t: entry = symbol | length
- * << 9, by the next 15 bits; returns -1 when the lengths overflow. */
-static int build(const unsigned char *t, uint16_t *tab)
+/* The decoder of one block's code: codes up to PBITS long by a table of
+ * their first PBITS bits, longer ones (rare: 0.1% of symbols at most) by
+ * the canonical order.  A small table is cheap to fill for every buffer. */
+struct code {
+	uint16_t tab[1 << PBITS];	/* symbol | length << 9, EMPTY, or LONG */
+	uint32_t start[TBITS + 2];	/* where length l's codes begin (15-bit units) */
+	uint16_t first[TBITS + 2];	/* their first index in sym */
+	uint16_t sym[NSYM];		/* symbols by (length, value) */
+};
+
+/* Builds c from the code lengths at t; returns -1 when they overflow. */
+static int build(const unsigned char *t, struct code *c)
 {
-	uint32_t at = 0, span;
-	int len, sym, l;
+	uint32_t at = 0, span, k;
+	int len, s, l, n = 0;
 
 	for (len = 1; len <= TBITS; len++) {
+		c->start[len] = at;
+		c->first[len] = (uint16_t)n;
 		span = 1u << (TBITS - len);
-		for (sym = 0; sym < NSYM; sym++) {
-			l = sym & 1 ? t[sym >> 1] >> 4 : t[sym >> 1] & 15;
+		for (s = 0; s < NSYM; s++) {
+			l = s & 1 ? t[s >> 1] >> 4 : t[s >> 1] & 15;
 			if (l != len)
 				continue;
 			if (at + span > 1u << TBITS)
 				return -1;
-			for (uint32_t k = 0; k < span; k++)
-				tab[at + k] = (uint16_t)(sym | len << 9);
+			c->sym[n++] = (uint16_t)s;
+			if (len <= PBITS)
+				for (k = 0; k < span >> (TBITS - PBITS); k++)
+					c->tab[(at >> (TBITS - PBITS)) + k] = (uint16_t)(s | len << 9);
+			else if ((at & ((1u << (TBITS - PBITS)) - 1)) == 0)
+				c->tab[at >> (TBITS - PBITS)] = LONG;
 			at += span;
 		}
 	}
+	c->start[TBITS + 1] = at;
 	if (at == 0)
 		return -1;
-	while (at < 1u << TBITS)
-		tab[at++] = EMPTY;
+	for (k = (at + (1u << (TBITS - PBITS)) - 1) >> (TBITS - PBITS); k < 1u << PBITS; k++)
+		c->tab[k] = EMPTY;
 	return 0;
+}
+
+/* The entry of a code longer than PBITS whose 15 bits are v, or EMPTY. */
+static uint32_t long_code(const struct code *c, uint32_t v)
+{
+	int len;
+
+	for (len = PBITS + 1; len <= TBITS; len++)
+		if (v < c->start[len + 1] && v >= c->start[len])
+			return c->sym[c->first[len] + ((v - c->start[len]) >> (TBITS - len))] |
+			       (uint32_t)len << 9;
+	return EMPTY;
 }
 
 /* Drops n bits, reading a word when fewer than 16 are left. */
@@ -151,7 +181,7 @@ static int match(struct hz *z, unsigned s, unsigned char *dst, size_t cap, size_
 
 /* One block's symbols into dst until *o reaches end (or, matches, cap);
  * returns 0, 1 at the end-of-stream symbol, -1 at a fault. */
-static int block(struct hz *z, const uint16_t *tab, unsigned char *dst, size_t end, size_t cap,
+static int block(struct hz *z, const struct code *c, unsigned char *dst, size_t end, size_t cap,
 		 size_t *o)
 {
 	while (*o < end) {
@@ -159,7 +189,9 @@ static int block(struct hz *z, const uint16_t *tab, unsigned char *dst, size_t e
 
 		if (z->dry)
 			return -1;
-		if ((e = tab[z->bits >> (32 - TBITS)]) == EMPTY)
+		if ((e = c->tab[z->bits >> (32 - PBITS)]) == LONG)
+			e = long_code(c, z->bits >> (32 - TBITS));
+		if (e == EMPTY)
 			return -1;
 		consume(z, (int)(e >> 9));
 		e &= NSYM - 1;
@@ -179,13 +211,13 @@ size_t xpress_huff(const unsigned char *src, size_t n, unsigned char *dst, size_
 		   size_t *fault)
 {
 	struct hz z = { src, n, 0, 0, 0, 0 };
-	uint16_t tab[1 << TBITS];
+	struct code c;
 	size_t o = 0, end;
 	int r;
 
 	*fault = 0;
 	while (o < cap) {
-		if (n - z.i < TABLE + 4 || build(src + z.i, tab) < 0) {
+		if (n - z.i < TABLE + 4 || build(src + z.i, &c) < 0) {
 			*fault = z.i + 1;
 			break;
 		}
@@ -195,7 +227,7 @@ size_t xpress_huff(const unsigned char *src, size_t n, unsigned char *dst, size_
 		z.have = 32;
 		z.dry = 0;
 		end = cap - o > BLOCK ? o + BLOCK : cap;
-		if ((r = block(&z, tab, dst, end, cap, &o)) < 0)
+		if ((r = block(&z, &c, dst, end, cap, &o)) < 0)
 			*fault = z.i + 1;
 		if (r)
 			break;
