@@ -1,10 +1,13 @@
 #!/bin/sh
 # make bench's .etl section (issue 18): stackcollapse-etw on a ~200 MB
 # trace made by tests/tools/genetl from one tests/tools/etlwrite.py wrote
-# (1.6M samples with stacks on 4 CPUs), with plain and with LZ77
-# compressed buffers, and on the shared PerfView trace when present.
-# MB/s are of the trace's data as written (compressed: also of the
-# decompressed buffers), best of 3 wall times; peak RSS.
+# (1.6M samples with stacks on 4 CPUs), with plain, LZ77 and
+# LZ77+Huffman compressed buffers, and on the shared PerfView trace when
+# present.  MB/s are of the trace's data as written (compressed: also of
+# the decompressed buffers), best of 3 wall times, and of CPU time; peak
+# RSS.  A quarter of the trace is read too: the reader's memory follows
+# the distinct stacks, not the samples, so its peak RSS should be about
+# the whole trace's.
 B=${B:-build}
 OUT=${OUT:-bench/out}
 RUN=$B/tests/runstat
@@ -19,6 +22,8 @@ if [ ! -s "$OUT/etl.template" ]; then
 fi
 [ -s "$OUT/big.etl" ] || "$B/tests/genetl" -n 80 "$OUT/etl.template" > "$OUT/big.etl"
 [ -s "$OUT/bigz.etl" ] || "$B/tests/genetl" -z -n 80 "$OUT/etl.template" > "$OUT/bigz.etl"
+[ -s "$OUT/bigh.etl" ] || "$B/tests/genetl" -h -n 80 "$OUT/etl.template" > "$OUT/bigh.etl"
+[ -s "$OUT/quarter.etl" ] || "$B/tests/genetl" -n 20 "$OUT/etl.template" > "$OUT/quarter.etl"
 plain=$(wc -c < "$OUT/big.etl")
 
 # etl_measure NAME FILE: best of 3 runs.
@@ -46,9 +51,11 @@ etl_measure() {
 	fi
 }
 
-cat "$OUT/big.etl" "$OUT/bigz.etl" > /dev/null
+cat "$OUT/big.etl" "$OUT/bigz.etl" "$OUT/bigh.etl" "$OUT/quarter.etl" > /dev/null
 etl_measure "etl plain buffers" "$OUT/big.etl"
-etl_measure "etl compressed" "$OUT/bigz.etl"
+etl_measure "etl compressed LZ77" "$OUT/bigz.etl"
+etl_measure "etl compressed Huffman" "$OUT/bigh.etl"
+etl_measure "etl plain, a quarter" "$OUT/quarter.etl"
 if [ -f ../shared/samples/etl/net.4.5.2.x64.etl.zip ]; then
 	etl_measure "net.4.5.2.x64.etl.zip" ../shared/samples/etl/net.4.5.2.x64.etl.zip
 else

@@ -21,7 +21,8 @@ folded_sum() { awk '{ s += $NF } END { print s + 0 }' "$1"; }
 etl_written() {
 	# Every way of writing a trace, read back exactly.
 	for _o in "" "--compress" "--ptr 4" "--ptr 4 --compress" "--seed 3 --samples 1500 --compress" \
-		  "--seed 9 --samples 800 --ptr 4"; do
+		  "--seed 9 --samples 800 --ptr 4" "--huffman" "--huffman --ptr 4" \
+		  "--huffman --bufsize 200000 --samples 3000 --seed 4"; do
 		python3 "$WRITE" "$XE/t.etl" "$XE/want" $_o
 		"$SETW" "$XE/t.etl" > "$XE/got" 2> "$XE/err"
 		same "written trace ($_o) read exactly" "$XE/want" "$XE/got"
@@ -32,6 +33,29 @@ etl_written() {
 	python3 "$WRITE" "$XE/a.etl" "$XE/want" --addrs --compress
 	"$SETW" --addrs "$XE/a.etl" > "$XE/got"
 	same "--addrs: module!0xRVA frames, not merged" "$XE/want" "$XE/got"
+}
+
+# A trace of many samples (genetl: a written trace 150 times over, each
+# copy later in time), read in windows and aggregated: exactly the
+# written stacks 150 times, with LZ77+Huffman buffers too.
+etl_many() {
+	if [ ! -x "$B/tests/genetl" ]; then
+		skip "etl: many samples" "$B/tests/genetl is not built"
+		return
+	fi
+	python3 "$WRITE" "$XE/tpl.etl" "$XE/tpl.want" --samples 2000 --seed 11
+	awk '{ n = $NF; $NF = ""; sub(/ $/, ""); print $0, n * 150 }' "$XE/tpl.want" | LC_ALL=C sort > "$XE/want"
+	"$B/tests/genetl" -n 150 "$XE/tpl.etl" > "$XE/big.etl"
+	"$SETW" "$XE/big.etl" | LC_ALL=C sort > "$XE/got"
+	same "300k samples in windows: the written stacks x150" "$XE/want" "$XE/got"
+	"$B/tests/genetl" -h -n 150 "$XE/tpl.etl" > "$XE/big.etl"
+	"$SETW" "$XE/big.etl" | LC_ALL=C sort > "$XE/got"
+	same "300k samples in genetl's LZ77+Huffman buffers: x150" "$XE/want" "$XE/got"
+	"$B/tests/genetl" -h -n 2 "$XE/tpl.etl" > "$XE/big.etl"
+	awk '{ n = $NF; $NF = ""; sub(/ $/, ""); print $0, n * 2 }' "$XE/tpl.want" | LC_ALL=C sort > "$XE/want"
+	python3 "$CHECK" "$XE/big.etl" | sed -n 's/^stack //p' | LC_ALL=C sort > "$XE/chk"
+	same "etlcheck (Python's decoder) reads genetl's LZ77+Huffman (C's encoder)" "$XE/want" "$XE/chk"
+	rm -f "$XE/big.etl"
 }
 
 etl_containers() {
@@ -79,6 +103,8 @@ etl_faults() {
 		etl_fault $_f
 		etl_fault $_f --compress
 	done
+	etl_fault corrupt-lz --huffman
+	etl_fault orphan-stack --huffman
 	# Bytes spoiled at random: never a crash, never a hang.
 	python3 "$WRITE" "$XE/t.etl" "$XE/want" --compress --samples 300
 	_bad=0
@@ -91,6 +117,37 @@ open(sys.argv[2], "wb").write(d[:len(d) - r.choice([0, 0, 1, 999])])' "$XE/t.etl
 		[ $? -le 1 ] || _bad=$((_bad + 1))
 	done
 	[ $_bad = 0 ] && pass "etl: 12 randomly spoiled traces: no crash" || fail "etl: spoiled traces crashed" "$_bad"
+	etl_huffman_spoiled
+}
+
+# LZ77+Huffman buffers spoiled after their code table (the table kept, so
+# the Huffman decoder reads them): never a crash, the samples of the
+# other buffers kept.
+etl_huffman_spoiled() {
+	python3 "$WRITE" "$XE/h.etl" "$XE/want" --huffman --samples 400 --bufsize 30000
+	_bad=0
+	for _s in 1 2 3 4 5 6 7 8; do
+		python3 -c 'import random, struct, sys
+d = bytearray(open(sys.argv[1], "rb").read()); r = random.Random(int(sys.argv[3]))
+at, bufs = 0, []
+while at + 72 <= len(d):
+    size = struct.unpack_from("<I", d, at)[0]
+    if struct.unpack_from("<H", d, at + 0x34)[0] & 0x40:
+        bufs.append((at, size))
+    at += size
+at, size = r.choice(bufs)
+for _ in range(r.choice([1, 3, 30])):
+    d[at + 72 + 256 + r.randrange(size - 72 - 256)] = r.randrange(256)
+open(sys.argv[2], "wb").write(d)' "$XE/h.etl" "$XE/m.etl" $_s
+		"$SETW" "$XE/m.etl" > "$XE/got" 2> /dev/null
+		[ $? -le 1 ] || _bad=$((_bad + 1))
+	done
+	[ $_bad = 0 ] && pass "etl: 8 spoiled LZ77+Huffman traces: no crash" \
+		|| fail "etl: spoiled LZ77+Huffman traces crashed" "$_bad"
+	head -c 150000 "$SETW" > "$XE/bin"
+	python3 tests/tools/xcahuff.py "$XE/bin" > "$XE/rt" 2>&1 \
+		&& pass "etl: xcahuff.py round trip (its compressor, its decoder)" \
+		|| fail "etl: xcahuff.py round trip" "$(cat "$XE/rt")"
 }
 
 etl_options() {
@@ -131,6 +188,107 @@ etl_options() {
 	[ "$(wc -l < "$XE/list")" = 2 ] && [ "$(ls "$XE/split" | wc -l)" = 2 ] \
 		&& pass "etl: --split --top 2 writes the two busiest threads" \
 		|| fail "etl: --split" "$(cat "$XE/list")"
+}
+
+# etl_symmap WANT_ADDRS MAPS... : the --addrs stacks named through the
+# maps (MODULE.sym files) as --symbols should name them, by a reading
+# of the maps of its own: a covered RVA gives module!NAME, the rest
+# module!? with a run of one module's unnamed frames merged.
+etl_symmap() {
+	python3 -c 'import os, re, sys
+from collections import Counter
+maps = {}
+for f in sys.argv[2:]:
+    rows = []
+    for ln in open(f):
+        p = ln.split(None, 2)
+        if ln.lstrip().startswith("#") or len(p) < 3:
+            continue
+        try:
+            rows.append((int(p[0], 16), int(p[1], 16), p[2].strip().replace(";", ":")))
+        except ValueError:
+            pass
+    maps[os.path.basename(f)[:-4].lower()] = rows
+out = Counter()
+for line in open(sys.argv[1]):
+    stack, n = line.rsplit(" ", 1)
+    fr, last = [], None
+    for f in stack.split(";"):
+        m = re.fullmatch(r"(.*)!0x([0-9a-f]+)", f)
+        if not m:
+            fr.append(f)
+            last = None
+            continue
+        mod, rva = m.group(1), int(m.group(2), 16)
+        hit = [nm for a, sz, nm in maps.get(mod.lower(), []) if a <= rva < a + sz]
+        if hit:
+            fr.append(mod + "!" + hit[-1])
+            last = None
+        elif last != mod:
+            fr.append(mod + "!?")
+            last = mod
+    out[";".join(fr)] += int(n)
+for k in sorted(out):
+    print(k, out[k])' "$@" | LC_ALL=C sort
+}
+
+etl_symbols() {
+	mkdir -p "$XE/sym"
+	python3 "$WRITE" "$XE/s.etl" "$XE/addrs" --addrs --seed 2 --huffman
+	awk 'BEGIN { print "# ntdll: the low half named, in 4 KiB functions"
+		for (a = 0; a < 524288; a += 4096) printf "%x %x Nt_%x\n", a, 4096, a
+		print "0x90000 0x100 semi;colon" }' > "$XE/sym/ntdll.dll.sym"
+	awk 'BEGIN { for (a = 0; a < 1048576; a += 16384) printf "0x%x 0x3000 Ke%d\n", a, a / 16384
+		print "zz 10 bad"; print "10" }' > "$XE/sym/NTOSKRNL.EXE.sym"
+	etl_symmap "$XE/addrs" "$XE/sym/ntdll.dll.sym" "$XE/sym/NTOSKRNL.EXE.sym" > "$XE/want"
+	"$SETW" --symbols "$XE/sym" "$XE/s.etl" 2> "$XE/err" | LC_ALL=C sort > "$XE/got"
+	same "--symbols DIR: frames named from MODULE.sym maps (any case)" "$XE/want" "$XE/got"
+	grep -q 'NTOSKRNL.EXE.sym:[0-9]*: not RVA SIZE NAME' "$XE/err" \
+		&& pass "etl: --symbols: a bad map line named with its file and line" \
+		|| fail "etl: --symbols: a bad map line" "$(cat "$XE/err")"
+	etl_symmap "$XE/addrs" "$XE/sym/ntdll.dll.sym" > "$XE/want"
+	"$FL" --collapsed --symbols "$XE/sym/ntdll.dll.sym" "$XE/s.etl" 2> /dev/null | LC_ALL=C sort > "$XE/got"
+	same "flame --symbols FILE: one module's map" "$XE/want" "$XE/got"
+	etl_symbols_pe
+}
+
+# A PE image with its PDB, made with clang and lld-link, named through
+# llvm-symbolizer; skipped when any of them is absent.
+etl_symbols_pe() {
+	for _t in clang lld-link llvm-symbolizer; do
+		if ! command -v $_t > /dev/null 2>&1; then
+			skip "etl: --symbols with a PE image" "$_t is not on PATH"
+			return
+		fi
+	done
+	mkdir -p "$XE/pe"
+	_fns=""
+	# Fifteen functions of about 4 KiB fill most of the 64 KiB the trace
+	# gives lib.dll.
+	for _i in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do
+		_fns="$_fns int fn$_i(int x) { __asm__ volatile(\".skip 4000, 0x90\"); return x * $_i + 1; }"
+	done
+	echo "$_fns" > "$XE/pe/lib.c"
+	if ! (cd "$XE/pe" && clang --target=x86_64-pc-windows-msvc -g -gcodeview -O0 -c lib.c -o lib.obj \
+		&& lld-link /dll /noentry /debug /export:fn0 lib.obj /out:lib.dll /pdb:lib.pdb) > /dev/null 2>&1; then
+		skip "etl: --symbols with a PE image" "clang cannot make a Windows DLL here"
+		return
+	fi
+	python3 "$WRITE" "$XE/p.etl" "$XE/addrs" --addrs --seed 2
+	# The names llvm-symbolizer gives each RVA of lib.dll the trace holds:
+	# a map file of one-byte symbols, read by etl_symmap.
+	tr ';' '\n' < "$XE/addrs" | sed -n 's/^lib\.dll!0x\([0-9a-f]*\).*/\1/p' | sort -u > "$XE/rvas"
+	python3 -c 'import sys
+for ln in sys.stdin:
+    print(hex(0x180000000 + int(ln, 16)))' < "$XE/rvas" > "$XE/vas"
+	llvm-symbolizer --obj="$XE/pe/lib.dll" --output-style=GNU --no-inlines < "$XE/vas" \
+		| awk 'NR % 2' | paste "$XE/rvas" - | awk '$2 != "??" { print $1, 1, $2 }' > "$XE/lib.dll.sym"
+	[ -s "$XE/lib.dll.sym" ] || { fail "etl: --symbols PE: llvm-symbolizer named nothing"; return; }
+	etl_symmap "$XE/addrs" "$XE/lib.dll.sym" > "$XE/want"
+	"$SETW" --symbols "$XE/pe" "$XE/p.etl" | LC_ALL=C sort > "$XE/got"
+	same "--symbols: a PE image's PDB through llvm-symbolizer" "$XE/want" "$XE/got"
+	grep -q 'lib.dll!fn[0-9]' "$XE/got" && pass "etl: --symbols PE: fnN frames" \
+		|| fail "etl: --symbols PE: no fnN frames" "$(head -3 "$XE/got")"
 }
 
 # The shared PerfView trace: Windows 8 x64, 8 CPUs, compressed buffers.
@@ -185,9 +343,11 @@ etl_shared() {
 
 if have_python; then
 	etl_written
+	etl_many
 	etl_containers
 	etl_faults
 	etl_options
+	etl_symbols
 	etl_shared
 else
 	skip "etl: all" "python3 is needed to write and check traces"

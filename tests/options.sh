@@ -41,6 +41,7 @@ value_for() {
 	--metric) echo calls ;;
 	--root) echo main ;;
 	--sample-type) echo samples ;;
+	--symbols) echo . ;;
 	*) echo "" ;;
 	esac
 }

@@ -42,6 +42,8 @@ struct etl *etl_new(struct etw *out, const struct etw_opts *o, etw_warn_fn *warn
 	x->name = name;
 	x->freq = 1e7;
 	x->names = strtab_new(0);
+	if (o->symbols)
+		x->syms = etl_syms_new(o->symbols);
 	return x;
 }
 
@@ -59,8 +61,15 @@ void etl_free(struct etl *x)
 	map64_free(&x->clrmods);
 	free(x->modids);
 	strtab_free(x->names);
-	free(x->smp);
+	etl_syms_free(x->syms);
+	etl_join_free(x);
+	free(x->agg);
+	map64_free(&x->aggmap);
+	free(x->aggrecent);
+	free(x->keyfrag);
 	free(x->img);
+	free(x->imgord);
+	free(x->sigcache);
 	free(x);
 }
 
@@ -102,7 +111,12 @@ static size_t inflate_buffer(struct etl *x, size_t size, size_t used, int cut)
 
 	reserve(&x->buf, &x->bufcap, used);
 	memcpy(x->buf, x->raw, HDR);
-	got = xpress_lz77(x->raw + HDR, size - HDR, x->buf + HDR, used - HDR, &fault);
+	if (xpress_huff_sniff(x->raw + HDR, size - HDR)) {
+		x->st.huffman++;
+		got = xpress_huff(x->raw + HDR, size - HDR, x->buf + HDR, used - HDR, &fault);
+	} else {
+		got = xpress_lz77(x->raw + HDR, size - HDR, x->buf + HDR, used - HDR, &fault);
+	}
 	if (fault && !cut)
 		etl_warn(x, "byte %llu: corrupt compressed buffer (at its byte %zu); the %zu bytes "
 			 "before read", (unsigned long long)x->off, HDR + fault - 1, got);
@@ -183,8 +197,9 @@ int etl_read(struct etl *x, etl_read_fn *rd, void *ctx)
 			rc = 1;
 			break;
 		}
+		etl_join(x, 0);
 	}
-	etl_join(x);
+	etl_join(x, 1);
 	etl_emit(x);
 	return rc;
 }

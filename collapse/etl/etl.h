@@ -4,7 +4,8 @@
  *
  * The file is a run of buffers (WMI_BUFFER_HEADER, 72 bytes: size, bytes
  * used, CPU, flags), each CPU's in order; compressed ones (flag 0x40)
- * hold MS-XCA plain LZ77 after the header.  Events in a buffer are
+ * hold MS-XCA plain LZ77 or LZ77+Huffman after the header (told apart
+ * by xpress_huff_sniff).  Events in a buffer are
  * 8-byte aligned and start with a marker whose third byte is the header
  * kind: SYSTEM_TRACE_HEADER (full or compact), PERFINFO_TRACE_HEADER
  * (kernel events: a hook id, group << 8 | opcode), EVENT_TRACE_HEADER,
@@ -37,6 +38,7 @@ struct etl_stats {
 	uint64_t bytes;			/* read */
 	uint64_t buffers;		/* buffers read */
 	uint64_t compressed;		/* of them compressed */
+	uint64_t huffman;		/* of those LZ77+Huffman */
 	uint64_t events;		/* events walked */
 	uint64_t samples;		/* SampledProfile events */
 	uint64_t idle;			/* idle samples dropped */

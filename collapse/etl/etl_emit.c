@@ -7,52 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define UNRESOLVED 0x80000000u
-#define IMAGE_WALK 64		/* overlapping images looked through */
 
 struct emit {
 	struct etl *x;
 	char *s;		/* the frames being built */
 	size_t len, cap;
 	uint32_t last;		/* the module of the frame before + 1, for merging */
-	const struct eimage *hit[2];	/* the last image found, user and kernel */
+	struct eimage *hit[2];		/* the last image found, user and kernel */
 };
-
-static int by_pid_base(const void *a, const void *b)
-{
-	const struct eimage *p = a, *q = b;
-
-	if (p->pid != q->pid)
-		return p->pid < q->pid ? -1 : 1;
-	if (p->base != q->base)
-		return p->base < q->base ? -1 : 1;
-	return p->t0 < q->t0 ? -1 : p->t0 > q->t0;
-}
-
-/* The image of pid holding address a at time ts, or NULL. */
-static const struct eimage *image_at(const struct etl *x, uint32_t pid, uint64_t a, uint64_t ts)
-{
-	size_t lo = 0, hi = x->nimg, n;
-
-	while (lo < hi) {		/* the first image past (pid, a) */
-		size_t mid = lo + (hi - lo) / 2;
-		const struct eimage *m = &x->img[mid];
-
-		if (m->pid < pid || (m->pid == pid && m->base <= a))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (n = 0; lo > 0 && n < IMAGE_WALK; lo--, n++) {
-		const struct eimage *m = &x->img[lo - 1];
-
-		if (m->pid != pid)
-			break;
-		if (a - m->base < m->size && m->t0 <= ts && ts < m->t1)
-			return m;
-	}
-	return NULL;
-}
 
 /* Appends n bytes to the frame being built. */
 static void put_raw(struct emit *e, const char *s, size_t n)
@@ -76,28 +38,76 @@ static void put(struct emit *e, const char *s, size_t n)
 
 /* The image of address a for sample s: most frames fall in the image of
  * the frame before. */
-static const struct eimage *image_of(struct emit *e, const struct esample *s, uint64_t a)
+static struct eimage *image_of(struct emit *e, const struct esample *s, uint64_t a)
 {
 	int kernel = etl_kernel_addr(e->x, a);
 	uint32_t pid = kernel ? 0 : s->pid;
-	const struct eimage *m = e->hit[kernel];
+	struct eimage *m = e->hit[kernel];
+	uint32_t i;
 
 	if (m && m->pid == pid && a - m->base < m->size && m->t0 <= s->ts && s->ts < m->t1)
 		return m;
-	if ((m = image_at(e->x, pid, a, s->ts)))
-		e->hit[kernel] = m;
-	return m;
+	if ((i = etl_image_at(e->x, pid, a, s->ts)) == 0)
+		return NULL;
+	return e->hit[kernel] = &e->x->img[i - 1];
+}
+
+/* A JIT method's frame: "Module!Namespace.Name(args)", its module by
+ * the ModuleID its record kept ("?" when no module event named it). */
+static void jit_name(struct etl *x, struct eimage *m)
+{
+	char buf[1400];
+	const char *mod = "?", *meth;
+	size_t mlen = 1, len;
+	size_t c = 0;
+	uint32_t id;
+	int n;
+
+	if (m->mod < x->nmodids && map64_next(&x->clrmods, x->modids[m->mod], &c, &id) == 0)
+		mod = strtab_str(x->names, id, &mlen);
+	meth = strtab_str(x->names, m->name, &len);
+	n = snprintf(buf, sizeof(buf), "%.*s!%.*s", (int)mlen, mod, (int)len, meth);
+	m->name = strtab_intern(x->names, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1,
+				NULL);
+	m->mod = UINT32_MAX;
+}
+
+/* With --symbols: the frame "module!NAME" when the symbols name a; returns
+ * whether they did. */
+static int sym_frame(struct emit *e, struct eimage *m, uint64_t a)
+{
+	struct etl *x = e->x;
+	const char *mod, *name;
+	size_t mlen, nlen;
+	uint32_t id;
+	char buf[1400];
+	int len, k;
+
+	mod = strtab_str(x->names, m->name, &mlen);
+	if (m->sym == 0) {
+		k = etl_sym_module(x, mod, mlen);
+		m->sym = k < 0 ? -1 : k + 1;
+	}
+	if (m->sym < 0 || !etl_sym_name(x, m->sym - 1, a - m->base, &id))
+		return 0;
+	name = strtab_str(x->names, id, &nlen);
+	len = snprintf(buf, sizeof(buf), "%.*s!%.*s", (int)mlen, mod, (int)nlen, name);
+	e->last = 0;
+	put(e, buf, (size_t)len < sizeof(buf) ? (size_t)len : sizeof(buf) - 1);
+	return 1;
 }
 
 static void frame(struct emit *e, const struct esample *s, uint64_t a)
 {
 	struct etl *x = e->x;
-	const struct eimage *m = image_of(e, s, a);
+	struct eimage *m = image_of(e, s, a);
 	const char *name = "?";
 	size_t n = 1;
 	char buf[600];
 	int len;
 
+	if (m && m->jit && m->mod != UINT32_MAX)
+		jit_name(x, m);
 	if (m)
 		name = strtab_str(x->names, m->name, &n);
 	if (m && m->jit) {		/* a .NET method: named, never merged */
@@ -105,6 +115,8 @@ static void frame(struct emit *e, const struct esample *s, uint64_t a)
 		put(e, name, n);
 		return;
 	}
+	if (m && x->syms && sym_frame(e, m, a))
+		return;
 	if (!x->o->addrs) {
 		if (e->last == (m ? m->name + 1 : UINT32_MAX))
 			return;		/* the same module: one frame */
@@ -126,8 +138,11 @@ static int fragment(struct emit *e, const struct esample *s, uint32_t slot)
 
 	if (!slot)
 		return 0;
-	if (slot & UNRESOLVED)
-		return -1;
+	if (slot & KEY_REF) {
+		if ((slot = e->x->keyfrag[slot & ~KEY_REF]) == UINT32_MAX)
+			return -1;
+		slot++;
+	}
 	a = e->x->addr + e->x->fragat[slot - 1];
 	for (n = e->x->fraglen[slot - 1]; n > 0; n--)
 		frame(e, s, a[n - 1]);
@@ -139,21 +154,19 @@ static void one(struct emit *e, const struct esample *s)
 	struct etl *x = e->x;
 	const char *proc = s->pid == 0 ? "Idle" : "Unknown";
 	size_t plen = strlen(proc);
+	uint32_t k;
 	int bad;
 
-	if (s->tid == 0 && !s->flags && !x->o->include_idle) {
-		x->st.idle++;
-		return;
-	}
 	if (s->proc)
 		proc = strtab_str(x->names, s->proc - 1, &plen);
 	e->len = 0;
 	e->last = 0;
 	bad = fragment(e, s, s->user) | fragment(e, s, s->kern);
 	if (bad)
-		x->st.unresolved++;
-	etw_emit(x->out, proc, plen, s->pid == 0xffffffff ? -1 : (long)s->pid, (long)s->tid,
-		 x->have_t0 ? (double)(s->ts - x->t0) / x->freq : 0, e->s, e->len);
+		x->st.unresolved += s->count;
+	for (k = 0; k < s->count; k++)
+		etw_emit(x->out, proc, plen, s->pid == 0xffffffff ? -1 : (long)s->pid, (long)s->tid,
+			 x->have_t0 ? (double)(s->ts - x->t0) / x->freq : 0, e->s, e->len);
 }
 
 void etl_emit(struct etl *x)
@@ -163,9 +176,8 @@ void etl_emit(struct etl *x)
 
 	memset(&e, 0, sizeof(e));
 	e.x = x;
-	if (x->nimg)
-		qsort(x->img, x->nimg, sizeof(*x->img), by_pid_base);
-	for (i = 0; i < x->nsmp; i++)
-		one(&e, &x->smp[i]);
+	etl_images_ordered(x);
+	for (i = 0; i < x->nagg; i++)
+		one(&e, &x->agg[i]);
 	free(e.s);
 }

@@ -19,6 +19,10 @@ struct erec *etl_record(struct etl *x, enum rkind kind, uint64_t ts)
 	r->kind = (uint8_t)kind;
 	r->ts = ts;
 	r->cpu = x->cpu;
+	if (ts > x->cpumax[x->cpu])
+		x->cpumax[x->cpu] = ts;
+	if (x->cpu >= x->ncpu)
+		x->ncpu = x->cpu + 1u;
 	x->nrec++;
 	return r;
 }

@@ -11,6 +11,7 @@
 #include "etl.h"
 
 struct strtab;
+struct join;
 
 /* Kernel events by hook id: group << 8 | opcode (MOF classes). */
 enum {
@@ -43,27 +44,35 @@ struct erec {
 
 enum { IMG_RUNDOWN = 1, IMG_JIT = 2 };	/* there from the start; a .NET method */
 
-/* A sample as joined: its fragments are ids + 1 in the fragment table (0:
- * none yet). */
+/* A sample as joined, live in the join's ring (seq numbers + 1 link
+ * them) until finalized into the aggregate (etl_agg.c), where equal
+ * samples share one entry.  Its fragment slots: a fragment + 1, KEY_REF
+ * | a stack key reference, or 0 (none). */
 struct esample {
-	uint64_t ts;		/* time stamp */
-	uint64_t ip;		/* where it was taken */
+	uint64_t ts;		/* time stamp (the aggregate: its first sample's) */
 	uint32_t tid, pid;	/* thread, and its process then */
 	uint32_t proc;		/* process name (names table) + 1, 0: unknown */
-	uint32_t kern, user;	/* fragments + 1 */
-	uint32_t pend;		/* next sample waiting on the thread + 1 */
-	uint32_t prev;		/* the thread's sample before + 1 */
+	uint32_t kern, user;	/* fragment slots */
+	uint64_t sig;		/* aggregate: the images its frames fell in, hashed */
+	uint32_t epoch;		/* image events replayed before it */
+	uint32_t pend;		/* live: next sample waiting on the thread + 1 */
+	uint32_t prev;		/* live: the thread's sample before + 1 */
+	uint32_t count;		/* aggregate: how many samples */
 	uint8_t flags;		/* DPC/ISR bits */
 	uint8_t waiting;	/* on its thread's kernel list */
 };
+
+#define KEY_REF 0x80000000u
 
 /* An image of a process over a span of time. */
 struct eimage {
 	uint64_t base, size;	/* where */
 	uint64_t t0, t1;	/* loaded over [t0, t1) */
 	uint32_t pid;		/* whose */
-	uint32_t name;		/* module, or "Module!method" (names table) */
-	int jit;		/* a .NET method: its name is the frame */
+	uint32_t name;		/* module, or a .NET method (names table) */
+	uint32_t mod;		/* a method's ModuleID (modids index), UINT32_MAX: named */
+	int jit;		/* a .NET method: "Module!method" is the frame */
+	int sym;		/* --symbols: its module there + 1, -1: none, 0: not asked */
 };
 
 /* An open-addressing map from 64-bit keys to 32-bit values; several
@@ -101,6 +110,7 @@ struct etl {
 	size_t rawcap;
 	struct erec *rec;		/* kept events */
 	size_t nrec, reccap;
+	size_t retry;			/* a window is tried again at this many */
 	uint64_t *addr;			/* fragment addresses, leaf first */
 	size_t naddr, addrcap;
 	size_t *fragat;			/* fragment i: its addresses at addr[fragat[i]]... */
@@ -111,10 +121,22 @@ struct etl {
 	struct map64 clrmods;		/* .NET ModuleID -> its name */
 	uint64_t *modids;		/* the ModuleIDs of JIT methods' records */
 	size_t nmodids, modidcap;
-	struct esample *smp;		/* samples, in time order */
-	size_t nsmp, smpcap;
+	struct join *join;		/* the replay's state (etl_join.c) */
+	uint32_t ncpu;			/* processors: the logfile header's, and seen */
+	uint64_t cpumax[256];		/* per processor, its latest time stamp */
+	struct esample *agg;		/* samples aggregated, in first-seen order */
+	size_t nagg, aggcap;
+	struct map64 aggmap;		/* their hash -> entry */
+	uint32_t *aggrecent;		/* by hash, an entry + 1 found lately */
+	uint32_t *keyfrag;		/* stack key reference -> fragment, UINT32_MAX: none */
+	size_t nkey, keycap;
 	struct eimage *img;		/* images */
 	size_t nimg, imgcap;
+	uint32_t *imgord;		/* etl_agg.c: images by (pid, base), when not dirty */
+	size_t nimgord, imgordcap;
+	struct esample *sigcache;	/* etl_agg.c: recent signatures, by their key's hash */
+	uint32_t epoch;			/* image events replayed */
+	struct etl_syms *syms;		/* --symbols, or NULL */
 	struct etl_stats st;
 };
 
@@ -144,10 +166,41 @@ struct etl_key {
 };
 struct etl_key *etl_sorted(const struct erec *rec, size_t n, int cpus);
 
-/* etl_join.c: the replay in time order, then the samples out. */
-void etl_join(struct etl *x);
+/* etl_join.c: the records replayed in time order, in windows: those
+ * before every processor's latest time stamp once enough are kept (all
+ * at the end), stack fragments joined to their samples, finished samples
+ * into the aggregate. */
+void etl_join(struct etl *x, int end);
+void etl_join_free(struct etl *x);
 int etl_kernel_addr(const struct etl *x, uint64_t a);
+
+/* etl_agg.c: a finished sample into the aggregate (the idle thread's and
+ * those the time filter drops only counted). */
+void etl_agg_add(struct etl *x, const struct esample *s);
+
+/* The images of x in order (after new ones came), and the one of pid
+ * holding address a at time ts: its index + 1, or 0. */
+void etl_images_ordered(struct etl *x);
+uint32_t etl_image_at(const struct etl *x, uint32_t pid, uint64_t a, uint64_t ts);
+
+/* etl_emit.c: the aggregate out. */
 void etl_emit(struct etl *x);
+
+/* etl_sym.c: --symbols PATH (see there). */
+struct etl_syms *etl_syms_new(const char *path);
+void etl_syms_free(struct etl_syms *s);
+/* The symbols of module name (len bytes): an index, or -1 when PATH has none. */
+int etl_sym_module(struct etl *x, const char *name, size_t len);
+/* The name at rva of module mod: 1 and *name (names table), or 0. */
+int etl_sym_name(struct etl *x, int mod, uint64_t rva, uint32_t *name);
+
+/* etl_pe.c: a PE image asked through llvm-symbolizer; NULL when file is
+ * no PE image or llvm-symbolizer cannot be run. */
+struct etl_pe;
+struct etl_pe *etl_pe_new(const char *file);
+/* The function at rva into buf (cap bytes): its length, 0 when unknown. */
+size_t etl_pe_name(struct etl_pe *p, uint64_t rva, char *buf, size_t cap);
+void etl_pe_free(struct etl_pe *p);
 
 static inline uint64_t etl_le(const unsigned char *p, int n)
 {

@@ -43,6 +43,8 @@ static void logfile_header(struct etl *x, const unsigned char *p, size_t n, int 
 	if (n < freq_at + 24)
 		return;
 	x->ptrsize = (int)etl_le(p + 44, 4);
+	if (etl_le(p + 12, 4) > x->ncpu && etl_le(p + 12, 4) <= 256)
+		x->ncpu = (uint32_t)etl_le(p + 12, 4);
 	if (x->ptrsize != psz) {
 		etl_warn(x, "byte %llu: the logfile header gives %d-byte pointers in a %d-byte "
 			 "header; using %d", (unsigned long long)x->off, x->ptrsize, psz, psz);

@@ -39,6 +39,7 @@ struct etw_opts {
 	int nmi;			/* dumper: SampledProfileNmi are samples too */
 	int addrs;			/* dumper: keep module!0xADDR (else <PDB_not_found>) */
 	struct fseq *seq;		/* samples in arrival order too, or NULL */
+	const char *symbols;		/* .etl: --symbols PATH, or NULL */
 };
 
 typedef void etw_warn_fn(void *ctx, const char *file, unsigned long line, const char *msg);

@@ -9,7 +9,7 @@
 
 enum { O_NO_PROCESS = 'P', O_NO_THREAD = 'T', O_COLLAPSE = 'c', O_INCLUDE_IDLE = 'i',
        O_EXCLUDE_IDLE = 'e', O_NMI = 'N', O_ADDRS = 'A',
-       O_PROCESS = 256, O_PID, O_TID, O_BEGIN, O_END, O_GREP, O_WEIGHT, O_SPLIT, O_TOP };
+       O_PROCESS = 256, O_PID, O_TID, O_BEGIN, O_END, O_GREP, O_WEIGHT, O_SPLIT, O_TOP, O_SYMBOLS };
 
 /* What flame offers for ETW input too. */
 static const struct cliopt format_opts[] = {
@@ -23,6 +23,9 @@ static const struct cliopt format_opts[] = {
 	{ "nmi", O_NMI, NULL, "dumper: SampledProfileNmi events are samples too" },
 	{ "addrs", O_ADDRS, NULL, "dumper: unresolved frames as module!0xADDR\n"
 	  "(default module!<PDB_not_found>, as WPA);\n.etl: frames as module!0xRVA (default module!?)" },
+	{ "symbols", O_SYMBOLS, "PATH", ".etl: frames named module!NAME from PATH, a directory\n"
+	  "of MODULE.sym maps (lines RVA SIZE NAME, hex) or one\nsuch file; a PE image PATH/MODULE through\n"
+	  "llvm-symbolizer (its PDB) when that is on PATH" },
 	{ NULL, 0, NULL, NULL }
 };
 
@@ -69,6 +72,7 @@ static int set(void *ctx, int key, const char *arg, char *err, size_t errlen)
 	case O_END: o->filter.has_end = 1; return cliopt_real(arg, &o->filter.end);
 	case O_GREP: o->grep = arg; break;
 	case O_WEIGHT: o->weight = arg; break;
+	case O_SYMBOLS: o->symbols = arg; break;
 	case O_SPLIT: cli->split = arg; break;
 	case O_TOP:
 		if (cliopt_long(arg, 1, 1000000, &n) < 0)

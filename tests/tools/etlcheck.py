@@ -17,6 +17,8 @@ import uuid
 import zipfile
 from collections import Counter, defaultdict
 
+import xcahuff
+
 
 def unlz77(src, limit):
     """MS-XCA plain LZ77."""
@@ -86,7 +88,9 @@ def buffers(data):
         size, used = struct.unpack_from("<II", data, at)
         flag, = struct.unpack_from("<H", data, at + 0x34)
         raw = data[at:at + size]
-        if flag & 0x40:
+        if flag & 0x40 and xcahuff.is_huffman(raw[72:]):
+            yield raw[:72] + xcahuff.decompress(raw[72:], used - 72), 1
+        elif flag & 0x40:
             yield raw[:72] + unlz77(raw[72:], used - 72), 1
         else:
             yield raw[:min(used, size)], 0

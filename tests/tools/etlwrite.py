@@ -4,8 +4,8 @@ structures (WMI_BUFFER_HEADER, SYSTEM_TRACE_HEADER, PERFINFO_TRACE_HEADER,
 EVENT_HEADER, TRACE_LOGFILE_HEADER; the kernel MOF classes), and the
 collapsed stacks a reader should find in it, from what it wrote.
 
-    etlwrite.py OUT.etl EXPECTED.folded [--compress] [--ptr 4|8]
-                [--seed N] [--samples N] [--fault NAME] [--addrs]
+    etlwrite.py OUT.etl EXPECTED.folded [--compress | --huffman] [--ptr 4|8]
+                [--seed N] [--samples N] [--fault NAME] [--addrs] [--bufsize N]
 
 The trace: an idle process, System, and two processes with threads and
 images (kernel images in process 0); SampledProfile events on several
@@ -16,11 +16,14 @@ KeyDelete and KeyRundown events (a key reused), samples with no stack,
 idle samples (dropped unless in a DPC), a DLL loaded and unloaded, a stack
 of no sample, and events of other kinds to skip.  --compress writes the
 data buffers in MS-XCA plain LZ77 (with matches, long lengths and shared
-length nibbles).  --fault spoils the result in one way; the expected
+length nibbles); --huffman in MS-XCA LZ77+Huffman (tests/tools/xcahuff.py;
+buffers over 64 KiB, --bufsize, make several Huffman blocks).  --fault spoils the result in one way; the expected
 stacks are then those that stay readable (see FAULTS)."""
 import random
 import struct
 import sys
+
+import xcahuff
 
 HDR = 72
 KBASE = {4: 0x80000000, 8: 0xFFFFF80000000000}
@@ -442,12 +445,23 @@ def build(args):
     return t
 
 
+def corrupt_huffman(data):
+    """LZ77+Huffman whose first symbol is a match reaching before the start:
+    a code of two symbols, literal 0 (code 0) and a match of 4 offset bits
+    (code 1), then all ones."""
+    table = bytearray(256)
+    table[0] = 1
+    table[(256 + 0x40) >> 1] = 1
+    return bytes(table) + b"\xff" * 8
+
+
 def write(args):
     t = build(args)
-    bufsize, fault = 8192, args["fault"]
+    bufsize, fault = args["bufsize"], args["fault"]
     bufs = []
+    comp = xcahuff.compress if args["huffman"] else lz77 if args["compress"] else None
     for cpu in sorted(t.cpus):
-        bufs += pack_buffers(t, cpu, t.cpus[cpu], bufsize, lz77 if args["compress"] else None)
+        bufs += pack_buffers(t, cpu, t.cpus[cpu], bufsize, comp)
     head_ev = logfile_header(t, len(bufs) + 1, bufsize)
     head_ev += b"\0" * (-len(head_ev) % 8)
     first = buffer_header(512, HDR + len(head_ev), 0, 1, 4) + head_ev
@@ -459,8 +473,11 @@ def write(args):
         if fault == "garbage-buffer":
             data += buffer_header(bufsize, bufsize, 5, 0) + b"\x01" * (bufsize - HDR)
         elif fault == "corrupt-lz":
-            b = pack_buffers(t, 5, evs, bufsize, lz77)[0]
-            b = b[:HDR] + struct.pack("<IH", 0x80000000, 0xFFF8) + b[HDR + 6:]
+            if args["huffman"]:
+                b = pack_buffers(t, 5, evs, bufsize, corrupt_huffman)[0]
+            else:
+                b = pack_buffers(t, 5, evs, bufsize, lz77)[0]
+                b = b[:HDR] + struct.pack("<IH", 0x80000000, 0xFFF8) + b[HDR + 6:]
             data += b
         else:
             b = pack_buffers(t, 5, evs, bufsize, literal_lz77 if args["compress"] else None)[0]
@@ -481,16 +498,18 @@ def write(args):
 
 def main(argv):
     args = {"compress": False, "ptr": 8, "seed": 1, "samples": 200, "fault": "none",
-            "addrs": False}
+            "addrs": False, "huffman": False, "bufsize": 8192}
     pos = []
     i = 1
     while i < len(argv):
         a = argv[i]
         if a == "--compress":
             args["compress"] = True
+        elif a == "--huffman":
+            args["compress"] = args["huffman"] = True
         elif a == "--addrs":
             args["addrs"] = True
-        elif a in ("--ptr", "--seed", "--samples"):
+        elif a in ("--ptr", "--seed", "--samples", "--bufsize"):
             i += 1
             args[a[2:]] = int(argv[i])
         elif a == "--fault":

@@ -1,10 +1,11 @@
 /* genetl: a big .etl trace for make bench, from a small one written by
  * tests/tools/etlwrite.py (uncompressed): its data buffers N times over,
  * each copy's time stamps (and its stack events' EventTimeStamp) moved
- * past the copy before, optionally compressed in MS-XCA plain LZ77 with a
+ * past the copy before, optionally compressed in MS-XCA plain LZ77 (-z)
+ * or LZ77+Huffman (-h, buffers under 64 KiB; genetl_huff.h) with a
  * greedy matcher of its own.
  *
- *     genetl [-z] -n COPIES TEMPLATE.etl > big.etl */
+ *     genetl [-z | -h] -n COPIES TEMPLATE.etl > big.etl */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +154,8 @@ static size_t lz77(const unsigned char *src, size_t n, unsigned char *out)
 	return z.n;
 }
 
+#include "genetl_huff.h"
+
 static void emit(const unsigned char *p, size_t n)
 {
 	if (fwrite(p, 1, n, stdout) != n) {
@@ -179,7 +182,8 @@ static uint64_t copy(const unsigned char *data, size_t len, uint64_t shift, int 
 		if (!z) {
 			emit(buf, size);
 		} else {
-			size_t c = lz77(buf + HDR, used - HDR, comp + HDR);
+			size_t c = z == 2 && used - HDR < 65536 ? huff(buf + HDR, used - HDR, comp + HDR)
+						 : lz77(buf + HDR, used - HDR, comp + HDR);
 
 			memcpy(comp, buf, HDR);
 			put_le(comp, HDR + c, 4);
@@ -200,16 +204,18 @@ int main(int argc, char **argv)
 	int c, z = 0;
 	FILE *f;
 
-	while ((c = getopt(argc, argv, "zn:")) != -1) {
+	while ((c = getopt(argc, argv, "zhn:")) != -1) {
 		if (c == 'z')
 			z = 1;
+		else if (c == 'h')
+			z = 2;
 		else if (c == 'n')
 			copies = strtol(optarg, NULL, 10);
 		else
 			return 2;
 	}
 	if (optind != argc - 1 || !(f = fopen(argv[optind], "rb"))) {
-		fprintf(stderr, "usage: genetl [-z] -n COPIES TEMPLATE.etl > big.etl\n");
+		fprintf(stderr, "usage: genetl [-z | -h] -n COPIES TEMPLATE.etl > big.etl\n");
 		return 2;
 	}
 	len = fread(data, 1, sizeof(data), f);
