@@ -139,7 +139,9 @@ sed -n '/<!-- formats: flame --list-formats -->/,/<!-- \/formats -->/p' README.m
 # --to: every writer named in the error for an unknown one is in --help's
 # line; collapsed and svg are what --collapsed and the default write.
 _to=$("$B/flame" --to nonsense tests/data/perf/threads.txt.gz 2>&1 >/dev/null | sed -n 's/.*(known: \(.*\))$/\1/p')
-"$B/flame" --help | grep -q -- "--to FORMAT  *write FORMAT: $(echo "$_to" | sed 's/^svg/svg (the default)/')\$" \
+# The help's --to paragraph, its lines joined.
+_tohelp=$("$B/flame" --help | sed -n '/^  --to FORMAT/,/^  --[a-z]/p' | sed '$d' | tr -s ' \n' '  ')
+printf '%s\n' "$_tohelp" | grep -q -- "--to FORMAT write FORMAT: $(echo "$_to" | sed 's/^svg/svg (the default)/') *\$" \
 	&& [ -n "$_to" ] && pass "options: flame --help names every --to format ($_to)" \
 	|| fail "options: flame --help names every --to format" "error lists '$_to'; help: $("$B/flame" --help | grep -- --to)"
 "$B/flame" --to collapsed tests/data/perf/threads.txt.gz > "$O/to.folded" 2> /dev/null
