@@ -104,7 +104,7 @@ static void work(void *worker, void *job)
 	w->cur = j;
 	perf_begin(w->p, j->name);
 	feed(w, j->buf, j->len, 1);
-	perf_end(w->p);
+	perf_event_end(w->p);	/* the stacks stay in w->p until finish */
 	free(j->buf);
 	j->buf = NULL;
 }
@@ -202,7 +202,7 @@ static int stream_rest(struct run *r, struct lread *lr, int input, const char *n
 			break;
 		len = fill(lr, buf, len, r->chunk, &eof);
 	}
-	perf_end(w->p);
+	perf_event_end(w->p);
 	return eof < 0;
 }
 
@@ -256,21 +256,8 @@ static int chunk_input(struct run *r, struct lread *lr, int input, const char *n
 	return rc;
 }
 
-static void merge(struct strtab *out, struct worker *w, struct perf_stats *st)
+static void add_stats(struct perf_stats *st, const struct perf_stats *s)
 {
-	const struct perf_stats *s = perf_stats(w->p);
-	size_t i;
-
-	/* The first table is taken as it is: a copy would hold every
-	 * distinct stack twice at the peak. */
-	if (strtab_count(out) == 0)
-		strtab_swap(out, w->tab);
-	for (i = 0; i < strtab_count(w->tab); i++) {
-		size_t len;
-		const char *k = strtab_str(w->tab, (uint32_t)i, &len);
-
-		fcount_add(strtab_val(out, strtab_intern(out, k, len, NULL)), strtab_val(w->tab, (uint32_t)i));
-	}
 	st->samples += s->samples;
 	st->filtered += s->filtered;
 	st->malformed += s->malformed;
@@ -281,8 +268,22 @@ static void merge(struct strtab *out, struct worker *w, struct perf_stats *st)
 		memcpy(st->event, s->event, sizeof(st->event));
 	if (s->other[0] && (!st->other[0] || strcmp(s->other, st->other) < 0))
 		memcpy(st->other, s->other, sizeof(st->other));
-	perf_free(w->p);
-	strtab_free(w->tab);
+}
+
+/* The calling thread's table into out: taken as it is when out is empty
+ * (a copy would hold every distinct stack twice at the peak). */
+static void merge(struct strtab *out, struct strtab *tab)
+{
+	size_t i;
+
+	if (strtab_count(out) == 0)
+		strtab_swap(out, tab);
+	for (i = 0; i < strtab_count(tab); i++) {
+		size_t len;
+		const char *k = strtab_str(tab, (uint32_t)i, &len);
+
+		fcount_add(strtab_val(out, strtab_intern(out, k, len, NULL)), strtab_val(tab, (uint32_t)i));
+	}
 }
 
 /* Messages in input order with absolute line numbers, NOTES per input. */
@@ -309,15 +310,31 @@ static void report(struct run *r, perf_warn_fn *warn, void *ctx)
 	free(r->jobs);
 }
 
-static void finish(struct run *r, struct strtab *out, struct perf_stats *st)
+/* The workers' stacks join the calling thread's collapser. */
+static void join_workers(struct run *r, struct perf_stats *st)
 {
 	int i;
 
 	tpool_free(r->pool);
-	for (i = 0; i < r->nw; i++)
-		merge(out, &r->w[i], st);
-	merge(out, &r->self, st);
+	for (i = 0; i < r->nw; i++) {
+		perf_absorb(r->self.p, r->w[i].p);
+		add_stats(st, perf_stats(r->w[i].p));
+		perf_free(r->w[i].p);
+		strtab_free(r->w[i].tab);
+	}
 	free(r->w);
+}
+
+/* All the stacks spelled out once into the calling thread's table, and
+ * that into out. */
+static void finish(struct run *r, struct strtab *out, struct perf_stats *st)
+{
+	join_workers(r, st);
+	perf_end(r->self.p);
+	add_stats(st, perf_stats(r->self.p));
+	perf_free(r->self.p);
+	merge(out, r->self.tab);
+	strtab_free(r->self.tab);
 }
 
 static void run_init(struct run *r, const struct perf_opts *o, const struct perf_run_opts *ro,
@@ -380,14 +397,12 @@ static int perfdata_input(struct run *r, struct lread *lr, const char *name, per
 	return rc;
 }
 
-int perf_run(const struct perf_opts *o, const char *const *inputs, int ninputs,
-	     const struct perf_run_opts *ro, struct strtab *out, struct perf_stats *st,
-	     perf_warn_fn *warn, void *ctx, char *err, size_t errlen)
+/* Reads the inputs in turn; returns as perf_run does. */
+static int run_inputs(struct run *r, const char *const *inputs, int ninputs, perf_warn_fn *warn,
+		      void *ctx, char *err, size_t errlen)
 {
-	struct run r;
 	int i, rc = 0;
 
-	run_init(&r, o, ro, st);
 	for (i = 0; i < ninputs && rc == 0; i++) {
 		const char *name = strcmp(inputs[i], "-") ? inputs[i] : "<stdin>";
 		int perfdata = 0;
@@ -395,19 +410,50 @@ int perf_run(const struct perf_opts *o, const char *const *inputs, int ninputs,
 
 		if (!lr) {
 			snprintf(err, errlen, "cannot open '%s': %s", inputs[i], strerror(errno));
-			rc = -1;
-			break;
+			return -1;
 		}
 		if (perfdata) {
-			rc = perfdata_input(&r, lr, name, warn, ctx, err, errlen);
+			rc = perfdata_input(r, lr, name, warn, ctx, err, errlen);
 		} else {
-			rc = chunk_input(&r, lr, i, name);
+			rc = chunk_input(r, lr, i, name);
 			if (rc)
 				snprintf(err, errlen, "%s: %s", name, lread_error(lr));
 		}
 		lread_free(lr);
 	}
+	return rc;
+}
+
+int perf_run(const struct perf_opts *o, const char *const *inputs, int ninputs,
+	     const struct perf_run_opts *ro, struct strtab *out, struct perf_stats *st,
+	     perf_warn_fn *warn, void *ctx, char *err, size_t errlen)
+{
+	struct run r;
+	int rc;
+
+	run_init(&r, o, ro, st);
+	rc = run_inputs(&r, inputs, ninputs, warn, ctx, err, errlen);
 	finish(&r, out, st);
+	report(&r, warn, ctx);
+	return rc;
+}
+
+int perf_run_kept(const struct perf_opts *o, const char *const *inputs, int ninputs,
+		  const struct perf_run_opts *ro, struct perf **kept, struct perf_stats *st,
+		  perf_warn_fn *warn, void *ctx, char *err, size_t errlen)
+{
+	struct run r;
+	int rc;
+
+	run_init(&r, o, ro, st);
+	rc = run_inputs(&r, inputs, ninputs, warn, ctx, err, errlen);
+	join_workers(&r, st);
+	/* A perf.data's stacks went to the table (perf_end). */
+	perf_absorb_table(r.self.p, r.self.tab);
+	strtab_free(r.self.tab);
+	perf_event_end(r.self.p);
+	add_stats(st, perf_stats(r.self.p));
+	*kept = r.self.p;
 	report(&r, warn, ctx);
 	return rc;
 }

@@ -1,0 +1,393 @@
+/* perf_stacks: the ids of every distinct stack one after another in one
+ * array, an entry per stack (where its ids are, its count), and an
+ * open-addressing index over the entries whose slots keep 32 bits of the
+ * hash beside the entry, so a probe rarely reads an entry that is not the
+ * one.  Frame names sit in a strtab (their ids) with an index of the same
+ * kind. */
+#include "perf_stacks.h"
+#include "outfile.h"
+#include "strtab.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+struct pstack {
+	size_t off;		/* first id in ids */
+	uint32_t n;		/* ids */
+	struct fcount c;	/* its count */
+};
+
+struct perf_stacks {
+	struct strtab *frames;	/* frame names; the id is the index */
+	const char **fname;	/* frame id -> name (the strtab's copy) */
+	size_t *flen;		/* frame id -> name length */
+	size_t fcap;		/* capacity of fname and flen */
+	uint64_t *fslot;	/* name index: tag << 32 | (id + 1), 0 empty */
+	size_t fmask;		/* its slots - 1 (a power of two) */
+	uint32_t *ids;		/* the stacks' ids, one after another */
+	size_t nids;		/* ids in use */
+	size_t idcap;		/* capacity of ids */
+	struct pstack *stk;	/* the stacks, in the order first seen */
+	size_t nstk;		/* how many */
+	size_t stkcap;		/* capacity of stk */
+	uint64_t *slot;		/* stack index: tag << 32 | (stack + 1), 0 empty */
+	size_t mask;		/* its slots - 1 (a power of two) */
+};
+
+struct perf_stacks *perf_stacks_new(void)
+{
+	struct perf_stacks *t = xcalloc(1, sizeof(*t));
+
+	t->frames = strtab_new(0);
+	t->fmask = 1023;
+	t->fslot = xcalloc(t->fmask + 1, sizeof(*t->fslot));
+	t->mask = 4095;
+	t->slot = xcalloc(t->mask + 1, sizeof(*t->slot));
+	return t;
+}
+
+void perf_stacks_free(struct perf_stacks *t)
+{
+	if (!t)
+		return;
+	strtab_free(t->frames);
+	free(t->fname);
+	free(t->flen);
+	free(t->fslot);
+	free(t->ids);
+	free(t->stk);
+	free(t->slot);
+	free(t);
+}
+
+static uint64_t tagged(uint64_t h, uint32_t v)
+{
+	return (h >> 32) << 32 | ((uint64_t)v + 1);
+}
+
+/* Puts v (hash h) in the first free slot of a table. */
+static void slot_put(uint64_t *slot, size_t mask, uint64_t h, uint32_t v)
+{
+	size_t s;
+
+	for (s = (size_t)h & mask; slot[s] != 0; s = (s + 1) & mask)
+		;
+	slot[s] = tagged(h, v);
+}
+
+static void frame_rehash(struct perf_stacks *t)
+{
+	size_t mask = t->fmask * 2 + 1, i, n = strtab_count(t->frames);
+	uint64_t *slot = xcalloc(mask + 1, sizeof(*slot));
+
+	for (i = 0; i < n; i++)
+		slot_put(slot, mask, XXH3_64bits(t->fname[i], t->flen[i]), (uint32_t)i);
+	free(t->fslot);
+	t->fslot = slot;
+	t->fmask = mask;
+}
+
+uint32_t perf_stacks_frame(struct perf_stacks *t, const char *name, size_t len)
+{
+	uint64_t h = XXH3_64bits(name, len), v;
+	size_t j = (size_t)h & t->fmask;
+	uint32_t id;
+
+	for (; (v = t->fslot[j]) != 0; j = (j + 1) & t->fmask) {
+		id = (uint32_t)v - 1;
+		if (v >> 32 == h >> 32 && t->flen[id] == len && memcmp(t->fname[id], name, len) == 0)
+			return id;
+	}
+	id = strtab_intern(t->frames, name, len, NULL);
+	if (id >= t->fcap) {
+		xgrow(&t->fname, &t->fcap, (size_t)id + 1, sizeof(*t->fname));
+		t->flen = xrealloc(t->flen, t->fcap * sizeof(*t->flen));
+	}
+	t->fname[id] = strtab_str(t->frames, id, &t->flen[id]);
+	t->fslot[j] = tagged(h, id);
+	if ((size_t)id * 2 + 2 > t->fmask + 1)
+		frame_rehash(t);
+	return id;
+}
+
+const char *perf_stacks_frame_name(const struct perf_stacks *t, uint32_t id, size_t *len)
+{
+	*len = t->flen[id];
+	return t->fname[id];
+}
+
+static uint64_t ids_hash(const uint32_t *ids, size_t n)
+{
+	return XXH3_64bits(ids, n * sizeof(*ids));
+}
+
+static void rehash(struct perf_stacks *t)
+{
+	size_t mask = t->mask * 2 + 1, i;
+	uint64_t *slot = xcalloc(mask + 1, sizeof(*slot));
+
+	for (i = 0; i < t->nstk; i++)
+		slot_put(slot, mask, ids_hash(t->ids + t->stk[i].off, t->stk[i].n), (uint32_t)i);
+	free(t->slot);
+	t->slot = slot;
+	t->mask = mask;
+}
+
+/* A stack not seen before, for slot s of the index (hash h). */
+static struct pstack *new_stack(struct perf_stacks *t, const uint32_t *frames, size_t n,
+				uint64_t h, size_t s)
+{
+	struct pstack *k;
+
+	if (t->nstk >= UINT32_MAX - 1 || n > UINT32_MAX)
+		xalloc_fail(t->nstk * sizeof(*t->stk));
+	if (t->idcap - t->nids < n)
+		xgrow(&t->ids, &t->idcap, t->nids + n, sizeof(*t->ids));
+	memcpy(t->ids + t->nids, frames, n * sizeof(*frames));
+	if (t->nstk == t->stkcap)
+		xgrow(&t->stk, &t->stkcap, t->nstk + 1, sizeof(*t->stk));
+	k = &t->stk[t->nstk];
+	k->off = t->nids;
+	k->n = (uint32_t)n;
+	k->c.n = 0;
+	k->c.frac = 0;
+	t->nids += n;
+	t->slot[s] = tagged(h, (uint32_t)t->nstk++);
+	/* Load at most 1/2: the probes stay short. */
+	if (t->nstk * 2 > t->mask + 1)
+		rehash(t);
+	return k;
+}
+
+void perf_stacks_add(struct perf_stacks *t, const uint32_t *frames, size_t n,
+		     const struct fcount *c)
+{
+	uint64_t h = ids_hash(frames, n), v;
+	size_t s = (size_t)h & t->mask;
+	struct pstack *k;
+
+	for (; (v = t->slot[s]) != 0; s = (s + 1) & t->mask) {
+		k = &t->stk[(uint32_t)v - 1];
+		if (v >> 32 == h >> 32 && k->n == n &&
+		    memcmp(t->ids + k->off, frames, n * sizeof(*frames)) == 0) {
+			fcount_add(&k->c, c);
+			return;
+		}
+	}
+	k = new_stack(t, frames, n, h, s);
+	fcount_add(&k->c, c);
+}
+
+/* Forgets the stacks (the names stay). */
+static void clear(struct perf_stacks *t)
+{
+	memset(t->slot, 0, (t->mask + 1) * sizeof(*t->slot));
+	t->nstk = 0;
+	t->nids = 0;
+}
+
+void perf_stacks_absorb(struct perf_stacks *t, struct perf_stacks *from)
+{
+	uint32_t *fmap, *buf = NULL;
+	size_t i, k, nf = strtab_count(from->frames), cap = 0;
+
+	if (!from->nstk)
+		return;
+	fmap = xmalloc((nf ? nf : 1) * sizeof(*fmap));
+	for (i = 0; i < nf; i++)
+		fmap[i] = perf_stacks_frame(t, from->fname[i], from->flen[i]);
+	for (i = 0; i < from->nstk; i++) {
+		const struct pstack *st = &from->stk[i];
+
+		xgrow(&buf, &cap, st->n, sizeof(*buf));
+		for (k = 0; k < st->n; k++)
+			buf[k] = fmap[from->ids[st->off + k]];
+		perf_stacks_add(t, buf, st->n, &st->c);
+	}
+	clear(from);
+	free(buf);
+	free(fmap);
+}
+
+/* Stack i, frames joined with ';', into *buf; returns its length. */
+static size_t stack_str(const struct perf_stacks *t, size_t i, char **buf, size_t *cap)
+{
+	const uint32_t *id = t->ids + t->stk[i].off;
+	size_t n = t->stk[i].n, len = n - 1, o = 0, k;
+
+	for (k = 0; k < n; k++)
+		len += t->flen[id[k]];
+	xgrow(buf, cap, len + 1, 1);
+	for (k = 0; k < n; k++) {
+		if (k)
+			(*buf)[o++] = ';';
+		memcpy(*buf + o, t->fname[id[k]], t->flen[id[k]]);
+		o += t->flen[id[k]];
+	}
+	return len;
+}
+
+void perf_stacks_flush(struct perf_stacks *t, struct strtab *out)
+{
+	char *buf = NULL;
+	size_t cap = 0, i;
+
+	for (i = 0; i < t->nstk; i++) {
+		size_t len = stack_str(t, i, &buf, &cap);
+
+		fcount_add(strtab_val(out, strtab_intern(out, buf, len, NULL)), &t->stk[i].c);
+	}
+	free(buf);
+	clear(t);
+}
+
+void perf_stacks_add_text(struct perf_stacks *t, const char *s, size_t len,
+			  const struct fcount *c)
+{
+	uint32_t *ids = NULL;
+	size_t n = 0, cap = 0;
+	const char *end = s + len, *semi;
+
+	for (;;) {
+		semi = memchr(s, ';', (size_t)(end - s));
+		xgrow(&ids, &cap, n + 1, sizeof(*ids));
+		ids[n++] = perf_stacks_frame(t, s, (size_t)((semi ? semi : end) - s));
+		if (!semi)
+			break;
+		s = semi + 1;
+	}
+	perf_stacks_add(t, ids, n, c);
+	free(ids);
+}
+
+/* Sorting: stacks are compared frame by frame while their ids agree; at
+ * the first frame that differs the names decide, by their rank among the
+ * names sorted bytewise, unless one name begins the other: the bytes
+ * after it (';', the end or the next name) then decide, read one by one. */
+struct order {
+	const struct perf_stacks *t;	/* the stacks */
+	uint32_t *rank;			/* frame id -> place among the names */
+	unsigned char *pre;		/* frame id -> 1 when it begins a longer name */
+};
+
+/* Reads the stack text of n frames at id one byte at a time. */
+struct cursor {
+	const struct perf_stacks *t;	/* names */
+	const uint32_t *id;		/* frames */
+	size_t n;			/* how many */
+	size_t o;			/* next byte in the name of id[0] */
+};
+
+/* The next byte, -1 at the end. */
+static int next_byte(struct cursor *c)
+{
+	if (c->n == 0)
+		return -1;
+	if (c->o < c->t->flen[c->id[0]])
+		return (unsigned char)c->t->fname[c->id[0]][c->o++];
+	c->id++;
+	c->n--;
+	c->o = 0;
+	return c->n ? ';' : -1;
+}
+
+static int cmp_bytes(const struct perf_stacks *t, const uint32_t *x, size_t nx,
+		     const uint32_t *y, size_t ny)
+{
+	struct cursor a = { t, x, nx, 0 }, b = { t, y, ny, 0 };
+	int ca, cb;
+
+	do {
+		ca = next_byte(&a);
+		cb = next_byte(&b);
+	} while (ca == cb && ca >= 0);
+	return (ca > cb) - (ca < cb);
+}
+
+static int cmp_stacks(const struct order *o, uint32_t i, uint32_t j)
+{
+	const struct pstack *a = &o->t->stk[i], *b = &o->t->stk[j];
+	const uint32_t *x = o->t->ids + a->off, *y = o->t->ids + b->off;
+	size_t n = a->n < b->n ? a->n : b->n, k = 0;
+
+	while (k < n && x[k] == y[k])
+		k++;
+	if (k == n)	/* the frames of one begin the other */
+		return (a->n > b->n) - (a->n < b->n);
+	if (!o->pre[x[k]] && !o->pre[y[k]])
+		return o->rank[x[k]] < o->rank[y[k]] ? -1 : 1;
+	return cmp_bytes(o->t, x + k, a->n - k, y + k, b->n - k);
+}
+
+/* Merge sort of v (n entries) with tmp as room. */
+static void sort_ids(const struct order *o, uint32_t *v, uint32_t *tmp, size_t n)
+{
+	size_t h = n / 2, i = 0, j = h, k = 0;
+
+	if (n < 2)
+		return;
+	sort_ids(o, v, tmp, h);
+	sort_ids(o, v + h, tmp, n - h);
+	if (cmp_stacks(o, v[h - 1], v[h]) <= 0)
+		return;
+	while (i < h && j < n)
+		tmp[k++] = cmp_stacks(o, v[j], v[i]) < 0 ? v[j++] : v[i++];
+	while (i < h)
+		tmp[k++] = v[i++];
+	memcpy(v, tmp, k * sizeof(*v));
+}
+
+/* The stacks' indexes in output order; the caller frees them. */
+static uint32_t *sorted(const struct perf_stacks *t)
+{
+	size_t nf = strtab_count(t->frames), i;
+	uint32_t *byname = strtab_sorted(t->frames), *v, *tmp;
+	struct order o = { t, xmalloc((nf ? nf : 1) * sizeof(*o.rank)), xcalloc(nf ? nf : 1, 1) };
+
+	for (i = 0; i < nf; i++) {
+		o.rank[byname[i]] = (uint32_t)i;
+		if (i + 1 < nf && t->flen[byname[i]] < t->flen[byname[i + 1]] &&
+		    memcmp(t->fname[byname[i]], t->fname[byname[i + 1]], t->flen[byname[i]]) == 0)
+			o.pre[byname[i]] = 1;
+	}
+	v = xmalloc((t->nstk ? t->nstk : 1) * sizeof(*v));
+	tmp = xmalloc((t->nstk ? t->nstk : 1) * sizeof(*tmp));
+	for (i = 0; i < t->nstk; i++)
+		v[i] = (uint32_t)i;
+	sort_ids(&o, v, tmp, t->nstk);
+	free(tmp);
+	free(byname);
+	free(o.rank);
+	free(o.pre);
+	return v;
+}
+
+int perf_stacks_save(const struct perf_stacks *t, const char *path, char *err, size_t errlen)
+{
+	struct outfile *o = outfile_open(path);
+	uint32_t *v;
+	char *buf = NULL;
+	size_t cap = 0, i;
+
+	if (!o) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	v = sorted(t);
+	for (i = 0; i < t->nstk; i++) {
+		size_t len = stack_str(t, v[i], &buf, &cap);
+
+		folded_write(outfile_stream(o), buf, len, &t->stk[v[i]].c);
+	}
+	free(buf);
+	free(v);
+	if (outfile_commit(o) < 0) {
+		snprintf(err, errlen, "write error on '%s': %s", path ? path : "<stdout>", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
