@@ -34,7 +34,7 @@ struct frame {
 };
 
 /* A frame line's verdict in the memo (perf_memo_val.how). */
-enum { MEMO_NAME, MEMO_NONE, MEMO_BAD, MEMO_SKIP = 4 };
+enum { MEMO_NAME, MEMO_NONE, MEMO_SKIP = 4 };
 
 #define NO_FID UINT32_MAX	/* a frame known by its text only */
 
@@ -274,12 +274,34 @@ static void annotate(struct perf *p, int inlined, const char *dso, size_t dlen)
 	}
 }
 
+/* Where the DSO starts: after the '(' that opens the last balanced
+ * "(...)" ending s (n bytes), searched back to j; j when there is none.
+ * So "(x (deleted))" and paths with spaces stay whole.  Mostly the last
+ * '(' with no ')' after it but the final one: found without a loop. */
+static size_t dso_start(const char *s, size_t j, size_t n)
+{
+	const char *q = memrchr(s + j, '(', n - 1 - j);
+	size_t b;
+	int depth = 0;
+
+	if (!q)
+		return j;
+	if (!memchr(q + 1, ')', (size_t)(s + n - 1 - (q + 1))))
+		return (size_t)(q - s) + 1;
+	for (b = n; b > j; b--) {
+		if (s[b - 1] == ')')
+			depth++;
+		else if (s[b - 1] == '(' && --depth == 0)
+			break;
+	}
+	return b;
+}
+
 /* Splits "addr symbol (dso)"; returns 0 or -1 when it is not a frame. */
 static int split_frame(const char *s, size_t n, const char **pc, size_t *pclen,
 		       const char **fn, size_t *fnlen, const char **dso, size_t *dlen)
 {
 	size_t i = 0, j, a, b;
-	int depth = 0;
 
 	while (i < n && is_space(s[i]))
 		i++;
@@ -289,14 +311,7 @@ static int split_frame(const char *s, size_t n, const char **pc, size_t *pclen,
 		return -1;
 	*pc = s + i;
 	*pclen = j - i;
-	/* The DSO is the last balanced "(...)", so "(x (deleted))" and paths
-	 * with spaces stay whole. */
-	for (b = n; b > j; b--) {
-		if (s[b - 1] == ')')
-			depth++;
-		else if (s[b - 1] == '(' && --depth == 0)
-			break;
-	}
+	b = dso_start(s, j, n);
 	if (b <= j || !is_space(s[b - 2]))
 		return -1;
 	*dso = s + b;
@@ -413,24 +428,24 @@ static int tidy_frame(struct perf *p, const char *s, size_t n)
 	return 0;
 }
 
-/* Remembers what tidy_frame made of the frame text key (klen bytes, hash
- * h): rc, the frame from first on (a line that made more is not kept)
- * and whether --skip-after ends the stack there. */
-static void memo_put(struct perf *p, uint64_t h, const char *key, size_t klen, int rc,
-		     size_t first)
+/* Remembers what event_frame made of the symbol fn (its offset already
+ * cut) in the DSO: the frame from first on (a line that made more, or a
+ * name with a ';', which is more than one frame, is not kept) and
+ * whether --skip-after ends the stack there. */
+static void memo_put(struct perf *p, uint64_t h, const char *fn, size_t fnlen, const char *dso,
+		     size_t dlen, size_t first)
 {
 	struct perf_memo_val v;
 	struct frame *f = p->nfr > first ? &p->fr[first] : NULL;
 
-	/* A name with a ';' is more than one frame: not kept as one. */
-	if (rc == 0 && (p->nfr - first > 1 || (f && memchr(p->fbuf + f->off, ';', f->len))))
+	if (p->nfr - first > 1 || (f && memchr(p->fbuf + f->off, ';', f->len)))
 		return;
-	v.how = rc ? MEMO_BAD : p->nfr > first ? MEMO_NAME : MEMO_NONE;
+	v.how = f ? MEMO_NAME : MEMO_NONE;
 	v.how |= p->skip == SKIP_REST ? MEMO_SKIP : 0;
 	v.frame = NO_FID;
-	if (v.how % MEMO_SKIP == MEMO_NAME)
+	if (f)
 		v.frame = f->fid = perf_stacks_frame(p->stacks, p->fbuf + f->off, f->len);
-	perf_memo_put(p->memo, key, klen, h, &v);
+	perf_memo_put(p->memo, fn, fnlen, dso, dlen, h, &v);
 }
 
 /* A frame from the memo: its id, and its text too when the stack will be
@@ -447,38 +462,34 @@ static void memo_frame(struct perf *p, uint32_t fid)
 	}
 }
 
-/* A frame line: "addr symbol+0xoff (dso)", tidied once per distinct text
- * after the address.  Returns 0, or -1 when it is not a frame. */
+/* A frame line: "addr symbol+0xoff (dso)", tidied once per distinct
+ * symbol (without its offset) and DSO: with the memo on, nothing else
+ * goes into a frame's name.  Returns 0, or -1 when it is not a frame. */
 static int frame_line(struct perf *p, const char *s, size_t n)
 {
-	size_t i = 0, j, first = p->nfr;
+	const char *pc, *fn, *dso;
+	size_t pclen, fnlen, dlen, cut, first = p->nfr;
 	const struct perf_memo_val *v;
 	uint64_t h;
-	int rc;
 
 	/* The same text tidies differently under a "java" root, and to
 	 * nothing in an event being skipped. */
 	if (!p->memo || p->java || p->skip != KEEP)
 		return tidy_frame(p, s, n);
-	while (i < n && is_space(s[i]))
-		i++;
-	for (j = i; j < n && !is_space(s[j]); j++)
-		;
-	if (j == i || j == n)
+	if (split_frame(s, n, &pc, &pclen, &fn, &fnlen, &dso, &dlen) < 0)
 		return -1;
-	h = perf_memo_hash(s + j, n - j);
-	if ((v = perf_memo_get(p->memo, s + j, n - j, h))) {
-		if (v->how % MEMO_SKIP == MEMO_BAD)
-			return -1;
+	cut = strip_offset(fn, fnlen);
+	h = perf_memo_hash(fn, cut, dso, dlen);
+	if ((v = perf_memo_get(p->memo, fn, cut, dso, dlen, h))) {
 		if (v->how % MEMO_SKIP == MEMO_NAME)
 			memo_frame(p, v->frame);
 		if (v->how & MEMO_SKIP)
 			p->skip = SKIP_REST;
 		return 0;
 	}
-	rc = tidy_frame(p, s, n);
-	memo_put(p, h, s + j, n - j, rc, first);
-	return rc;
+	event_frame(p, pc, pclen, fn, fnlen, dso, dlen);
+	memo_put(p, h, fn, cut, dso, dlen, first);
+	return 0;
 }
 
 void perf_event_frame(struct perf *p, const char *pc, size_t pclen, const char *fn, size_t fnlen,

@@ -17,6 +17,7 @@
 struct slot {
 	uint64_t h;			/* hash | 1; 0: empty */
 	uint32_t off;			/* text offset in the arena */
+	uint32_t alen;			/* bytes of its first part */
 	uint32_t len;			/* text bytes */
 	struct perf_memo_val v;		/* what it came to */
 };
@@ -26,6 +27,7 @@ struct slot {
 
 struct near {
 	uint64_t h;			/* hash | 1; 0: empty */
+	uint32_t alen;			/* bytes of its first part */
 	uint32_t len;			/* text bytes */
 	struct perf_memo_val v;		/* what it came to */
 	char text[NEAR_TEXT];		/* the text */
@@ -61,37 +63,48 @@ void perf_memo_free(struct perf_memo *m)
 	free(m);
 }
 
-uint64_t perf_memo_hash(const char *key, size_t len)
+uint64_t perf_memo_hash(const char *a, size_t alen, const char *b, size_t blen)
 {
-	return XXH3_64bits(key, len) | 1;
+	return XXH3_64bits_withSeed(a, alen, XXH3_64bits(b, blen)) | 1;
+}
+
+/* Whether text (alen + blen bytes at t) is the key a, b. */
+static int same(const char *t, size_t talen, size_t tlen, const char *a, size_t alen,
+		const char *b, size_t blen)
+{
+	return talen == alen && tlen == alen + blen && memcmp(t, a, alen) == 0 &&
+	       memcmp(t + alen, b, blen) == 0;
 }
 
 /* Keeps a text found in the big table in the near cache too. */
-static const struct perf_memo_val *near_put(struct near *c, const char *key, size_t len,
-					    uint64_t h, const struct perf_memo_val *v)
+static const struct perf_memo_val *near_put(struct near *c, const char *a, size_t alen,
+					    const char *b, size_t blen, uint64_t h,
+					    const struct perf_memo_val *v)
 {
-	if (len > NEAR_TEXT)
+	if (alen + blen > NEAR_TEXT)
 		return v;
 	c->h = h;
-	c->len = (uint32_t)len;
+	c->alen = (uint32_t)alen;
+	c->len = (uint32_t)(alen + blen);
 	c->v = *v;
-	memcpy(c->text, key, len);
+	memcpy(c->text, a, alen);
+	memcpy(c->text + alen, b, blen);
 	return &c->v;
 }
 
-const struct perf_memo_val *perf_memo_get(struct perf_memo *m, const char *key, size_t len,
-					  uint64_t h)
+const struct perf_memo_val *perf_memo_get(struct perf_memo *m, const char *a, size_t alen,
+					  const char *b, size_t blen, uint64_t h)
 {
 	struct near *c = &m->near[h >> 52 & (NEAR_SLOTS - 1)];
 	size_t s;
 
-	if (c->h == h && c->len == len && memcmp(c->text, key, len) == 0)
+	if (c->h == h && same(c->text, c->alen, c->len, a, alen, b, blen))
 		return &c->v;
 	for (s = (size_t)h & m->mask; m->slot[s].h; s = (s + 1) & m->mask) {
 		const struct slot *e = &m->slot[s];
 
-		if (e->h == h && e->len == len && memcmp(m->arena + e->off, key, len) == 0)
-			return near_put(c, key, len, h, &e->v);
+		if (e->h == h && same(m->arena + e->off, e->alen, e->len, a, alen, b, blen))
+			return near_put(c, a, alen, b, blen, h, &e->v);
 	}
 	return NULL;
 }
@@ -113,12 +126,12 @@ static void grow(struct perf_memo *m)
 	m->mask = mask;
 }
 
-void perf_memo_put(struct perf_memo *m, const char *key, size_t len, uint64_t h,
-		   const struct perf_memo_val *v)
+void perf_memo_put(struct perf_memo *m, const char *a, size_t alen, const char *b, size_t blen,
+		   uint64_t h, const struct perf_memo_val *v)
 {
-	size_t s;
+	size_t s, len = alen + blen;
 
-	near_put(&m->near[h >> 52 & (NEAR_SLOTS - 1)], key, len, h, v);
+	near_put(&m->near[h >> 52 & (NEAR_SLOTS - 1)], a, alen, b, blen, h, v);
 	if (len == 0 || len > MAX_KEY || m->alen + len > MAX_ARENA)
 		return;
 	if ((m->n + 1) * 2 > m->mask + 1)
@@ -127,9 +140,11 @@ void perf_memo_put(struct perf_memo *m, const char *key, size_t len, uint64_t h,
 		;
 	if (m->acap - m->alen < len)
 		xgrow(&m->arena, &m->acap, m->alen + len, 1);
-	memcpy(m->arena + m->alen, key, len);
+	memcpy(m->arena + m->alen, a, alen);
+	memcpy(m->arena + m->alen + alen, b, blen);
 	m->slot[s].h = h;
 	m->slot[s].off = (uint32_t)m->alen;
+	m->slot[s].alen = (uint32_t)alen;
 	m->slot[s].len = (uint32_t)len;
 	m->slot[s].v = *v;
 	m->alen += len;
