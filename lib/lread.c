@@ -93,6 +93,23 @@ static struct bsrc *text(struct lread *lr)
 	return lr->src;
 }
 
+const char *lread_whole(struct lread *lr, size_t *len)
+{
+	struct bsrc *t;
+
+	if (lr->eof || lr->wlen || lr->lineno)
+		return NULL;
+	t = text(lr);
+	if (t != lr->raw || lr->bom)
+		return NULL;
+	return (const char *)bsrc_whole(t, len);
+}
+
+void lread_give_back(const char *p, size_t len)
+{
+	bsrc_give_back((const unsigned char *)p, len);
+}
+
 /* Takes the next window; at the end or on an error sets eof instead. */
 static void next_window(struct lread *lr)
 {

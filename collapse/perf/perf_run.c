@@ -31,6 +31,7 @@ struct note {
 
 struct job {
 	char *buf;		/* the chunk; NULL for the caller's own stream */
+	int borrowed;		/* buf is a piece of a mapped input, not ours */
 	size_t len;		/* bytes in buf */
 	int input;		/* index of the input */
 	const char *name;	/* input name for messages */
@@ -58,6 +59,9 @@ struct run {
 	size_t jobcap;		/* capacity */
 	int sequential;		/* no more chunking: the caller does the rest */
 	size_t chunk;		/* text per job */
+	struct lread **mapped;	/* mapped inputs the workers may still read */
+	size_t nmapped;		/* how many */
+	size_t nmapcap;		/* capacity of mapped */
 };
 
 static void collect(void *ctx, const char *file, unsigned long line, const char *msg)
@@ -105,7 +109,10 @@ static void work(void *worker, void *job)
 	perf_begin(w->p, j->name);
 	feed(w, j->buf, j->len, 1);
 	perf_event_end(w->p);	/* the stacks stay in w->p until finish */
-	free(j->buf);
+	if (j->borrowed)
+		lread_give_back(j->buf, j->len);
+	else
+		free(j->buf);
 	j->buf = NULL;
 }
 
@@ -256,6 +263,56 @@ static int chunk_input(struct run *r, struct lread *lr, int input, const char *n
 	return rc;
 }
 
+/* The rest of a mapped input on the calling thread, in the pieces
+ * stream_rest would read (so a line longer than a chunk is cut alike),
+ * each piece's pages given back once worked on. */
+static void whole_rest(struct run *r, const char *text, size_t len, int input,
+		       const char *name)
+{
+	struct worker *w = &r->self;
+	size_t pos = 0;
+
+	w->cur = new_job(r, input, name);
+	perf_begin(w->p, name);
+	while (pos < len) {
+		size_t n = len - pos < r->chunk + 4096 ? len - pos : r->chunk + 4096;
+		size_t used = feed(w, text + pos, n, pos + n == len);
+
+		if (used == 0)
+			used = feed(w, text + pos, n, 1);
+		lread_give_back(text + pos, used);
+		pos += used;
+	}
+	perf_event_end(w->p);
+}
+
+/* A mapped input: its chunks are pieces of the mapping handed to the
+ * workers with no copy, cut as chunk_input cuts what it reads. */
+static void chunk_whole(struct run *r, const char *text, size_t len, int input,
+			const char *name)
+{
+	size_t pos = 0;
+
+	while (pos < len) {
+		size_t n = len - pos < r->chunk + 4096 ? len - pos : r->chunk + 4096;
+		size_t cut = pos + n == len ? n : last_blank(text + pos, n);
+		struct job *j;
+
+		if (!r->nw && !r->sequential)
+			first_chunk(r, text + pos, n);
+		if (r->sequential || cut == 0) {
+			whole_rest(r, text + pos, len - pos, input, name);
+			return;
+		}
+		j = new_job(r, input, name);
+		j->buf = (char *)(size_t)(text + pos);	/* only read */
+		j->borrowed = 1;
+		j->len = cut;
+		tpool_submit(r->pool, j);
+		pos += cut;
+	}
+}
+
 static void add_stats(struct perf_stats *st, const struct perf_stats *s)
 {
 	st->samples += s->samples;
@@ -304,7 +361,8 @@ static void report(struct run *r, perf_warn_fn *warn, void *ctx)
 		for (k = 0; k < j->nnotes && told < NOTES; k++, told++)
 			warn(ctx, j->name, base + j->notes[k].line, j->notes[k].msg);
 		base += j->lines;
-		free(j->buf);
+		if (!j->borrowed)
+			free(j->buf);
 		free(j);
 	}
 	free(r->jobs);
@@ -316,6 +374,9 @@ static void join_workers(struct run *r, struct perf_stats *st)
 	int i;
 
 	tpool_free(r->pool);
+	for (i = 0; i < (int)r->nmapped; i++)
+		lread_free(r->mapped[i]);
+	free(r->mapped);
 	for (i = 0; i < r->nw; i++) {
 		perf_absorb(r->self.p, r->w[i].p);
 		add_stats(st, perf_stats(r->w[i].p));
@@ -397,6 +458,23 @@ static int perfdata_input(struct run *r, struct lread *lr, const char *name, per
 	return rc;
 }
 
+/* A text input, mapped or read; returns as chunk_input.  The workers may
+ * still be reading a mapping: its reader is kept (*lr set to NULL) and
+ * freed once they are done. */
+static int text_input(struct run *r, struct lread **lr, int input, const char *name)
+{
+	size_t len;
+	const char *whole = lread_whole(*lr, &len);
+
+	if (!whole)
+		return chunk_input(r, *lr, input, name);
+	chunk_whole(r, whole, len, input, name);
+	xgrow(&r->mapped, &r->nmapcap, r->nmapped + 1, sizeof(*r->mapped));
+	r->mapped[r->nmapped++] = *lr;
+	*lr = NULL;
+	return 0;
+}
+
 /* Reads the inputs in turn; returns as perf_run does. */
 static int run_inputs(struct run *r, const char *const *inputs, int ninputs, perf_warn_fn *warn,
 		      void *ctx, char *err, size_t errlen)
@@ -415,7 +493,7 @@ static int run_inputs(struct run *r, const char *const *inputs, int ninputs, per
 		if (perfdata) {
 			rc = perfdata_input(r, lr, name, warn, ctx, err, errlen);
 		} else {
-			rc = chunk_input(r, lr, i, name);
+			rc = text_input(r, &lr, i, name);
 			if (rc)
 				snprintf(err, errlen, "%s: %s", name, lread_error(lr));
 		}
