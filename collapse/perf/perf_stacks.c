@@ -264,78 +264,86 @@ void perf_stacks_add_text(struct perf_stacks *t, const char *s, size_t len,
 	free(ids);
 }
 
-/* Sorting: stacks are compared frame by frame while their ids agree; at
- * the first frame that differs the names decide, by their rank among the
- * names sorted bytewise, unless one name begins the other: the bytes
- * after it (';', the end or the next name) then decide, read one by one. */
-struct order {
-	const struct perf_stacks *t;	/* the stacks */
-	uint32_t *rank;			/* frame id -> place among the names */
-	unsigned char *pre;		/* frame id -> 1 when it begins a longer name */
+/* Sorting.  A stack's text is its frames' keys one after another: the
+ * name and ';', or for the last frame the name and the end (which sorts
+ * before any byte).  Names hold no ';' (perf.c splits them there), so no
+ * key begins another and stacks sort as their lists of key ranks: the
+ * keys (2 per name) are ranked once, and stacks are compared by ids
+ * while they agree, then by the ranks of the first keys that differ. */
+struct sortkey {
+	const uint32_t *id;	/* the stack's frames */
+	uint32_t n;		/* how many */
+	uint32_t stack;		/* its index */
 };
 
-/* Reads the stack text of n frames at id one byte at a time. */
-struct cursor {
-	const struct perf_stacks *t;	/* names */
-	const uint32_t *id;		/* frames */
-	size_t n;			/* how many */
-	size_t o;			/* next byte in the name of id[0] */
-};
-
-/* The next byte, -1 at the end. */
-static int next_byte(struct cursor *c)
+/* Key k: frame k / 2, ending the stack when k is odd. */
+static int cmp_keys(const struct perf_stacks *t, uint32_t a, uint32_t b)
 {
-	if (c->n == 0)
-		return -1;
-	if (c->o < c->t->flen[c->id[0]])
-		return (unsigned char)c->t->fname[c->id[0]][c->o++];
-	c->id++;
-	c->n--;
-	c->o = 0;
-	return c->n ? ';' : -1;
+	const char *x = t->fname[a / 2], *y = t->fname[b / 2];
+	size_t nx = t->flen[a / 2], ny = t->flen[b / 2], n = nx < ny ? nx : ny;
+	int r = memcmp(x, y, n), cx, cy;
+
+	if (r || a == b)
+		return r;
+	cx = nx > n ? (unsigned char)x[n] : a % 2 ? -1 : ';';
+	cy = ny > n ? (unsigned char)y[n] : b % 2 ? -1 : ';';
+	return (cx > cy) - (cx < cy);
 }
 
-static int cmp_bytes(const struct perf_stacks *t, const uint32_t *x, size_t nx,
-		     const uint32_t *y, size_t ny)
-{
-	struct cursor a = { t, x, nx, 0 }, b = { t, y, ny, 0 };
-	int ca, cb;
-
-	do {
-		ca = next_byte(&a);
-		cb = next_byte(&b);
-	} while (ca == cb && ca >= 0);
-	return (ca > cb) - (ca < cb);
-}
-
-static int cmp_stacks(const struct order *o, uint32_t i, uint32_t j)
-{
-	const struct pstack *a = &o->t->stk[i], *b = &o->t->stk[j];
-	const uint32_t *x = o->t->ids + a->off, *y = o->t->ids + b->off;
-	size_t n = a->n < b->n ? a->n : b->n, k = 0;
-
-	while (k < n && x[k] == y[k])
-		k++;
-	if (k == n)	/* the frames of one begin the other */
-		return (a->n > b->n) - (a->n < b->n);
-	if (!o->pre[x[k]] && !o->pre[y[k]])
-		return o->rank[x[k]] < o->rank[y[k]] ? -1 : 1;
-	return cmp_bytes(o->t, x + k, a->n - k, y + k, b->n - k);
-}
-
-/* Merge sort of v (n entries) with tmp as room. */
-static void sort_ids(const struct order *o, uint32_t *v, uint32_t *tmp, size_t n)
+/* Merge sort of the keys v (n of them), tmp as room. */
+static void sort_keys(const struct perf_stacks *t, uint32_t *v, uint32_t *tmp, size_t n)
 {
 	size_t h = n / 2, i = 0, j = h, k = 0;
 
 	if (n < 2)
 		return;
-	sort_ids(o, v, tmp, h);
-	sort_ids(o, v + h, tmp, n - h);
-	if (cmp_stacks(o, v[h - 1], v[h]) <= 0)
+	sort_keys(t, v, tmp, h);
+	sort_keys(t, v + h, tmp, n - h);
+	while (i < h && j < n)
+		tmp[k++] = cmp_keys(t, v[j], v[i]) < 0 ? v[j++] : v[i++];
+	while (i < h)
+		tmp[k++] = v[i++];
+	memcpy(v, tmp, k * sizeof(*v));
+}
+
+/* rank[k]: the place of key k among all keys. */
+static uint32_t *key_ranks(const struct perf_stacks *t)
+{
+	size_t nk = strtab_count(t->frames) * 2, i;
+	uint32_t *v = xmalloc((nk ? nk : 1) * sizeof(*v)), *tmp = xmalloc((nk ? nk : 1) * sizeof(*tmp));
+
+	for (i = 0; i < nk; i++)
+		v[i] = (uint32_t)i;
+	sort_keys(t, v, tmp, nk);
+	for (i = 0; i < nk; i++)
+		tmp[v[i]] = (uint32_t)i;
+	free(v);
+	return tmp;
+}
+
+static int cmp_stacks(const uint32_t *rank, const struct sortkey *a, const struct sortkey *b)
+{
+	uint32_t n = a->n < b->n ? a->n : b->n, k = 0, ra, rb;
+
+	while (k + 1 < n && a->id[k] == b->id[k])
+		k++;
+	ra = rank[a->id[k] * 2 + (k + 1 == a->n)];
+	rb = rank[b->id[k] * 2 + (k + 1 == b->n)];
+	return (ra > rb) - (ra < rb);
+}
+
+static void sort_stacks(const uint32_t *rank, struct sortkey *v, struct sortkey *tmp, size_t n)
+{
+	size_t h = n / 2, i = 0, j = h, k = 0;
+
+	if (n < 2)
+		return;
+	sort_stacks(rank, v, tmp, h);
+	sort_stacks(rank, v + h, tmp, n - h);
+	if (cmp_stacks(rank, &v[h - 1], &v[h]) <= 0)
 		return;
 	while (i < h && j < n)
-		tmp[k++] = cmp_stacks(o, v[j], v[i]) < 0 ? v[j++] : v[i++];
+		tmp[k++] = cmp_stacks(rank, &v[j], &v[i]) < 0 ? v[j++] : v[i++];
 	while (i < h)
 		tmp[k++] = v[i++];
 	memcpy(v, tmp, k * sizeof(*v));
@@ -344,26 +352,22 @@ static void sort_ids(const struct order *o, uint32_t *v, uint32_t *tmp, size_t n
 /* The stacks' indexes in output order; the caller frees them. */
 static uint32_t *sorted(const struct perf_stacks *t)
 {
-	size_t nf = strtab_count(t->frames), i;
-	uint32_t *byname = strtab_sorted(t->frames), *v, *tmp;
-	struct order o = { t, xmalloc((nf ? nf : 1) * sizeof(*o.rank)), xcalloc(nf ? nf : 1, 1) };
+	size_t n = t->nstk ? t->nstk : 1, i;
+	uint32_t *rank = key_ranks(t), *out = xmalloc(n * sizeof(*out));
+	struct sortkey *v = xmalloc(n * sizeof(*v)), *tmp = xmalloc(n * sizeof(*tmp));
 
-	for (i = 0; i < nf; i++) {
-		o.rank[byname[i]] = (uint32_t)i;
-		if (i + 1 < nf && t->flen[byname[i]] < t->flen[byname[i + 1]] &&
-		    memcmp(t->fname[byname[i]], t->fname[byname[i + 1]], t->flen[byname[i]]) == 0)
-			o.pre[byname[i]] = 1;
+	for (i = 0; i < t->nstk; i++) {
+		v[i].id = t->ids + t->stk[i].off;
+		v[i].n = t->stk[i].n;
+		v[i].stack = (uint32_t)i;
 	}
-	v = xmalloc((t->nstk ? t->nstk : 1) * sizeof(*v));
-	tmp = xmalloc((t->nstk ? t->nstk : 1) * sizeof(*tmp));
+	sort_stacks(rank, v, tmp, t->nstk);
 	for (i = 0; i < t->nstk; i++)
-		v[i] = (uint32_t)i;
-	sort_ids(&o, v, tmp, t->nstk);
+		out[i] = v[i].stack;
 	free(tmp);
-	free(byname);
-	free(o.rank);
-	free(o.pre);
-	return v;
+	free(v);
+	free(rank);
+	return out;
 }
 
 int perf_stacks_save(const struct perf_stacks *t, const char *path, char *err, size_t errlen)

@@ -22,7 +22,9 @@ struct perf_stacks *perf_stacks_new(void);
 /* Frees t.  perf_stacks_free(NULL) does nothing. */
 void perf_stacks_free(struct perf_stacks *t);
 
-/* The id of the frame name (len bytes, any bytes), added when new. */
+/* The id of the frame name (len bytes, any bytes but ';': the caller
+ * splits a name there, else perf_stacks_save would not sort bytewise),
+ * added when new. */
 uint32_t perf_stacks_frame(struct perf_stacks *t, const char *name, size_t len);
 
 /* The name of frame id (the set's copy, valid until perf_stacks_free). */
