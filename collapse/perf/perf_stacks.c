@@ -15,11 +15,11 @@
 #include <string.h>
 #include <xxhash.h>
 
-struct pstack {
-	size_t off;		/* first id in ids */
-	uint32_t n;		/* ids */
-	struct fcount c;	/* its count */
-};
+/* A stack's record in ids: its frame count, a pad, its struct fcount
+ * (copied in and out: only 4-byte aligned), then its ids.  The count
+ * sits beside the ids, so an event's lookup reads one place past its
+ * hash slot. */
+#define HDR (2 + sizeof(struct fcount) / sizeof(uint32_t))
 
 struct perf_stacks {
 	struct strtab *frames;	/* frame names; the id is the index */
@@ -28,10 +28,11 @@ struct perf_stacks {
 	size_t fcap;		/* capacity of fname and flen */
 	uint64_t *fslot;	/* name index: tag << 32 | (id + 1), 0 empty */
 	size_t fmask;		/* its slots - 1 (a power of two) */
-	uint32_t *ids;		/* the stacks' ids, one after another */
-	size_t nids;		/* ids in use */
+	uint32_t *ids;		/* the stacks' records, one after another */
+	size_t nids;		/* words in use */
 	size_t idcap;		/* capacity of ids */
-	struct pstack *stk;	/* the stacks, in the order first seen */
+	size_t *stk;		/* where each stack's record starts, in the
+				   order first seen */
 	size_t nstk;		/* how many */
 	size_t stkcap;		/* capacity of stk */
 	uint64_t *slot;		/* stack index: tag << 32 | (stack + 1), 0 empty */
@@ -120,6 +121,24 @@ const char *perf_stacks_frame_name(const struct perf_stacks *t, uint32_t id, siz
 	return t->fname[id];
 }
 
+static uint32_t rec_n(const struct perf_stacks *t, size_t i)
+{
+	return t->ids[t->stk[i]];
+}
+
+static const uint32_t *rec_ids(const struct perf_stacks *t, size_t i)
+{
+	return t->ids + t->stk[i] + HDR;
+}
+
+static struct fcount rec_count(const struct perf_stacks *t, size_t i)
+{
+	struct fcount c;
+
+	memcpy(&c, t->ids + t->stk[i] + 2, sizeof(c));
+	return c;
+}
+
 static uint64_t ids_hash(const uint32_t *ids, size_t n)
 {
 	return XXH3_64bits(ids, n * sizeof(*ids));
@@ -131,36 +150,46 @@ static void rehash(struct perf_stacks *t)
 	uint64_t *slot = xcalloc(mask + 1, sizeof(*slot));
 
 	for (i = 0; i < t->nstk; i++)
-		slot_put(slot, mask, ids_hash(t->ids + t->stk[i].off, t->stk[i].n), (uint32_t)i);
+		slot_put(slot, mask, ids_hash(rec_ids(t, i), rec_n(t, i)), (uint32_t)i);
 	free(t->slot);
 	t->slot = slot;
 	t->mask = mask;
 }
 
-/* A stack not seen before, for slot s of the index (hash h). */
-static struct pstack *new_stack(struct perf_stacks *t, const uint32_t *frames, size_t n,
-				uint64_t h, size_t s)
+/* A stack not seen before, for slot s of the index (hash h); returns
+ * its record. */
+static uint32_t *new_stack(struct perf_stacks *t, const uint32_t *frames, size_t n, uint64_t h,
+			   size_t s)
 {
-	struct pstack *k;
+	uint32_t *r;
 
-	if (t->nstk >= UINT32_MAX - 1 || n > UINT32_MAX)
+	if (t->nstk >= UINT32_MAX - 1 || n > UINT32_MAX - HDR)
 		xalloc_fail(t->nstk * sizeof(*t->stk));
-	if (t->idcap - t->nids < n)
-		xgrow(&t->ids, &t->idcap, t->nids + n, sizeof(*t->ids));
-	memcpy(t->ids + t->nids, frames, n * sizeof(*frames));
+	if (t->idcap - t->nids < n + HDR)
+		xgrow(&t->ids, &t->idcap, t->nids + n + HDR, sizeof(*t->ids));
+	r = t->ids + t->nids;
+	memset(r, 0, HDR * sizeof(*r));
+	r[0] = (uint32_t)n;
+	memcpy(r + HDR, frames, n * sizeof(*frames));
 	if (t->nstk == t->stkcap)
 		xgrow(&t->stk, &t->stkcap, t->nstk + 1, sizeof(*t->stk));
-	k = &t->stk[t->nstk];
-	k->off = t->nids;
-	k->n = (uint32_t)n;
-	k->c.n = 0;
-	k->c.frac = 0;
-	t->nids += n;
+	t->stk[t->nstk] = t->nids;
+	t->nids += n + HDR;
 	t->slot[s] = tagged(h, (uint32_t)t->nstk++);
 	/* Load at most 1/2: the probes stay short. */
 	if (t->nstk * 2 > t->mask + 1)
 		rehash(t);
-	return k;
+	return r;
+}
+
+/* Adds c to the count in record r. */
+static void rec_add(uint32_t *r, const struct fcount *c)
+{
+	struct fcount acc;
+
+	memcpy(&acc, r + 2, sizeof(acc));
+	fcount_add(&acc, c);
+	memcpy(r + 2, &acc, sizeof(acc));
 }
 
 void perf_stacks_add(struct perf_stacks *t, const uint32_t *frames, size_t n,
@@ -168,18 +197,16 @@ void perf_stacks_add(struct perf_stacks *t, const uint32_t *frames, size_t n,
 {
 	uint64_t h = ids_hash(frames, n), v;
 	size_t s = (size_t)h & t->mask;
-	struct pstack *k;
+	uint32_t *r;
 
 	for (; (v = t->slot[s]) != 0; s = (s + 1) & t->mask) {
-		k = &t->stk[(uint32_t)v - 1];
-		if (v >> 32 == h >> 32 && k->n == n &&
-		    memcmp(t->ids + k->off, frames, n * sizeof(*frames)) == 0) {
-			fcount_add(&k->c, c);
+		r = t->ids + t->stk[(uint32_t)v - 1];
+		if (v >> 32 == h >> 32 && r[0] == n && memcmp(r + HDR, frames, n * sizeof(*frames)) == 0) {
+			rec_add(r, c);
 			return;
 		}
 	}
-	k = new_stack(t, frames, n, h, s);
-	fcount_add(&k->c, c);
+	rec_add(new_stack(t, frames, n, h, s), c);
 }
 
 /* Forgets the stacks (the names stay). */
@@ -201,12 +228,14 @@ void perf_stacks_absorb(struct perf_stacks *t, struct perf_stacks *from)
 	for (i = 0; i < nf; i++)
 		fmap[i] = perf_stacks_frame(t, from->fname[i], from->flen[i]);
 	for (i = 0; i < from->nstk; i++) {
-		const struct pstack *st = &from->stk[i];
+		const uint32_t *id = rec_ids(from, i);
+		size_t n = rec_n(from, i);
+		struct fcount c = rec_count(from, i);
 
-		xgrow(&buf, &cap, st->n, sizeof(*buf));
-		for (k = 0; k < st->n; k++)
-			buf[k] = fmap[from->ids[st->off + k]];
-		perf_stacks_add(t, buf, st->n, &st->c);
+		xgrow(&buf, &cap, n, sizeof(*buf));
+		for (k = 0; k < n; k++)
+			buf[k] = fmap[id[k]];
+		perf_stacks_add(t, buf, n, &c);
 	}
 	clear(from);
 	free(buf);
@@ -216,8 +245,8 @@ void perf_stacks_absorb(struct perf_stacks *t, struct perf_stacks *from)
 /* Stack i, frames joined with ';', into *buf; returns its length. */
 static size_t stack_str(const struct perf_stacks *t, size_t i, char **buf, size_t *cap)
 {
-	const uint32_t *id = t->ids + t->stk[i].off;
-	size_t n = t->stk[i].n, len = n - 1, o = 0, k;
+	const uint32_t *id = rec_ids(t, i);
+	size_t n = rec_n(t, i), len = n - 1, o = 0, k;
 
 	for (k = 0; k < n; k++)
 		len += t->flen[id[k]];
@@ -238,8 +267,9 @@ void perf_stacks_flush(struct perf_stacks *t, struct strtab *out)
 
 	for (i = 0; i < t->nstk; i++) {
 		size_t len = stack_str(t, i, &buf, &cap);
+		struct fcount c = rec_count(t, i);
 
-		fcount_add(strtab_val(out, strtab_intern(out, buf, len, NULL)), &t->stk[i].c);
+		fcount_add(strtab_val(out, strtab_intern(out, buf, len, NULL)), &c);
 	}
 	free(buf);
 	clear(t);
@@ -357,8 +387,8 @@ static uint32_t *sorted(const struct perf_stacks *t)
 	struct sortkey *v = xmalloc(n * sizeof(*v)), *tmp = xmalloc(n * sizeof(*tmp));
 
 	for (i = 0; i < t->nstk; i++) {
-		v[i].id = t->ids + t->stk[i].off;
-		v[i].n = t->stk[i].n;
+		v[i].id = rec_ids(t, i);
+		v[i].n = rec_n(t, i);
 		v[i].stack = (uint32_t)i;
 	}
 	sort_stacks(rank, v, tmp, t->nstk);
@@ -384,8 +414,9 @@ int perf_stacks_save(const struct perf_stacks *t, const char *path, char *err, s
 	v = sorted(t);
 	for (i = 0; i < t->nstk; i++) {
 		size_t len = stack_str(t, v[i], &buf, &cap);
+		struct fcount c = rec_count(t, v[i]);
 
-		folded_write(outfile_stream(o), buf, len, &t->stk[v[i]].c);
+		folded_write(outfile_stream(o), buf, len, &c);
 	}
 	free(buf);
 	free(v);
