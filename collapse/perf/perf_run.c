@@ -459,19 +459,23 @@ static int perfdata_input(struct run *r, struct lread *lr, const char *name, per
 }
 
 /* A text input, mapped or read; returns as chunk_input.  The workers may
- * still be reading a mapping: its reader is kept (*lr set to NULL) and
- * freed once they are done. */
-static int text_input(struct run *r, struct lread **lr, int input, const char *name)
+ * still be reading a mapping: unless the caller keeps the reader (lr
+ * NULL: it frees it only after perf_run's end), it is kept here (*lr set
+ * to NULL) and freed once they are done. */
+static int text_input(struct run *r, struct lread *in, struct lread **lr, int input,
+		      const char *name)
 {
 	size_t len;
-	const char *whole = lread_whole(*lr, &len);
+	const char *whole = lread_whole(in, &len);
 
 	if (!whole)
-		return chunk_input(r, *lr, input, name);
+		return chunk_input(r, in, input, name);
 	chunk_whole(r, whole, len, input, name);
-	xgrow(&r->mapped, &r->nmapcap, r->nmapped + 1, sizeof(*r->mapped));
-	r->mapped[r->nmapped++] = *lr;
-	*lr = NULL;
+	if (lr) {
+		xgrow(&r->mapped, &r->nmapcap, r->nmapped + 1, sizeof(*r->mapped));
+		r->mapped[r->nmapped++] = *lr;
+		*lr = NULL;
+	}
 	return 0;
 }
 
@@ -493,7 +497,7 @@ static int run_inputs(struct run *r, const char *const *inputs, int ninputs, per
 		if (perfdata) {
 			rc = perfdata_input(r, lr, name, warn, ctx, err, errlen);
 		} else {
-			rc = text_input(r, &lr, i, name);
+			rc = text_input(r, lr, &lr, i, name);
 			if (rc)
 				snprintf(err, errlen, "%s: %s", name, lread_error(lr));
 		}
@@ -544,7 +548,7 @@ int perf_run_reader(const struct perf_opts *o, struct lread *lr, const char *nam
 	int rc;
 
 	run_init(&r, o, ro, st);
-	rc = chunk_input(&r, lr, 0, name);
+	rc = text_input(&r, lr, NULL, 0, name);
 	if (rc)
 		snprintf(err, errlen, "%s: %s", name, lread_error(lr));
 	finish(&r, out, st);

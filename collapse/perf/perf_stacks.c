@@ -260,21 +260,6 @@ static size_t stack_str(const struct perf_stacks *t, size_t i, char **buf, size_
 	return len;
 }
 
-void perf_stacks_flush(struct perf_stacks *t, struct strtab *out)
-{
-	char *buf = NULL;
-	size_t cap = 0, i;
-
-	for (i = 0; i < t->nstk; i++) {
-		size_t len = stack_str(t, i, &buf, &cap);
-		struct fcount c = rec_count(t, i);
-
-		fcount_add(strtab_val(out, strtab_intern(out, buf, len, NULL)), &c);
-	}
-	free(buf);
-	clear(t);
-}
-
 void perf_stacks_add_text(struct perf_stacks *t, const char *s, size_t len,
 			  const struct fcount *c)
 {
@@ -398,6 +383,25 @@ static uint32_t *sorted(const struct perf_stacks *t)
 	free(v);
 	free(rank);
 	return out;
+}
+
+void perf_stacks_flush(struct perf_stacks *t, struct strtab *out)
+{
+	/* In output order: a table filled in order needs no sorting after
+	 * (strtab_sorted checks first). */
+	uint32_t *v = sorted(t);
+	char *buf = NULL;
+	size_t cap = 0, i;
+
+	for (i = 0; i < t->nstk; i++) {
+		size_t len = stack_str(t, v[i], &buf, &cap);
+		struct fcount c = rec_count(t, v[i]);
+
+		fcount_add(strtab_val(out, strtab_intern(out, buf, len, NULL)), &c);
+	}
+	free(buf);
+	free(v);
+	clear(t);
 }
 
 int perf_stacks_save(const struct perf_stacks *t, const char *path, char *err, size_t errlen)
