@@ -325,23 +325,6 @@ ssize_t bsrc_peek(struct bsrc *s, size_t want, const unsigned char **p)
 	return (ssize_t)s->n;
 }
 
-const unsigned char *bsrc_whole(struct bsrc *s, size_t *len)
-{
-	if (s->ops || !s->mem || s->off != 0 || s->rest_n || s->state < 0 || s->fd >= 0)
-		return NULL;
-	*len = s->mem_len;
-	return s->mem;
-}
-
-void bsrc_give_back(const unsigned char *p, size_t len)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t a = ((size_t)p + page - 1) / page * page, b = ((size_t)p + len) / page * page;
-
-	if (b > a)
-		(void)madvise((void *)a, b - a, MADV_DONTNEED);
-}
-
 void bsrc_skip(struct bsrc *s, size_t n)
 {
 	s->p += n;

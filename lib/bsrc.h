@@ -107,17 +107,6 @@ int bsrc_seek(struct bsrc *s, uint64_t off);
  * other sources. */
 void bsrc_unmap(struct bsrc *s);
 
-/* The whole of s when it is memory (a mapped file, bytes given) of which
- * nothing was taken yet (a peek takes nothing): its len bytes stay valid
- * until bsrc_free, and s is not to be read from then on.  NULL for any
- * other source. */
-const unsigned char *bsrc_whole(struct bsrc *s, size_t *len);
-
-/* Gives back to the system the whole pages inside [p, p + len) of a
- * mapping bsrc_whole handed out: they leave memory, and come back from
- * the file if read again.  Any thread may call it. */
-void bsrc_give_back(const unsigned char *p, size_t len);
-
 /* Makes every later read fail with msg (a filter could not be set up). */
 void bsrc_fail(struct bsrc *s, const char *msg);
 

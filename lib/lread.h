@@ -93,11 +93,12 @@ int lread_each(const char *path, lread_line_fn *fn, void *ctx, unsigned long *li
 /* lread_each over an open reader (which the caller still frees). */
 int lread_feed(struct lread *lr, lread_line_fn *fn, void *ctx, char *err, size_t errlen);
 
-/* The whole text of lr when it lies in memory as it is (a mapped file or
- * memory, not inflated, with no byte-order mark), before anything was
- * read: for callers that split text themselves, with no copy.  Its len
- * bytes stay valid until lread_free, and lr is not to be read from then
- * on.  NULL otherwise: read as usual. */
+/* The whole text of lr, mapped, when lr is a regular file (lread_open
+ * with a path) whose text is its bytes as they are (not inflated, no
+ * byte-order mark) and nothing was read yet: for callers that split text
+ * themselves, with no copy.  Its len bytes stay valid until lread_free,
+ * and lr is not to be read from then on.  NULL otherwise (or when it
+ * cannot be mapped): read as usual. */
 const char *lread_whole(struct lread *lr, size_t *len);
 
 /* Gives back to the system the pages of lread_whole's text inside

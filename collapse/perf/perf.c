@@ -8,6 +8,7 @@
  * weight (1 when perf printed none). */
 #include "perf.h"
 #include "perf_dso.h"
+#include "perf_frame.h"
 #include "perf_header.h"
 #include "rustsym.h"
 #include "a2l.h"
@@ -141,22 +142,6 @@ static int is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-static int is_hex(char c)
-{
-	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-/* The first "->" in [s, end), or NULL. */
-static const char *find_arrow(const char *s, const char *end)
-{
-	while ((s = memchr(s, '-', (size_t)(end - s))) && s + 1 < end) {
-		if (s[1] == '>')
-			return s;
-		s++;
-	}
-	return NULL;
-}
-
 /* ---- frames ---- */
 
 static void frame_begin(struct perf *p)
@@ -185,39 +170,6 @@ static const char *frame_text(const struct perf *p, size_t *len)
 
 	*len = f->len;
 	return p->fbuf + f->off;
-}
-
-/* Length of s without its parameter list: the first '(' outside <> {} []
- * that does not open a Go receiver ".(" or "(anonymous namespace)".
- * Sets *semi when the kept part has a ';'. */
-static size_t without_params(const char *s, size_t n, int *semi)
-{
-	int depth = 0;
-	size_t i;
-
-	*semi = 0;
-	for (i = 0; i < n; i++) {
-		switch (s[i]) {
-		case ';':
-			*semi = 1;
-			break;
-		case '<': case '{': case '[':
-			depth++;
-			break;
-		case '>': case '}': case ']': case ')':
-			depth--;
-			break;
-		case '(':
-			if (depth == 0 && !(i > 0 && s[i - 1] == '.') &&
-			    !(n - i >= 21 && memcmp(s + i, "(anonymous namespace)", 21) == 0))
-				return i;
-			depth++;
-			break;
-		default:
-			break;
-		}
-	}
-	return n;
 }
 
 /* Writes the name of one (inlined) part of a frame. */
@@ -250,7 +202,7 @@ static void put_name(struct perf *p, const char *f, size_t n, const char *pc, si
 		f++;
 		n--;
 	}
-	n = without_params(f, n, &semi);
+	n = perf_frame_params(f, n, &semi);
 	start = p->flen;
 	frame_put(p, f, n);
 	/* ';' separates frames in the output. */
@@ -274,58 +226,6 @@ static void annotate(struct perf *p, int inlined, const char *dso, size_t dlen)
 	}
 }
 
-/* Where the DSO starts: after the '(' that opens the last balanced
- * "(...)" ending s (n bytes), searched back to j; j when there is none.
- * So "(x (deleted))" and paths with spaces stay whole.  Mostly the last
- * '(' with no ')' after it but the final one: found without a loop. */
-static size_t dso_start(const char *s, size_t j, size_t n)
-{
-	const char *q = memrchr(s + j, '(', n - 1 - j);
-	size_t b;
-	int depth = 0;
-
-	if (!q)
-		return j;
-	if (!memchr(q + 1, ')', (size_t)(s + n - 1 - (q + 1))))
-		return (size_t)(q - s) + 1;
-	for (b = n; b > j; b--) {
-		if (s[b - 1] == ')')
-			depth++;
-		else if (s[b - 1] == '(' && --depth == 0)
-			break;
-	}
-	return b;
-}
-
-/* Splits "addr symbol (dso)"; returns 0 or -1 when it is not a frame. */
-static int split_frame(const char *s, size_t n, const char **pc, size_t *pclen,
-		       const char **fn, size_t *fnlen, const char **dso, size_t *dlen)
-{
-	size_t i = 0, j, a, b;
-
-	while (i < n && is_space(s[i]))
-		i++;
-	for (j = i; j < n && !is_space(s[j]); j++)
-		;
-	if (j == i || j == n || s[n - 1] != ')')
-		return -1;
-	*pc = s + i;
-	*pclen = j - i;
-	b = dso_start(s, j, n);
-	if (b <= j || !is_space(s[b - 2]))
-		return -1;
-	*dso = s + b;
-	*dlen = n - 1 - b;
-	for (a = j; a < b - 1 && is_space(s[a]); a++)
-		;
-	for (b -= 2; b > a && is_space(s[b - 1]); b--)
-		;
-	/* An empty symbol reads as " ", as stackcollapse-perf.pl has it. */
-	*fn = a < b ? s + a : " ";
-	*fnlen = a < b ? b - a : 1;
-	return 0;
-}
-
 /* Finishes demangling a Rust symbol with a trailing "::h<16 hex>" hash
  * (rustsym); other symbols are returned as they are. */
 static const char *rust_fix(struct perf *p, const char *f, size_t *n)
@@ -347,18 +247,6 @@ static int skip_after(const struct perf *p, const char *f, size_t n)
 		if (strlen(p->o->skip_after[i]) == n && memcmp(p->o->skip_after[i], f, n) == 0)
 			return 1;
 	return 0;
-}
-
-/* Strips a "+0x1f" offset. */
-static size_t strip_offset(const char *f, size_t n)
-{
-	size_t i = n;
-
-	while (i > 0 && is_hex(f[i - 1]))
-		i--;
-	if (i >= 3 && memcmp(f + i - 3, "+0x", 3) == 0)
-		return i - 3;
-	return n;
 }
 
 /* --inline: addr2line's frames, used as they are (no tidying). */
@@ -387,7 +275,7 @@ static void event_frame(struct perf *p, const char *pc, size_t pclen, const char
 
 	if (p->skip != KEEP || inlined(p, pc, pclen, fn, fnlen, dso, dlen))
 		return;
-	fnlen = strip_offset(fn, fnlen);
+	fnlen = perf_frame_strip_offset(fn, fnlen);
 	/* "(comm)" is a process name, not a frame; "(anonymous namespace)::f"
 	 * is a C++ function that stackcollapse-perf.pl loses this way. */
 	if (fnlen > 0 && fn[0] == '(' && !(fnlen >= 21 && memcmp(fn, "(anonymous namespace)", 21) == 0))
@@ -395,7 +283,7 @@ static void event_frame(struct perf *p, const char *pc, size_t pclen, const char
 	fn = rust_fix(p, fn, &fnlen);
 	/* Java inlining ("a->b->c"): the parts after the first are inlined. */
 	for (part = fn; part <= fn + fnlen; parts++) {
-		const char *arrow = find_arrow(part, fn + fnlen);
+		const char *arrow = perf_frame_arrow(part, fn + fnlen);
 		const char *pe = arrow ? arrow : fn + fnlen;
 
 		frame_begin(p);
@@ -422,7 +310,7 @@ static int tidy_frame(struct perf *p, const char *s, size_t n)
 	const char *pc, *fn, *dso;
 	size_t pclen, fnlen, dlen;
 
-	if (split_frame(s, n, &pc, &pclen, &fn, &fnlen, &dso, &dlen) < 0)
+	if (perf_frame_split(s, n, &pc, &pclen, &fn, &fnlen, &dso, &dlen) < 0)
 		return -1;
 	event_frame(p, pc, pclen, fn, fnlen, dso, dlen);
 	return 0;
@@ -476,9 +364,9 @@ static int frame_line(struct perf *p, const char *s, size_t n)
 	 * nothing in an event being skipped. */
 	if (!p->memo || p->java || p->skip != KEEP)
 		return tidy_frame(p, s, n);
-	if (split_frame(s, n, &pc, &pclen, &fn, &fnlen, &dso, &dlen) < 0)
+	if (perf_frame_split(s, n, &pc, &pclen, &fn, &fnlen, &dso, &dlen) < 0)
 		return -1;
-	cut = strip_offset(fn, fnlen);
+	cut = perf_frame_strip_offset(fn, fnlen);
 	h = perf_memo_hash(fn, cut, dso, dlen);
 	if ((v = perf_memo_get(p->memo, fn, cut, dso, dlen, h))) {
 		if (v->how % MEMO_SKIP == MEMO_NAME)
