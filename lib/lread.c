@@ -12,9 +12,12 @@
 #include "xalloc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 struct lread {
 	struct bsrc *raw;		/* the input as opened */
@@ -31,6 +34,9 @@ struct lread {
 	int eof;			/* 1 no more text, -1 a read error */
 	int skipping;			/* discarding an over-long line */
 	unsigned long lineno;		/* number of the last line returned */
+	char *path;			/* the file opened, or NULL (stdin, memory) */
+	void *map;			/* lread_whole's mapping of it, or NULL */
+	size_t maplen;			/* its bytes */
 };
 
 static struct lread *lread_new(struct bsrc *raw)
@@ -52,8 +58,11 @@ struct lread *lread_from(struct bsrc *raw)
 struct lread *lread_open(const char *path)
 {
 	struct bsrc *raw = bsrc_open(path, BSRC_MAP_MIN);
+	struct lread *lr = raw ? lread_new(raw) : NULL;
 
-	return raw ? lread_new(raw) : NULL;
+	if (lr && path && strcmp(path, "-") != 0)
+		lr->path = xstrndup(path, strlen(path));
+	return lr;
 }
 
 struct lread *lread_from_mem(const void *data, size_t len, const char *name)
@@ -81,6 +90,9 @@ void lread_free(struct lread *lr)
 	if (!lr)
 		return;
 	bsrc_free(lr->src ? lr->src : lr->raw);
+	if (lr->map)
+		munmap(lr->map, lr->maplen);
+	free(lr->path);
 	free(lr->carry);
 	free(lr);
 }
@@ -91,6 +103,37 @@ static struct bsrc *text(struct lread *lr)
 	if (!lr->src)
 		lr->src = decode_text(decode_inflate(lr->raw, lr->max_inflate), &lr->bom);
 	return lr->src;
+}
+
+const char *lread_whole(struct lread *lr, size_t *len)
+{
+	int64_t size;
+	void *m;
+	int fd;
+
+	if (!lr->path || lr->map || lr->eof || lr->wlen || lr->lineno)
+		return NULL;
+	if (text(lr) != lr->raw || lr->bom || bsrc_offset(lr->raw) != 0 ||
+	    (size = bsrc_size(lr->raw)) <= 0 || (uint64_t)size != (size_t)size)
+		return NULL;
+	if ((fd = open(lr->path, O_RDONLY | O_CLOEXEC)) < 0)
+		return NULL;
+	m = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return NULL;
+	lr->map = m;
+	*len = lr->maplen = (size_t)size;
+	return m;
+}
+
+void lread_give_back(const char *p, size_t len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t a = ((size_t)p + page - 1) / page * page, b = ((size_t)p + len) / page * page;
+
+	if (b > a)
+		(void)madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
 /* Takes the next window; at the end or on an error sets eof instead. */

@@ -93,6 +93,18 @@ int lread_each(const char *path, lread_line_fn *fn, void *ctx, unsigned long *li
 /* lread_each over an open reader (which the caller still frees). */
 int lread_feed(struct lread *lr, lread_line_fn *fn, void *ctx, char *err, size_t errlen);
 
+/* The whole text of lr, mapped, when lr is a regular file (lread_open
+ * with a path) whose text is its bytes as they are (not inflated, no
+ * byte-order mark) and nothing was read yet: for callers that split text
+ * themselves, with no copy.  Its len bytes stay valid until lread_free,
+ * and lr is not to be read from then on.  NULL otherwise (or when it
+ * cannot be mapped): read as usual. */
+const char *lread_whole(struct lread *lr, size_t *len);
+
+/* Gives back to the system the pages of lread_whole's text inside
+ * [p, p + len), done with (any thread may call it). */
+void lread_give_back(const char *p, size_t len);
+
 /* Reads up to cap (>= 16) bytes of decoded text (inflated, UTF-8, BOM
  * dropped) into dst, for callers that split text themselves; do not mix
  * with lread_next.  Returns the count (fewer than cap only at the end or

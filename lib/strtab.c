@@ -246,12 +246,17 @@ uint32_t *strtab_sorted(const struct strtab *t)
 	size_t i, n = strtab_count(t);
 	struct sortkey *k = xcalloc(n, sizeof(*k));
 	uint32_t *ids = xcalloc(n, sizeof(*ids));
+	int in_order = 1;
 
 	for (i = 0; i < n; i++) {
 		k[i].id = (uint32_t)i;
 		k[i].s = strtab_str(t, (uint32_t)i, &k[i].len);
+		in_order = in_order && (i == 0 || cmp_key(&k[i - 1], &k[i]) < 0);
 	}
-	qsort(k, n, sizeof(*k), cmp_key);
+	/* A table filled in order (a collapser that sorted its stacks) is
+	 * checked in one pass rather than sorted again. */
+	if (!in_order)
+		qsort(k, n, sizeof(*k), cmp_key);
 	for (i = 0; i < n; i++)
 		ids[i] = k[i].id;
 	free(k);

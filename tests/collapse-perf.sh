@@ -48,5 +48,37 @@ want=$(periods "$PD/events.txt.gz" instructions)
 grep -q "kept only 'cycles' events.*'instructions'" "$P/err" && pass "perf/several events: warns and names the other" \
 	|| fail "perf/several events: warns and names the other" "$(cat "$P/err")"
 
+# Output order: stacks are kept as lists of frame ids and sorted through
+# ranked names, so names that begin other names ("f", "f.g", "f!"), a
+# process or DSO name holding a ';' and stacks that begin other stacks
+# must still come out bytewise sorted and summed exactly as awk and
+# LC_ALL=C sort make them from the stacks the generator wrote.
+awk 'BEGIN {
+	srand(7); nv = split("f f.g f! f~ fg f.g.h e E f.g! _f", v, " ")
+	for (i = 0; i < 3000; i++) {
+		d = 1 + int(rand() * 5); comm = (rand() < 0.3) ? "a;b" : "a"
+		printf "%s 1 %d.000001: 1 cycles:\n", comm, i
+		st = comm
+		for (k = 0; k < d; k++) f[k] = v[1 + int(rand() * nv)]
+		for (k = d - 1; k >= 0; k--) printf "\t%x %s+0x%x (/bin/x)\n", 4096 + k, f[k], k
+		if (rand() < 0.2) printf "\t1 [unknown] (/lib/x;y.so)\n"
+		print ""
+	}
+}' > "$P/order.txt"
+awk 'BEGIN { RS = ""; FS = "\n" } {
+	split($1, h, " "); s = h[1]
+	for (i = NF; i >= 2; i--) {
+		split($i, w, " "); n = w[2]; sub(/\+0x[0-9a-f]+$/, "", n)
+		if (n == "[unknown]") n = "[x;y.so]"
+		s = s ";" n
+	}
+	c[s]++
+} END { for (s in c) print s " " c[s] }' "$P/order.txt" | LC_ALL=C sort > "$P/order.want"
+for th in 1 2; do
+	FLAME_CHUNK=4096 "$SCP" --threads $th "$P/order.txt" > "$P/order.got" 2>&1
+	cmp -s "$P/order.got" "$P/order.want" && pass "perf/bytewise order of stacks with prefix names ($th threads)" \
+		|| fail "perf/bytewise order of stacks with prefix names ($th threads)" "$(diff "$P/order.want" "$P/order.got" | head)"
+done
+
 . tests/collapse-perf-cli.sh
 . tests/collapse-perf-conformance.sh

@@ -8,9 +8,12 @@
  * weight (1 when perf printed none). */
 #include "perf.h"
 #include "perf_dso.h"
+#include "perf_frame.h"
 #include "perf_header.h"
 #include "rustsym.h"
 #include "a2l.h"
+#include "perf_memo.h"
+#include "perf_stacks.h"
 #include "folded.h"
 #include "strtab.h"
 #include "bytes.h"
@@ -28,24 +31,13 @@ enum skip { KEEP, SKIP_EVENT, SKIP_REST };
 struct frame {
 	size_t off;	/* offset in fbuf */
 	size_t len;	/* bytes */
+	uint32_t fid;	/* frame id of stacks, or NO_FID: the text says */
 };
 
-/* What a frame line's text after its address came to: the same text
- * always tidies the same way, and hot frames repeat in every stack.  A
- * small direct-mapped cache, so a lookup touches one slot and the text
- * stays in the processor's caches; a long text is not kept. */
-#define MEMO_SLOTS 4096
-#define MEMO_TEXT 240
+/* A frame line's verdict in the memo (perf_memo_val.how). */
+enum { MEMO_NAME, MEMO_NONE, MEMO_SKIP = 4 };
 
-struct memo {
-	uint64_t hash;		/* of the key; 0: empty */
-	uint16_t klen;		/* key bytes, at text */
-	uint16_t nlen;		/* tidied name bytes, after the key */
-	uint8_t how;		/* MEMO_* */
-	char text[MEMO_TEXT];	/* key, then name */
-};
-
-enum { MEMO_NAME, MEMO_NONE, MEMO_BAD, MEMO_SKIP = 4 };
+#define NO_FID UINT32_MAX	/* a frame known by its text only */
 
 struct perf {
 	const struct perf_opts *o;	/* options */
@@ -71,7 +63,12 @@ struct perf {
 	size_t keycap;			/* its capacity */
 	char *sym;			/* a demangled symbol */
 	size_t symcap;			/* its capacity */
-	struct memo *memo;		/* MEMO_SLOTS tidied frames, or NULL */
+	struct perf_memo *memo;		/* tidied frames by text, or NULL */
+	struct perf_stacks *stacks;		/* frame names; stacks so far, unless
+					   o->seq: those go to out at once */
+	uint32_t *path;			/* an event's frame ids, root first */
+	size_t npath;			/* ids in path */
+	size_t pathcap;			/* capacity of path */
 	int have_event;			/* st.event holds the event to keep */
 	int weighted;			/* the event in hand printed a period */
 	unsigned reported;		/* malformed lines named for this input */
@@ -98,7 +95,8 @@ struct perf *perf_new(const struct perf_opts *o, struct strtab *out,
 	/* With --inline, --srcline or --addrs a name depends on more than
 	 * the text after the address.  Tests turn the memo off to compare. */
 	if (!o->inline_frames && !o->srcline && !o->addrs && !getenv("FLAME_PERF_NO_MEMO"))
-		p->memo = xcalloc(MEMO_SLOTS, sizeof(*p->memo));
+		p->memo = perf_memo_new();
+	p->stacks = perf_stacks_new();
 	return p;
 }
 
@@ -111,7 +109,9 @@ void perf_free(struct perf *p)
 	free(p->fr);
 	free(p->key);
 	free(p->sym);
-	free(p->memo);
+	perf_memo_free(p->memo);
+	perf_stacks_free(p->stacks);
+	free(p->path);
 	free(p);
 }
 
@@ -142,22 +142,6 @@ static int is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-static int is_hex(char c)
-{
-	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-/* The first "->" in [s, end), or NULL. */
-static const char *find_arrow(const char *s, const char *end)
-{
-	while ((s = memchr(s, '-', (size_t)(end - s))) && s + 1 < end) {
-		if (s[1] == '>')
-			return s;
-		s++;
-	}
-	return NULL;
-}
-
 /* ---- frames ---- */
 
 static void frame_begin(struct perf *p)
@@ -166,6 +150,7 @@ static void frame_begin(struct perf *p)
 		xgrow(&p->fr, &p->frcap, p->nfr + 1, sizeof(*p->fr));
 	p->fr[p->nfr].off = p->flen;
 	p->fr[p->nfr].len = 0;
+	p->fr[p->nfr].fid = NO_FID;
 	p->nfr++;
 }
 
@@ -185,39 +170,6 @@ static const char *frame_text(const struct perf *p, size_t *len)
 
 	*len = f->len;
 	return p->fbuf + f->off;
-}
-
-/* Length of s without its parameter list: the first '(' outside <> {} []
- * that does not open a Go receiver ".(" or "(anonymous namespace)".
- * Sets *semi when the kept part has a ';'. */
-static size_t without_params(const char *s, size_t n, int *semi)
-{
-	int depth = 0;
-	size_t i;
-
-	*semi = 0;
-	for (i = 0; i < n; i++) {
-		switch (s[i]) {
-		case ';':
-			*semi = 1;
-			break;
-		case '<': case '{': case '[':
-			depth++;
-			break;
-		case '>': case '}': case ']': case ')':
-			depth--;
-			break;
-		case '(':
-			if (depth == 0 && !(i > 0 && s[i - 1] == '.') &&
-			    !(n - i >= 21 && memcmp(s + i, "(anonymous namespace)", 21) == 0))
-				return i;
-			depth++;
-			break;
-		default:
-			break;
-		}
-	}
-	return n;
 }
 
 /* Writes the name of one (inlined) part of a frame. */
@@ -250,7 +202,7 @@ static void put_name(struct perf *p, const char *f, size_t n, const char *pc, si
 		f++;
 		n--;
 	}
-	n = without_params(f, n, &semi);
+	n = perf_frame_params(f, n, &semi);
 	start = p->flen;
 	frame_put(p, f, n);
 	/* ';' separates frames in the output. */
@@ -274,43 +226,6 @@ static void annotate(struct perf *p, int inlined, const char *dso, size_t dlen)
 	}
 }
 
-/* Splits "addr symbol (dso)"; returns 0 or -1 when it is not a frame. */
-static int split_frame(const char *s, size_t n, const char **pc, size_t *pclen,
-		       const char **fn, size_t *fnlen, const char **dso, size_t *dlen)
-{
-	size_t i = 0, j, a, b;
-	int depth = 0;
-
-	while (i < n && is_space(s[i]))
-		i++;
-	for (j = i; j < n && !is_space(s[j]); j++)
-		;
-	if (j == i || j == n || s[n - 1] != ')')
-		return -1;
-	*pc = s + i;
-	*pclen = j - i;
-	/* The DSO is the last balanced "(...)", so "(x (deleted))" and paths
-	 * with spaces stay whole. */
-	for (b = n; b > j; b--) {
-		if (s[b - 1] == ')')
-			depth++;
-		else if (s[b - 1] == '(' && --depth == 0)
-			break;
-	}
-	if (b <= j || !is_space(s[b - 2]))
-		return -1;
-	*dso = s + b;
-	*dlen = n - 1 - b;
-	for (a = j; a < b - 1 && is_space(s[a]); a++)
-		;
-	for (b -= 2; b > a && is_space(s[b - 1]); b--)
-		;
-	/* An empty symbol reads as " ", as stackcollapse-perf.pl has it. */
-	*fn = a < b ? s + a : " ";
-	*fnlen = a < b ? b - a : 1;
-	return 0;
-}
-
 /* Finishes demangling a Rust symbol with a trailing "::h<16 hex>" hash
  * (rustsym); other symbols are returned as they are. */
 static const char *rust_fix(struct perf *p, const char *f, size_t *n)
@@ -332,18 +247,6 @@ static int skip_after(const struct perf *p, const char *f, size_t n)
 		if (strlen(p->o->skip_after[i]) == n && memcmp(p->o->skip_after[i], f, n) == 0)
 			return 1;
 	return 0;
-}
-
-/* Strips a "+0x1f" offset. */
-static size_t strip_offset(const char *f, size_t n)
-{
-	size_t i = n;
-
-	while (i > 0 && is_hex(f[i - 1]))
-		i--;
-	if (i >= 3 && memcmp(f + i - 3, "+0x", 3) == 0)
-		return i - 3;
-	return n;
 }
 
 /* --inline: addr2line's frames, used as they are (no tidying). */
@@ -372,7 +275,7 @@ static void event_frame(struct perf *p, const char *pc, size_t pclen, const char
 
 	if (p->skip != KEEP || inlined(p, pc, pclen, fn, fnlen, dso, dlen))
 		return;
-	fnlen = strip_offset(fn, fnlen);
+	fnlen = perf_frame_strip_offset(fn, fnlen);
 	/* "(comm)" is a process name, not a frame; "(anonymous namespace)::f"
 	 * is a C++ function that stackcollapse-perf.pl loses this way. */
 	if (fnlen > 0 && fn[0] == '(' && !(fnlen >= 21 && memcmp(fn, "(anonymous namespace)", 21) == 0))
@@ -380,7 +283,7 @@ static void event_frame(struct perf *p, const char *pc, size_t pclen, const char
 	fn = rust_fix(p, fn, &fnlen);
 	/* Java inlining ("a->b->c"): the parts after the first are inlined. */
 	for (part = fn; part <= fn + fnlen; parts++) {
-		const char *arrow = find_arrow(part, fn + fnlen);
+		const char *arrow = perf_frame_arrow(part, fn + fnlen);
 		const char *pe = arrow ? arrow : fn + fnlen;
 
 		frame_begin(p);
@@ -407,68 +310,74 @@ static int tidy_frame(struct perf *p, const char *s, size_t n)
 	const char *pc, *fn, *dso;
 	size_t pclen, fnlen, dlen;
 
-	if (split_frame(s, n, &pc, &pclen, &fn, &fnlen, &dso, &dlen) < 0)
+	if (perf_frame_split(s, n, &pc, &pclen, &fn, &fnlen, &dso, &dlen) < 0)
 		return -1;
 	event_frame(p, pc, pclen, fn, fnlen, dso, dlen);
 	return 0;
 }
 
-/* Remembers in m what tidy_frame made of the frame text key (klen
- * bytes, hash h): rc, the frame from first on (a line that made more is
- * not kept) and whether --skip-after ends the stack there. */
-static void memo_put(struct perf *p, struct memo *m, uint64_t h, const char *key, size_t klen,
-		     int rc, size_t first)
+/* Remembers what event_frame made of the symbol fn (its offset already
+ * cut) in the DSO: the frame from first on (a line that made more, or a
+ * name with a ';', which is more than one frame, is not kept) and
+ * whether --skip-after ends the stack there. */
+static void memo_put(struct perf *p, uint64_t h, const char *fn, size_t fnlen, const char *dso,
+		     size_t dlen, size_t first)
 {
-	size_t nlen = rc == 0 && p->nfr > first ? p->fr[first].len : 0;
+	struct perf_memo_val v;
+	struct frame *f = p->nfr > first ? &p->fr[first] : NULL;
 
-	if ((rc == 0 && p->nfr - first > 1) || klen + nlen > MEMO_TEXT)
+	if (p->nfr - first > 1 || (f && memchr(p->fbuf + f->off, ';', f->len)))
 		return;
-	m->hash = h;
-	m->klen = (uint16_t)klen;
-	m->nlen = (uint16_t)nlen;
-	m->how = rc ? MEMO_BAD : p->nfr > first ? MEMO_NAME : MEMO_NONE;
-	m->how |= p->skip == SKIP_REST ? MEMO_SKIP : 0;
-	memcpy(m->text, key, klen);
-	if (nlen)
-		memcpy(m->text + klen, p->fbuf + p->fr[first].off, nlen);
+	v.how = f ? MEMO_NAME : MEMO_NONE;
+	v.how |= p->skip == SKIP_REST ? MEMO_SKIP : 0;
+	v.frame = NO_FID;
+	if (f)
+		v.frame = f->fid = perf_stacks_frame(p->stacks, p->fbuf + f->off, f->len);
+	perf_memo_put(p->memo, fn, fnlen, dso, dlen, h, &v);
 }
 
-/* A frame line: "addr symbol+0xoff (dso)", tidied once per distinct text
- * after the address while it stays in the memo.  Returns 0, or -1 when
- * it is not a frame. */
+/* A frame from the memo: its id, and its text too when the stack will be
+ * spelled out whole (o->seq). */
+static void memo_frame(struct perf *p, uint32_t fid)
+{
+	frame_begin(p);
+	p->fr[p->nfr - 1].fid = fid;
+	if (p->o->seq) {
+		size_t len;
+		const char *name = perf_stacks_frame_name(p->stacks, fid, &len);
+
+		frame_put(p, name, len);
+	}
+}
+
+/* A frame line: "addr symbol+0xoff (dso)", tidied once per distinct
+ * symbol (without its offset) and DSO: with the memo on, nothing else
+ * goes into a frame's name.  Returns 0, or -1 when it is not a frame. */
 static int frame_line(struct perf *p, const char *s, size_t n)
 {
-	size_t i = 0, j, first = p->nfr;
-	struct memo *m;
+	const char *pc, *fn, *dso;
+	size_t pclen, fnlen, dlen, cut, first = p->nfr;
+	const struct perf_memo_val *v;
 	uint64_t h;
-	int rc;
 
 	/* The same text tidies differently under a "java" root, and to
 	 * nothing in an event being skipped. */
 	if (!p->memo || p->java || p->skip != KEEP)
 		return tidy_frame(p, s, n);
-	while (i < n && is_space(s[i]))
-		i++;
-	for (j = i; j < n && !is_space(s[j]); j++)
-		;
-	if (j == i || j == n)
+	if (perf_frame_split(s, n, &pc, &pclen, &fn, &fnlen, &dso, &dlen) < 0)
 		return -1;
-	h = XXH3_64bits(s + j, n - j) | 1;
-	m = &p->memo[h >> 52 & (MEMO_SLOTS - 1)];
-	if (m->hash == h && m->klen == n - j && memcmp(m->text, s + j, n - j) == 0) {
-		if ((m->how & 3) == MEMO_BAD)
-			return -1;
-		if ((m->how & 3) == MEMO_NAME) {
-			frame_begin(p);
-			frame_put(p, m->text + m->klen, m->nlen);
-		}
-		if (m->how & MEMO_SKIP)
+	cut = perf_frame_strip_offset(fn, fnlen);
+	h = perf_memo_hash(fn, cut, dso, dlen);
+	if ((v = perf_memo_get(p->memo, fn, cut, dso, dlen, h))) {
+		if (v->how % MEMO_SKIP == MEMO_NAME)
+			memo_frame(p, v->frame);
+		if (v->how & MEMO_SKIP)
 			p->skip = SKIP_REST;
 		return 0;
 	}
-	rc = tidy_frame(p, s, n);
-	memo_put(p, m, h, s + j, n - j, rc, first);
-	return rc;
+	event_frame(p, pc, pclen, fn, fnlen, dso, dlen);
+	memo_put(p, h, fn, cut, dso, dlen, first);
+	return 0;
 }
 
 void perf_event_frame(struct perf *p, const char *pc, size_t pclen, const char *fn, size_t fnlen,
@@ -526,24 +435,15 @@ static void source_line(struct perf *p, const char *s, size_t n)
 
 /* ---- events ---- */
 
-static void end_event(struct perf *p)
+/* The event's stack spelled out and added to out (events in order). */
+static void add_string(struct perf *p, const struct fcount *c, int named)
 {
 	size_t need = p->pnamelen + 1, o = 0, i;
-	struct fcount c;
 
-	if (!p->in_event)
-		return;
-	p->in_event = 0;
-	p->srcwait = 0;
-	if (p->skip == SKIP_EVENT) {
-		p->st.filtered++;
-		return;
-	}
 	for (i = 0; i < p->nfr; i++)
 		need += p->fr[i].len + 1;
 	xgrow(&p->key, &p->keycap, need, 1);
-	/* After --skip-after the process name is not part of the stack. */
-	if (p->skip != SKIP_REST || p->nfr == 0) {
+	if (named) {
 		memcpy(p->key, p->pname, p->pnamelen);
 		o = p->pnamelen;
 	}
@@ -553,12 +453,69 @@ static void end_event(struct perf *p)
 		memcpy(p->key + o, p->fbuf + p->fr[i].off, p->fr[i].len);
 		o += p->fr[i].len;
 	}
+	fseq_put(p->out, p->o->seq, p->key, o, c);
+}
+
+/* Appends the ids of a name to the event's path: one per ';'-separated
+ * field, so a stack is spelled by one list of ids only and two lists
+ * never spell the same text (a process name or a DSO may hold a ';'). */
+static void path_name(struct perf *p, const char *s, size_t len)
+{
+	const char *end = s + len, *semi;
+
+	for (;;) {
+		semi = memchr(s, ';', (size_t)(end - s));
+		if (p->npath == p->pathcap)
+			xgrow(&p->path, &p->pathcap, p->npath + 1, sizeof(*p->path));
+		p->path[p->npath++] = perf_stacks_frame(p->stacks, s, (size_t)((semi ? semi : end) - s));
+		if (!semi)
+			break;
+		s = semi + 1;
+	}
+}
+
+/* The event's stack added to the set, root first. */
+static void add_path(struct perf *p, const struct fcount *c, int named)
+{
+	size_t i;
+
+	p->npath = 0;
+	if (named)
+		path_name(p, p->pname, p->pnamelen);
+	if (p->pathcap < p->npath + p->nfr)
+		xgrow(&p->path, &p->pathcap, p->npath + p->nfr, sizeof(*p->path));
+	for (i = p->nfr; i-- > 0;) {
+		const struct frame *f = &p->fr[i];
+
+		if (f->fid != NO_FID)
+			p->path[p->npath++] = f->fid;
+		else
+			path_name(p, p->fbuf + f->off, f->len);
+	}
+	perf_stacks_add(p->stacks, p->path, p->npath, c);
+}
+
+static void end_event(struct perf *p)
+{
+	struct fcount c;
+	int named;
+
+	if (!p->in_event)
+		return;
+	p->in_event = 0;
+	p->srcwait = 0;
+	if (p->skip == SKIP_EVENT) {
+		p->st.filtered++;
+		return;
+	}
+	/* After --skip-after the process name is not part of the stack. */
+	named = p->skip != SKIP_REST || p->nfr == 0;
 	c.n = p->period;
 	c.frac = 0;
-	i = strtab_intern(p->out, p->key, o, NULL);
-	fcount_add(strtab_val(p->out, (uint32_t)i), &c);
 	if (p->o->seq)
-		fseq_add(p->o->seq, (uint32_t)i, &c, NULL);
+		add_string(p, &c, named);
+	else
+		add_path(p, &c, named);
 	p->st.samples++;
 	p->st.weighted += (uint64_t)p->weighted;
 }
@@ -761,6 +718,30 @@ int perf_first_event(const char *text, size_t len, char *out, size_t outlen)
 void perf_end(struct perf *p)
 {
 	end_event(p);
+	perf_stacks_flush(p->stacks, p->out);
+}
+
+void perf_absorb(struct perf *p, struct perf *from)
+{
+	end_event(from);
+	perf_stacks_absorb(p->stacks, from->stacks);
+}
+
+void perf_absorb_table(struct perf *p, const struct strtab *t)
+{
+	size_t i, len;
+
+	for (i = 0; i < strtab_count(t); i++) {
+		const char *s = strtab_str(t, (uint32_t)i, &len);
+
+		perf_stacks_add_text(p->stacks, s, len, strtab_val(t, (uint32_t)i));
+	}
+}
+
+int perf_save(struct perf *p, const char *path, char *err, size_t errlen)
+{
+	end_event(p);
+	return perf_stacks_save(p->stacks, path, err, errlen);
 }
 
 const char *perf_count_unit(const struct perf_stats *st)

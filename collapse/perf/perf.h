@@ -3,8 +3,10 @@
  * parentheses stay whole, a last stack without a blank line counts,
  * versioned vmlinux and .ko DSOs are kernel, jitdump DSOs are JIT).
  *
- * Feed lines with perf_line; stacks are summed into a table of
- * struct fcount values keyed by "comm;root;...;leaf". */
+ * Feed lines with perf_line; stacks are summed into a call tree of the
+ * collapser's own and written at perf_end into a table of struct fcount
+ * values keyed by "comm;root;...;leaf" (with o->seq: into the table as
+ * each event ends, since the sequence needs its ids). */
 #ifndef FLAME_PERF_H
 #define FLAME_PERF_H
 
@@ -87,8 +89,24 @@ void perf_event_frame(struct perf *p, const char *pc, size_t pclen, const char *
 		      const char *dso, size_t dlen);
 void perf_event_end(struct perf *p);
 
-/* Ends the input: a last stack without a blank line still counts. */
+/* Ends the input: a last stack without a blank line still counts; the
+ * stacks so far are added to the table (out of perf_new). */
 void perf_end(struct perf *p);
+
+/* Moves the stacks from has collapsed (an event left open ends first)
+ * into p's, to reach p's table at its perf_end: workers' collapsers
+ * merged without spelling a stack out twice.  Both were made with the
+ * same options. */
+void perf_absorb(struct perf *p, struct perf *from);
+
+/* Adds the stacks of t (values: struct fcount) to p's, as perf_absorb. */
+void perf_absorb_table(struct perf *p, const struct strtab *t);
+
+/* Ends the input and writes p's stacks (not those already added to its
+ * table) as folded_save would write them from the table, to path (NULL
+ * or "-": stdout), without spelling them all out at once.  Returns 0, or
+ * -1 with a message in err when the output cannot be written. */
+int perf_save(struct perf *p, const char *path, char *err, size_t errlen);
 
 /* Counters so far. */
 const struct perf_stats *perf_stats(const struct perf *p);

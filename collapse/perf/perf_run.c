@@ -31,6 +31,7 @@ struct note {
 
 struct job {
 	char *buf;		/* the chunk; NULL for the caller's own stream */
+	int borrowed;		/* buf is a piece of a mapped input, not ours */
 	size_t len;		/* bytes in buf */
 	int input;		/* index of the input */
 	const char *name;	/* input name for messages */
@@ -58,6 +59,9 @@ struct run {
 	size_t jobcap;		/* capacity */
 	int sequential;		/* no more chunking: the caller does the rest */
 	size_t chunk;		/* text per job */
+	struct lread **mapped;	/* mapped inputs the workers may still read */
+	size_t nmapped;		/* how many */
+	size_t nmapcap;		/* capacity of mapped */
 };
 
 static void collect(void *ctx, const char *file, unsigned long line, const char *msg)
@@ -104,8 +108,11 @@ static void work(void *worker, void *job)
 	w->cur = j;
 	perf_begin(w->p, j->name);
 	feed(w, j->buf, j->len, 1);
-	perf_end(w->p);
-	free(j->buf);
+	perf_event_end(w->p);	/* the stacks stay in w->p until finish */
+	if (j->borrowed)
+		lread_give_back(j->buf, j->len);
+	else
+		free(j->buf);
 	j->buf = NULL;
 }
 
@@ -202,7 +209,7 @@ static int stream_rest(struct run *r, struct lread *lr, int input, const char *n
 			break;
 		len = fill(lr, buf, len, r->chunk, &eof);
 	}
-	perf_end(w->p);
+	perf_event_end(w->p);
 	return eof < 0;
 }
 
@@ -256,21 +263,58 @@ static int chunk_input(struct run *r, struct lread *lr, int input, const char *n
 	return rc;
 }
 
-static void merge(struct strtab *out, struct worker *w, struct perf_stats *st)
+/* The rest of a mapped input on the calling thread, in the pieces
+ * stream_rest would read (so a line longer than a chunk is cut alike),
+ * each piece's pages given back once worked on. */
+static void whole_rest(struct run *r, const char *text, size_t len, int input,
+		       const char *name)
 {
-	const struct perf_stats *s = perf_stats(w->p);
-	size_t i;
+	struct worker *w = &r->self;
+	size_t pos = 0;
 
-	/* The first table is taken as it is: a copy would hold every
-	 * distinct stack twice at the peak. */
-	if (strtab_count(out) == 0)
-		strtab_swap(out, w->tab);
-	for (i = 0; i < strtab_count(w->tab); i++) {
-		size_t len;
-		const char *k = strtab_str(w->tab, (uint32_t)i, &len);
+	w->cur = new_job(r, input, name);
+	perf_begin(w->p, name);
+	while (pos < len) {
+		size_t n = len - pos < r->chunk + 4096 ? len - pos : r->chunk + 4096;
+		size_t used = feed(w, text + pos, n, pos + n == len);
 
-		fcount_add(strtab_val(out, strtab_intern(out, k, len, NULL)), strtab_val(w->tab, (uint32_t)i));
+		if (used == 0)
+			used = feed(w, text + pos, n, 1);
+		lread_give_back(text + pos, used);
+		pos += used;
 	}
+	perf_event_end(w->p);
+}
+
+/* A mapped input: its chunks are pieces of the mapping handed to the
+ * workers with no copy, cut as chunk_input cuts what it reads. */
+static void chunk_whole(struct run *r, const char *text, size_t len, int input,
+			const char *name)
+{
+	size_t pos = 0;
+
+	while (pos < len) {
+		size_t n = len - pos < r->chunk + 4096 ? len - pos : r->chunk + 4096;
+		size_t cut = pos + n == len ? n : last_blank(text + pos, n);
+		struct job *j;
+
+		if (!r->nw && !r->sequential)
+			first_chunk(r, text + pos, n);
+		if (r->sequential || cut == 0) {
+			whole_rest(r, text + pos, len - pos, input, name);
+			return;
+		}
+		j = new_job(r, input, name);
+		j->buf = (char *)(size_t)(text + pos);	/* only read */
+		j->borrowed = 1;
+		j->len = cut;
+		tpool_submit(r->pool, j);
+		pos += cut;
+	}
+}
+
+static void add_stats(struct perf_stats *st, const struct perf_stats *s)
+{
 	st->samples += s->samples;
 	st->filtered += s->filtered;
 	st->malformed += s->malformed;
@@ -281,8 +325,22 @@ static void merge(struct strtab *out, struct worker *w, struct perf_stats *st)
 		memcpy(st->event, s->event, sizeof(st->event));
 	if (s->other[0] && (!st->other[0] || strcmp(s->other, st->other) < 0))
 		memcpy(st->other, s->other, sizeof(st->other));
-	perf_free(w->p);
-	strtab_free(w->tab);
+}
+
+/* The calling thread's table into out: taken as it is when out is empty
+ * (a copy would hold every distinct stack twice at the peak). */
+static void merge(struct strtab *out, struct strtab *tab)
+{
+	size_t i;
+
+	if (strtab_count(out) == 0)
+		strtab_swap(out, tab);
+	for (i = 0; i < strtab_count(tab); i++) {
+		size_t len;
+		const char *k = strtab_str(tab, (uint32_t)i, &len);
+
+		fcount_add(strtab_val(out, strtab_intern(out, k, len, NULL)), strtab_val(tab, (uint32_t)i));
+	}
 }
 
 /* Messages in input order with absolute line numbers, NOTES per input. */
@@ -303,21 +361,41 @@ static void report(struct run *r, perf_warn_fn *warn, void *ctx)
 		for (k = 0; k < j->nnotes && told < NOTES; k++, told++)
 			warn(ctx, j->name, base + j->notes[k].line, j->notes[k].msg);
 		base += j->lines;
-		free(j->buf);
+		if (!j->borrowed)
+			free(j->buf);
 		free(j);
 	}
 	free(r->jobs);
 }
 
-static void finish(struct run *r, struct strtab *out, struct perf_stats *st)
+/* The workers' stacks join the calling thread's collapser. */
+static void join_workers(struct run *r, struct perf_stats *st)
 {
 	int i;
 
 	tpool_free(r->pool);
-	for (i = 0; i < r->nw; i++)
-		merge(out, &r->w[i], st);
-	merge(out, &r->self, st);
+	for (i = 0; i < (int)r->nmapped; i++)
+		lread_free(r->mapped[i]);
+	free(r->mapped);
+	for (i = 0; i < r->nw; i++) {
+		perf_absorb(r->self.p, r->w[i].p);
+		add_stats(st, perf_stats(r->w[i].p));
+		perf_free(r->w[i].p);
+		strtab_free(r->w[i].tab);
+	}
 	free(r->w);
+}
+
+/* All the stacks spelled out once into the calling thread's table, and
+ * that into out. */
+static void finish(struct run *r, struct strtab *out, struct perf_stats *st)
+{
+	join_workers(r, st);
+	perf_end(r->self.p);
+	add_stats(st, perf_stats(r->self.p));
+	perf_free(r->self.p);
+	merge(out, r->self.tab);
+	strtab_free(r->self.tab);
 }
 
 static void run_init(struct run *r, const struct perf_opts *o, const struct perf_run_opts *ro,
@@ -380,14 +458,33 @@ static int perfdata_input(struct run *r, struct lread *lr, const char *name, per
 	return rc;
 }
 
-int perf_run(const struct perf_opts *o, const char *const *inputs, int ninputs,
-	     const struct perf_run_opts *ro, struct strtab *out, struct perf_stats *st,
-	     perf_warn_fn *warn, void *ctx, char *err, size_t errlen)
+/* A text input, mapped or read; returns as chunk_input.  The workers may
+ * still be reading a mapping: unless the caller keeps the reader (lr
+ * NULL: it frees it only after perf_run's end), it is kept here (*lr set
+ * to NULL) and freed once they are done. */
+static int text_input(struct run *r, struct lread *in, struct lread **lr, int input,
+		      const char *name)
 {
-	struct run r;
+	size_t len;
+	const char *whole = lread_whole(in, &len);
+
+	if (!whole)
+		return chunk_input(r, in, input, name);
+	chunk_whole(r, whole, len, input, name);
+	if (lr) {
+		xgrow(&r->mapped, &r->nmapcap, r->nmapped + 1, sizeof(*r->mapped));
+		r->mapped[r->nmapped++] = *lr;
+		*lr = NULL;
+	}
+	return 0;
+}
+
+/* Reads the inputs in turn; returns as perf_run does. */
+static int run_inputs(struct run *r, const char *const *inputs, int ninputs, perf_warn_fn *warn,
+		      void *ctx, char *err, size_t errlen)
+{
 	int i, rc = 0;
 
-	run_init(&r, o, ro, st);
 	for (i = 0; i < ninputs && rc == 0; i++) {
 		const char *name = strcmp(inputs[i], "-") ? inputs[i] : "<stdin>";
 		int perfdata = 0;
@@ -395,19 +492,50 @@ int perf_run(const struct perf_opts *o, const char *const *inputs, int ninputs,
 
 		if (!lr) {
 			snprintf(err, errlen, "cannot open '%s': %s", inputs[i], strerror(errno));
-			rc = -1;
-			break;
+			return -1;
 		}
 		if (perfdata) {
-			rc = perfdata_input(&r, lr, name, warn, ctx, err, errlen);
+			rc = perfdata_input(r, lr, name, warn, ctx, err, errlen);
 		} else {
-			rc = chunk_input(&r, lr, i, name);
+			rc = text_input(r, lr, &lr, i, name);
 			if (rc)
 				snprintf(err, errlen, "%s: %s", name, lread_error(lr));
 		}
 		lread_free(lr);
 	}
+	return rc;
+}
+
+int perf_run(const struct perf_opts *o, const char *const *inputs, int ninputs,
+	     const struct perf_run_opts *ro, struct strtab *out, struct perf_stats *st,
+	     perf_warn_fn *warn, void *ctx, char *err, size_t errlen)
+{
+	struct run r;
+	int rc;
+
+	run_init(&r, o, ro, st);
+	rc = run_inputs(&r, inputs, ninputs, warn, ctx, err, errlen);
 	finish(&r, out, st);
+	report(&r, warn, ctx);
+	return rc;
+}
+
+int perf_run_kept(const struct perf_opts *o, const char *const *inputs, int ninputs,
+		  const struct perf_run_opts *ro, struct perf **kept, struct perf_stats *st,
+		  perf_warn_fn *warn, void *ctx, char *err, size_t errlen)
+{
+	struct run r;
+	int rc;
+
+	run_init(&r, o, ro, st);
+	rc = run_inputs(&r, inputs, ninputs, warn, ctx, err, errlen);
+	join_workers(&r, st);
+	/* A perf.data's stacks went to the table (perf_end). */
+	perf_absorb_table(r.self.p, r.self.tab);
+	strtab_free(r.self.tab);
+	perf_event_end(r.self.p);
+	add_stats(st, perf_stats(r.self.p));
+	*kept = r.self.p;
 	report(&r, warn, ctx);
 	return rc;
 }
@@ -420,7 +548,7 @@ int perf_run_reader(const struct perf_opts *o, struct lread *lr, const char *nam
 	int rc;
 
 	run_init(&r, o, ro, st);
-	rc = chunk_input(&r, lr, 0, name);
+	rc = text_input(&r, lr, NULL, 0, name);
 	if (rc)
 		snprintf(err, errlen, "%s: %s", name, lread_error(lr));
 	finish(&r, out, st);

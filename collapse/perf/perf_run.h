@@ -26,6 +26,14 @@ int perf_run(const struct perf_opts *o, const char *const *inputs, int ninputs,
 	     const struct perf_run_opts *ro, struct strtab *out, struct perf_stats *st,
 	     perf_warn_fn *warn, void *ctx, char *err, size_t errlen);
 
+/* perf_run for a caller that only writes the stacks: they stay in the
+ * collapser handed over in *kept (write them with perf_save, free it with
+ * perf_free; the caller owns it, also when rc is not 0), never all
+ * spelled out at once. */
+int perf_run_kept(const struct perf_opts *o, const char *const *inputs, int ninputs,
+		  const struct perf_run_opts *ro, struct perf **kept, struct perf_stats *st,
+		  perf_warn_fn *warn, void *ctx, char *err, size_t errlen);
+
 /* perf_run over one reader already open (flame's stdin, whose first
  * bytes were read to tell its format); name is used in messages. */
 int perf_run_reader(const struct perf_opts *o, struct lread *lr, const char *name,

@@ -5,7 +5,6 @@
 #include "folded.h"
 #include "perf_run.h"
 #include "perf_cli.h"
-#include "strtab.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -27,24 +26,23 @@ int main(int argc, char **argv)
 {
 	struct perf_cli cli;
 	struct perf_stats st;
-	struct strtab *t;
+	struct perf *p;
 	char err[512];
 	int rc;
 
 	if ((rc = cliopt_tool_parse(&perf_cli_tool, &cli, argc, argv, &cli.io)) >= 0)
 		return rc;
-	t = strtab_new(sizeof(struct fcount));
-	rc = perf_run(&cli.opts, cli.io.inputs, cli.io.ninputs, &cli.run, t, &st, warn, NULL,
-		      err, sizeof(err));
+	rc = perf_run_kept(&cli.opts, cli.io.inputs, cli.io.ninputs, &cli.run, &p, &st, warn, NULL,
+			   err, sizeof(err));
 	if (rc)
 		fprintf(stderr, PROG ": %s\n", err);
 	perf_cli_report(&cli, &st, PROG);
 	/* An input that broke off part way still gives what came before. */
-	if (rc >= 0 && folded_save(t, cli.io.output, err, sizeof(err)) < 0) {
+	if (rc >= 0 && perf_save(p, cli.io.output, err, sizeof(err)) < 0) {
 		fprintf(stderr, PROG ": %s\n", err);
 		rc = 1;
 	}
-	strtab_free(t);
+	perf_free(p);
 	perf_cli_release(&cli);
 	return rc != 0;
 }

@@ -1,0 +1,432 @@
+/* perf_stacks: the ids of every distinct stack one after another in one
+ * array, an entry per stack (where its ids are, its count), and an
+ * open-addressing index over the entries whose slots keep 32 bits of the
+ * hash beside the entry, so a probe rarely reads an entry that is not the
+ * one.  Frame names sit in a strtab (their ids) with an index of the same
+ * kind. */
+#include "perf_stacks.h"
+#include "outfile.h"
+#include "strtab.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+/* A stack's record in ids: its frame count, a pad, its struct fcount
+ * (copied in and out: only 4-byte aligned), then its ids.  The count
+ * sits beside the ids, so an event's lookup reads one place past its
+ * hash slot. */
+#define HDR (2 + sizeof(struct fcount) / sizeof(uint32_t))
+
+struct perf_stacks {
+	struct strtab *frames;	/* frame names; the id is the index */
+	const char **fname;	/* frame id -> name (the strtab's copy) */
+	size_t *flen;		/* frame id -> name length */
+	size_t fcap;		/* capacity of fname and flen */
+	uint64_t *fslot;	/* name index: tag << 32 | (id + 1), 0 empty */
+	size_t fmask;		/* its slots - 1 (a power of two) */
+	uint32_t *ids;		/* the stacks' records, one after another */
+	size_t nids;		/* words in use */
+	size_t idcap;		/* capacity of ids */
+	size_t *stk;		/* where each stack's record starts, in the
+				   order first seen */
+	size_t nstk;		/* how many */
+	size_t stkcap;		/* capacity of stk */
+	uint64_t *slot;		/* stack index: tag << 32 | (stack + 1), 0 empty */
+	size_t mask;		/* its slots - 1 (a power of two) */
+};
+
+struct perf_stacks *perf_stacks_new(void)
+{
+	struct perf_stacks *t = xcalloc(1, sizeof(*t));
+
+	t->frames = strtab_new(0);
+	t->fmask = 1023;
+	t->fslot = xcalloc(t->fmask + 1, sizeof(*t->fslot));
+	t->mask = 4095;
+	t->slot = xcalloc(t->mask + 1, sizeof(*t->slot));
+	return t;
+}
+
+void perf_stacks_free(struct perf_stacks *t)
+{
+	if (!t)
+		return;
+	strtab_free(t->frames);
+	free(t->fname);
+	free(t->flen);
+	free(t->fslot);
+	free(t->ids);
+	free(t->stk);
+	free(t->slot);
+	free(t);
+}
+
+static uint64_t tagged(uint64_t h, uint32_t v)
+{
+	return (h >> 32) << 32 | ((uint64_t)v + 1);
+}
+
+/* Puts v (hash h) in the first free slot of a table. */
+static void slot_put(uint64_t *slot, size_t mask, uint64_t h, uint32_t v)
+{
+	size_t s;
+
+	for (s = (size_t)h & mask; slot[s] != 0; s = (s + 1) & mask)
+		;
+	slot[s] = tagged(h, v);
+}
+
+static void frame_rehash(struct perf_stacks *t)
+{
+	size_t mask = t->fmask * 2 + 1, i, n = strtab_count(t->frames);
+	uint64_t *slot = xcalloc(mask + 1, sizeof(*slot));
+
+	for (i = 0; i < n; i++)
+		slot_put(slot, mask, XXH3_64bits(t->fname[i], t->flen[i]), (uint32_t)i);
+	free(t->fslot);
+	t->fslot = slot;
+	t->fmask = mask;
+}
+
+uint32_t perf_stacks_frame(struct perf_stacks *t, const char *name, size_t len)
+{
+	uint64_t h = XXH3_64bits(name, len), v;
+	size_t j = (size_t)h & t->fmask;
+	uint32_t id;
+
+	for (; (v = t->fslot[j]) != 0; j = (j + 1) & t->fmask) {
+		id = (uint32_t)v - 1;
+		if (v >> 32 == h >> 32 && t->flen[id] == len && memcmp(t->fname[id], name, len) == 0)
+			return id;
+	}
+	id = strtab_intern(t->frames, name, len, NULL);
+	if (id >= t->fcap) {
+		xgrow(&t->fname, &t->fcap, (size_t)id + 1, sizeof(*t->fname));
+		t->flen = xrealloc(t->flen, t->fcap * sizeof(*t->flen));
+	}
+	t->fname[id] = strtab_str(t->frames, id, &t->flen[id]);
+	t->fslot[j] = tagged(h, id);
+	if ((size_t)id * 2 + 2 > t->fmask + 1)
+		frame_rehash(t);
+	return id;
+}
+
+const char *perf_stacks_frame_name(const struct perf_stacks *t, uint32_t id, size_t *len)
+{
+	*len = t->flen[id];
+	return t->fname[id];
+}
+
+static uint32_t rec_n(const struct perf_stacks *t, size_t i)
+{
+	return t->ids[t->stk[i]];
+}
+
+static const uint32_t *rec_ids(const struct perf_stacks *t, size_t i)
+{
+	return t->ids + t->stk[i] + HDR;
+}
+
+static struct fcount rec_count(const struct perf_stacks *t, size_t i)
+{
+	struct fcount c;
+
+	memcpy(&c, t->ids + t->stk[i] + 2, sizeof(c));
+	return c;
+}
+
+static uint64_t ids_hash(const uint32_t *ids, size_t n)
+{
+	return XXH3_64bits(ids, n * sizeof(*ids));
+}
+
+static void rehash(struct perf_stacks *t)
+{
+	size_t mask = t->mask * 2 + 1, i;
+	uint64_t *slot = xcalloc(mask + 1, sizeof(*slot));
+
+	for (i = 0; i < t->nstk; i++)
+		slot_put(slot, mask, ids_hash(rec_ids(t, i), rec_n(t, i)), (uint32_t)i);
+	free(t->slot);
+	t->slot = slot;
+	t->mask = mask;
+}
+
+/* A stack not seen before, for slot s of the index (hash h); returns
+ * its record. */
+static uint32_t *new_stack(struct perf_stacks *t, const uint32_t *frames, size_t n, uint64_t h,
+			   size_t s)
+{
+	uint32_t *r;
+
+	if (t->nstk >= UINT32_MAX - 1 || n > UINT32_MAX - HDR)
+		xalloc_fail(t->nstk * sizeof(*t->stk));
+	if (t->idcap - t->nids < n + HDR)
+		xgrow(&t->ids, &t->idcap, t->nids + n + HDR, sizeof(*t->ids));
+	r = t->ids + t->nids;
+	memset(r, 0, HDR * sizeof(*r));
+	r[0] = (uint32_t)n;
+	memcpy(r + HDR, frames, n * sizeof(*frames));
+	if (t->nstk == t->stkcap)
+		xgrow(&t->stk, &t->stkcap, t->nstk + 1, sizeof(*t->stk));
+	t->stk[t->nstk] = t->nids;
+	t->nids += n + HDR;
+	t->slot[s] = tagged(h, (uint32_t)t->nstk++);
+	/* Load at most 1/2: the probes stay short. */
+	if (t->nstk * 2 > t->mask + 1)
+		rehash(t);
+	return r;
+}
+
+/* Adds c to the count in record r. */
+static void rec_add(uint32_t *r, const struct fcount *c)
+{
+	struct fcount acc;
+
+	memcpy(&acc, r + 2, sizeof(acc));
+	fcount_add(&acc, c);
+	memcpy(r + 2, &acc, sizeof(acc));
+}
+
+void perf_stacks_add(struct perf_stacks *t, const uint32_t *frames, size_t n,
+		     const struct fcount *c)
+{
+	uint64_t h = ids_hash(frames, n), v;
+	size_t s = (size_t)h & t->mask;
+	uint32_t *r;
+
+	for (; (v = t->slot[s]) != 0; s = (s + 1) & t->mask) {
+		r = t->ids + t->stk[(uint32_t)v - 1];
+		if (v >> 32 == h >> 32 && r[0] == n && memcmp(r + HDR, frames, n * sizeof(*frames)) == 0) {
+			rec_add(r, c);
+			return;
+		}
+	}
+	rec_add(new_stack(t, frames, n, h, s), c);
+}
+
+/* Forgets the stacks (the names stay). */
+static void clear(struct perf_stacks *t)
+{
+	memset(t->slot, 0, (t->mask + 1) * sizeof(*t->slot));
+	t->nstk = 0;
+	t->nids = 0;
+}
+
+void perf_stacks_absorb(struct perf_stacks *t, struct perf_stacks *from)
+{
+	uint32_t *fmap, *buf = NULL;
+	size_t i, k, nf = strtab_count(from->frames), cap = 0;
+
+	if (!from->nstk)
+		return;
+	fmap = xmalloc((nf ? nf : 1) * sizeof(*fmap));
+	for (i = 0; i < nf; i++)
+		fmap[i] = perf_stacks_frame(t, from->fname[i], from->flen[i]);
+	for (i = 0; i < from->nstk; i++) {
+		const uint32_t *id = rec_ids(from, i);
+		size_t n = rec_n(from, i);
+		struct fcount c = rec_count(from, i);
+
+		xgrow(&buf, &cap, n, sizeof(*buf));
+		for (k = 0; k < n; k++)
+			buf[k] = fmap[id[k]];
+		perf_stacks_add(t, buf, n, &c);
+	}
+	clear(from);
+	free(buf);
+	free(fmap);
+}
+
+/* Stack i, frames joined with ';', into *buf; returns its length. */
+static size_t stack_str(const struct perf_stacks *t, size_t i, char **buf, size_t *cap)
+{
+	const uint32_t *id = rec_ids(t, i);
+	size_t n = rec_n(t, i), len = n - 1, o = 0, k;
+
+	for (k = 0; k < n; k++)
+		len += t->flen[id[k]];
+	xgrow(buf, cap, len + 1, 1);
+	for (k = 0; k < n; k++) {
+		if (k)
+			(*buf)[o++] = ';';
+		memcpy(*buf + o, t->fname[id[k]], t->flen[id[k]]);
+		o += t->flen[id[k]];
+	}
+	return len;
+}
+
+void perf_stacks_add_text(struct perf_stacks *t, const char *s, size_t len,
+			  const struct fcount *c)
+{
+	uint32_t *ids = NULL;
+	size_t n = 0, cap = 0;
+	const char *end = s + len, *semi;
+
+	for (;;) {
+		semi = memchr(s, ';', (size_t)(end - s));
+		xgrow(&ids, &cap, n + 1, sizeof(*ids));
+		ids[n++] = perf_stacks_frame(t, s, (size_t)((semi ? semi : end) - s));
+		if (!semi)
+			break;
+		s = semi + 1;
+	}
+	perf_stacks_add(t, ids, n, c);
+	free(ids);
+}
+
+/* Sorting.  A stack's text is its frames' keys one after another: the
+ * name and ';', or for the last frame the name and the end (which sorts
+ * before any byte).  Names hold no ';' (perf.c splits them there), so no
+ * key begins another and stacks sort as their lists of key ranks: the
+ * keys (2 per name) are ranked once, and stacks are compared by ids
+ * while they agree, then by the ranks of the first keys that differ. */
+struct sortkey {
+	const uint32_t *id;	/* the stack's frames */
+	uint32_t n;		/* how many */
+	uint32_t stack;		/* its index */
+};
+
+/* Key k: frame k / 2, ending the stack when k is odd. */
+static int cmp_keys(const struct perf_stacks *t, uint32_t a, uint32_t b)
+{
+	const char *x = t->fname[a / 2], *y = t->fname[b / 2];
+	size_t nx = t->flen[a / 2], ny = t->flen[b / 2], n = nx < ny ? nx : ny;
+	int r = memcmp(x, y, n), cx, cy;
+
+	if (r || a == b)
+		return r;
+	cx = nx > n ? (unsigned char)x[n] : a % 2 ? -1 : ';';
+	cy = ny > n ? (unsigned char)y[n] : b % 2 ? -1 : ';';
+	return (cx > cy) - (cx < cy);
+}
+
+/* Merge sort of the keys v (n of them), tmp as room. */
+static void sort_keys(const struct perf_stacks *t, uint32_t *v, uint32_t *tmp, size_t n)
+{
+	size_t h = n / 2, i = 0, j = h, k = 0;
+
+	if (n < 2)
+		return;
+	sort_keys(t, v, tmp, h);
+	sort_keys(t, v + h, tmp, n - h);
+	while (i < h && j < n)
+		tmp[k++] = cmp_keys(t, v[j], v[i]) < 0 ? v[j++] : v[i++];
+	while (i < h)
+		tmp[k++] = v[i++];
+	memcpy(v, tmp, k * sizeof(*v));
+}
+
+/* rank[k]: the place of key k among all keys. */
+static uint32_t *key_ranks(const struct perf_stacks *t)
+{
+	size_t nk = strtab_count(t->frames) * 2, i;
+	uint32_t *v = xmalloc((nk ? nk : 1) * sizeof(*v)), *tmp = xmalloc((nk ? nk : 1) * sizeof(*tmp));
+
+	for (i = 0; i < nk; i++)
+		v[i] = (uint32_t)i;
+	sort_keys(t, v, tmp, nk);
+	for (i = 0; i < nk; i++)
+		tmp[v[i]] = (uint32_t)i;
+	free(v);
+	return tmp;
+}
+
+static int cmp_stacks(const uint32_t *rank, const struct sortkey *a, const struct sortkey *b)
+{
+	uint32_t n = a->n < b->n ? a->n : b->n, k = 0, ra, rb;
+
+	while (k + 1 < n && a->id[k] == b->id[k])
+		k++;
+	ra = rank[a->id[k] * 2 + (k + 1 == a->n)];
+	rb = rank[b->id[k] * 2 + (k + 1 == b->n)];
+	return (ra > rb) - (ra < rb);
+}
+
+static void sort_stacks(const uint32_t *rank, struct sortkey *v, struct sortkey *tmp, size_t n)
+{
+	size_t h = n / 2, i = 0, j = h, k = 0;
+
+	if (n < 2)
+		return;
+	sort_stacks(rank, v, tmp, h);
+	sort_stacks(rank, v + h, tmp, n - h);
+	if (cmp_stacks(rank, &v[h - 1], &v[h]) <= 0)
+		return;
+	while (i < h && j < n)
+		tmp[k++] = cmp_stacks(rank, &v[j], &v[i]) < 0 ? v[j++] : v[i++];
+	while (i < h)
+		tmp[k++] = v[i++];
+	memcpy(v, tmp, k * sizeof(*v));
+}
+
+/* The stacks' indexes in output order; the caller frees them. */
+static uint32_t *sorted(const struct perf_stacks *t)
+{
+	size_t n = t->nstk ? t->nstk : 1, i;
+	uint32_t *rank = key_ranks(t), *out = xmalloc(n * sizeof(*out));
+	struct sortkey *v = xmalloc(n * sizeof(*v)), *tmp = xmalloc(n * sizeof(*tmp));
+
+	for (i = 0; i < t->nstk; i++) {
+		v[i].id = rec_ids(t, i);
+		v[i].n = rec_n(t, i);
+		v[i].stack = (uint32_t)i;
+	}
+	sort_stacks(rank, v, tmp, t->nstk);
+	for (i = 0; i < t->nstk; i++)
+		out[i] = v[i].stack;
+	free(tmp);
+	free(v);
+	free(rank);
+	return out;
+}
+
+void perf_stacks_flush(struct perf_stacks *t, struct strtab *out)
+{
+	/* In output order: a table filled in order needs no sorting after
+	 * (strtab_sorted checks first). */
+	uint32_t *v = sorted(t);
+	char *buf = NULL;
+	size_t cap = 0, i;
+
+	for (i = 0; i < t->nstk; i++) {
+		size_t len = stack_str(t, v[i], &buf, &cap);
+		struct fcount c = rec_count(t, v[i]);
+
+		fcount_add(strtab_val(out, strtab_intern(out, buf, len, NULL)), &c);
+	}
+	free(buf);
+	free(v);
+	clear(t);
+}
+
+int perf_stacks_save(const struct perf_stacks *t, const char *path, char *err, size_t errlen)
+{
+	struct outfile *o = outfile_open(path);
+	uint32_t *v;
+	char *buf = NULL;
+	size_t cap = 0, i;
+
+	if (!o) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	v = sorted(t);
+	for (i = 0; i < t->nstk; i++) {
+		size_t len = stack_str(t, v[i], &buf, &cap);
+		struct fcount c = rec_count(t, v[i]);
+
+		folded_write(outfile_stream(o), buf, len, &c);
+	}
+	free(buf);
+	free(v);
+	if (outfile_commit(o) < 0) {
+		snprintf(err, errlen, "write error on '%s': %s", path ? path : "<stdout>", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
