@@ -129,6 +129,8 @@ void pd_proc_release(struct pd *d)
 	free(d->kernel);
 	strtab_free(d->names);
 	free(d->q);
+	free(d->qtmp);
+	free(d->runs);
 	free(d->arena);
 }
 
@@ -152,7 +154,7 @@ static size_t first_after(const struct pd_proc *p, uint64_t addr)
 
 /* Inserts m, cutting what it overlaps out of the maps there (a map it
  * splits in two keeps both ends). */
-static void map_insert(struct pd_proc *p, const struct pd_map *m)
+static void map_insert(struct pd *d, struct pd_proc *p, const struct pd_map *m)
 {
 	size_t i = first_after(p, m->start), j;
 	struct pd_map head, tail;
@@ -168,6 +170,7 @@ static void map_insert(struct pd_proc *p, const struct pd_map *m)
 		}
 		if (o->end > m->end) {
 			tail = *o;
+			tail.serial = pd_map_serial(d);
 			tail.start = m->end;
 			if (!tail.ident)
 				tail.pgoff += m->end - o->start;
@@ -285,7 +288,8 @@ void pd_apply_mmap(struct pd *d, const unsigned char *r, size_t len, uint64_t of
 		return;
 	if (kernel && m.ident && m.start == 0 && m.end == 0)
 		m.end = UINT64_MAX;
-	map_insert(kernel ? d->kernel : proc_get(d, pd_thread_get(d, pid, pd_u32(d, r + 12))->pid), &m);
+	m.serial = pd_map_serial(d);
+	map_insert(d, kernel ? d->kernel : proc_get(d, pd_thread_get(d, pid, pd_u32(d, r + 12))->pid), &m);
 }
 
 void pd_apply_comm(struct pd *d, const unsigned char *r, size_t len)
