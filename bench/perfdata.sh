@@ -9,6 +9,9 @@
 #   ours       stackcollapse-perf FILE
 #   script     perf script -i FILE | stackcollapse-perf
 #   script-inf perf script -i FILE | inferno-collapse-perf (when found)
+#   ours-1     stackcollapse-perf --threads 1 FILE (all on one thread)
+#   before     PD_BEFORE FILE, when PD_BEFORE names another build's
+#              stackcollapse-perf (to compare a change)
 # Each gets its median wall time, its median CPU time (user + sys of every
 # process of the pipeline), MB/s of perf.data (by wall time) and peak RSS
 # (the largest process).  Ratios are the peer's median over ours: above 1,
@@ -95,6 +98,8 @@ bench() {
 	while [ "$i" -lt "$n" ]; do
 		i=$((i + 1))
 		run "${tag}_ours" "'$SCP' '$f'"
+		run "${tag}_ours1" "'$SCP' --threads 1 '$f'"
+		[ -z "${PD_BEFORE:-}" ] || run "${tag}_before" "'$PD_BEFORE' '$f'"
 		run "${tag}_script" "perf script -i '$f' 2>/dev/null | '$SCP'"
 		[ -z "$ICP" ] || run "${tag}_inf" "perf script -i '$f' 2>/dev/null | '$ICP'"
 	done
@@ -104,6 +109,8 @@ bench() {
 		echo "| file | program | wall s | CPU s | MB/s | peak RSS MB | wall ratio | CPU ratio |"
 		echo "|---|---|---|---|---|---|---|---|"
 		row "$tag" ours "stackcollapse-perf perf.data" "$size"
+		row "$tag" ours1 "stackcollapse-perf --threads 1 perf.data" "$size"
+		row "$tag" before "before: $(basename "${PD_BEFORE:-}") perf.data" "$size"
 		row "$tag" script "perf script \\| stackcollapse-perf" "$size"
 		row "$tag" inf "perf script \\| inferno-collapse-perf" "$size"
 		if [ -s "$OUT/${tag}_script.out" ]; then

@@ -190,6 +190,7 @@ struct pd {
 	struct tpool *pool;		/* the collapsing thread, or NULL */
 	struct pd_batch *batch;		/* the batch being filled (owned) */
 	size_t bsample;			/* offset of its last sample */
+	size_t batch_bytes;		/* a batch is handed over when this full */
 	char hexbuf[32];		/* scratch for a frame's address */
 };
 

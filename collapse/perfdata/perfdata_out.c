@@ -18,7 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#define BATCH_BYTES ((size_t)1 << 20)	/* a batch is handed over when this full */
+#define BATCH_BYTES ((size_t)1 << 20)	/* a batch is handed over when this full
+					   (tests: FLAME_PD_BATCH bytes) */
 #define BATCH_QUEUE 4			/* batches waiting: bounds the memory */
 
 struct pd_batch {
@@ -62,7 +63,7 @@ static void new_batch(struct pd *d)
 {
 	d->batch = xcalloc(1, sizeof(*d->batch));
 	d->batch->perf = d->perf;
-	d->batch->cap = BATCH_BYTES + sizeof(struct bsample) + PD_MAX_STACK * sizeof(struct pd_rframe);
+	d->batch->cap = d->batch_bytes + sizeof(struct bsample) + PD_MAX_STACK * sizeof(struct pd_rframe);
 	d->batch->buf = xmalloc(d->batch->cap);
 }
 
@@ -76,6 +77,9 @@ void pd_out_start(struct pd *d, int threads)
 	 * missing) files the one-thread run never opens. */
 	if (threads == 1 || d->nattrs != 1 || sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		return;
+	d->batch_bytes = getenv("FLAME_PD_BATCH") ? strtoul(getenv("FLAME_PD_BATCH"), NULL, 10) : 0;
+	if (!d->batch_bytes || d->batch_bytes > BATCH_BYTES)
+		d->batch_bytes = BATCH_BYTES;
 	d->pool = tpool_new(1, BATCH_QUEUE, run_batch, &none);
 	if (d->pool)
 		new_batch(d);
@@ -87,7 +91,7 @@ int pd_out_begin(struct pd *d, const struct perf_header *h)
 
 	if (!d->pool)
 		return perf_event_begin(d->perf, h);
-	if (d->batch->len >= BATCH_BYTES) {
+	if (d->batch->len >= d->batch_bytes) {
 		tpool_submit(d->pool, d->batch);
 		new_batch(d);
 	}
