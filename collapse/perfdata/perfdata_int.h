@@ -74,6 +74,7 @@ struct pd_map {
 };
 
 struct pd_proc;
+struct pd_gone;
 
 /* perf script shows at most this many frames (kernel.perf_event_max_stack). */
 #define PD_MAX_STACK 127
@@ -109,6 +110,7 @@ struct pd_thread {
 	uint32_t pid;		/* its process */
 	uint32_t comm;		/* its name (d->names) */
 	int comm_set;		/* named by COMM (else ":TID") */
+	int exited;		/* EXIT seen (and no FORK of the tid since) */
 };
 
 /* A sample id and the attr it belongs to. */
@@ -177,7 +179,9 @@ struct pd {
 	uint32_t cur_pid;		/* the process of the sample being read */
 	struct perfunwind *unwind;	/* user stacks of --call-graph dwarf, or NULL */
 	struct pd_proc *unwinding;	/* the process being unwound */
-	size_t copied;			/* maps copied by FORKs so far */
+	size_t copied;			/* maps copied by FORKs, of processes alive */
+	struct pd_gone *gone;		/* processes whose maps go soon, by time */
+	size_t ngone, gonecap;		/* entries, capacity */
 	uint32_t map_serial;		/* the last serial given to a map */
 	struct pd_fcache *fcache;	/* frames emitted lately (owned), or NULL */
 	struct pd_rframe cur[PD_MAX_STACK]; /* the chain being emitted */
@@ -250,6 +254,9 @@ void pd_proc_release(struct pd *d);
 void pd_apply_mmap(struct pd *d, const unsigned char *r, size_t len, uint64_t off, int two);
 void pd_apply_comm(struct pd *d, const unsigned char *r, size_t len);
 void pd_apply_fork(struct pd *d, const unsigned char *r, size_t len);
+/* EXIT: when the last thread known of a process has exited, its maps
+ * go (memory follows the processes alive, not all there were). */
+void pd_apply_exit(struct pd *d, const unsigned char *r, size_t len);
 /* The thread tid (made when new, named ":tid" as perf does) and its map
  * holding addr, kernel or user by cpumode, or NULL. */
 struct pd_thread *pd_thread_get(struct pd *d, uint32_t pid, uint32_t tid);

@@ -34,6 +34,9 @@ void pd_apply(struct pd *d, const unsigned char *r, size_t len, uint64_t off)
 	case PERF_RECORD_FORK:
 		pd_apply_fork(d, r, len);
 		break;
+	case PERF_RECORD_EXIT:
+		pd_apply_exit(d, r, len);
+		break;
 	default:
 		break;
 	}
