@@ -19,7 +19,8 @@
 # `perf script | stackcollapse-perf` are compared too.
 #
 # Knobs: REAL_DIR (bench/out/real), PD_ROUNDS (3) for the frame-pointer
-# file and PD_DWARF_ROUNDS (1: perf script needs minutes on it), B (build).
+# file and PD_DWARF_ROUNDS (1: perf script needs minutes on it), B (build),
+# PD_OUT (bench/out/perfdata).
 # Skipped, exit 0, without the data, perf or GNU time.  Results: stdout and
 # bench/out/perfdata/perfdata.md.
 set -eu
@@ -27,7 +28,7 @@ B=${B:-build}
 REAL=${REAL_DIR:-bench/out/real}
 ROUNDS=${PD_ROUNDS:-3}
 DROUNDS=${PD_DWARF_ROUNDS:-1}
-OUT=bench/out/perfdata
+OUT=${PD_OUT:-bench/out/perfdata}
 PB=bench/out/peers/bin
 TIME=/usr/bin/time
 SCP=$B/stackcollapse-perf
@@ -136,6 +137,6 @@ if [ -s "$REAL/perf-dwarf.data" ]; then
 	bench dwarf "$REAL/perf-dwarf.data" "$DROUNDS"
 	cat "$OUT/dwarf.md" >> "$OUT/perfdata.md"
 else
-	echo "perfdata: no $REAL/perf-dwarf.data: DWARF skipped (RECORD_DWARF=1 sh bench/record-real.sh)"
+	echo "perfdata: no $REAL/perf-dwarf.data: DWARF skipped (make it with: sh bench/record-real.sh)"
 fi
 rm -f "$OUT"/*.out
