@@ -281,7 +281,7 @@ static void give_back(const struct pd *d, const unsigned char *b, uint64_t *done
 /* The records of the data section, in file order. */
 static int data_section(struct pd *d, const unsigned char *b, uint64_t doff, uint64_t dlen)
 {
-	const uint64_t step = (uint64_t)64 << 20;
+	const uint64_t step = (uint64_t)16 << 20;
 	uint64_t pos, done = 0, next = step;
 
 	for (pos = 0; pos + 8 <= dlen;) {
