@@ -195,7 +195,6 @@ struct pd {
 	struct pd_batch *batch;		/* the batch being filled (owned) */
 	size_t bsample;			/* offset of its last sample */
 	size_t batch_bytes;		/* a batch is handed over when this full */
-	char hexbuf[32];		/* scratch for a frame's address */
 };
 
 /* Numbers in the file's byte order. */
