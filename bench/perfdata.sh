@@ -80,7 +80,7 @@ row() {
 	r=$(median "$1_$2" 3)
 	ow=$(median "$1_ours" 1)
 	oc=$(median "$1_ours" 2)
-	printf '| %s | %s | %.2f | %.2f | %.0f | %.0f | %.1fx | %.1fx |\n' "$1" "$3" "$w" "$c" \
+	printf '| %s | %s | %.2f | %.2f | %.1f | %.0f | %.1fx | %.1fx |\n' "$1" "$3" "$w" "$c" \
 		"$(awk -v s="$4" -v w="$w" 'BEGIN { print s / 1e6 / (w > 0 ? w : 1e-9) }')" \
 		"$(awk -v r="$r" 'BEGIN { print r / 1024 }')" \
 		"$(awk -v a="$w" -v b="$ow" 'BEGIN { print (b > 0 ? a / b : 0) }')" \
