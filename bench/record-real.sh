@@ -7,6 +7,11 @@
 #   real.folded   perf.txt collapsed by our stackcollapse-perf ($B, build/)
 #   recorded.txt  when and how it was recorded
 #   info.txt      that, the sizes and the distinct stacks (printed each run)
+#   perf-dwarf.data  a --call-graph dwarf recording of g++ compiling one
+#                 C++ file RECORD_DWARF_COMPILES (4) times at -F 999: no
+#                 frame pointers, 8 KB of stack per sample; 4 gave 139 MB
+#                 and 17k samples (bench/perfdata.sh)
+#   recorded-dwarf.txt  when and how that was recorded
 # Idempotent: a file that exists is not made again (delete it to redo), so
 # a second run only prints what is there.
 #
@@ -182,6 +187,35 @@ record() {
 	rm -f "$DIR/info.txt"
 }
 
+# The DWARF recording: one program, no -a (every process's stack copy
+# would make it huge), compiled by the distribution's g++ (no frame
+# pointers), so every user frame comes from unwinding the stack copy.
+record_dwarf() {
+	n=${RECORD_DWARF_COMPILES:-4}
+	case $n in '' | *[!0-9]*) die "RECORD_DWARF_COMPILES must be a whole number, not '$n'" ;; esac
+	need perf g++
+	setup_c
+	cat > "$WORK/dwarf_loop.sh" <<EOF
+i=0
+while [ \$i -lt $n ]; do
+	g++ -std=c++17 -O2 -pthread -o "$WORK/heavy" "$WORK/heavy.cpp"
+	i=\$((i + 1))
+done
+EOF
+	note "recording $n C++ compiles with --call-graph dwarf..."
+	rm -f "$DIR/perf-dwarf.data.tmp"
+	perf record -F 999 --call-graph dwarf -o "$DIR/perf-dwarf.data.tmp" -- sh "$WORK/dwarf_loop.sh" ||
+		die "perf record --call-graph dwarf failed"
+	mv "$DIR/perf-dwarf.data.tmp" "$DIR/perf-dwarf.data"
+	echo "recorded: $(date '+%Y-%m-%d %H:%M'), perf record -F 999 --call-graph dwarf of $n g++ -O2" \
+		"compiles of heavy.cpp, $(nproc) CPUs, kernel $(uname -r), $(perf --version)" > "$DIR/recorded-dwarf.txt"
+}
+
+if [ -s "$DIR/perf-dwarf.data" ]; then
+	note "$DIR/perf-dwarf.data exists: not recording it"
+else
+	record_dwarf
+fi
 if [ -s "$TEXT" ]; then
 	note "$TEXT exists: not recording"
 else

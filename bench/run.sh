@@ -29,7 +29,7 @@ measure() {
 }
 
 # BENCH_ONLY="perf flame" runs only those sections (flamegraph, perf, etw,
-# etl, pprof, perfview, flame, stackops, collapsers, json, real, browser); the perf input is still made when flame needs it.
+# etl, pprof, perfview, flame, stackops, collapsers, json, real, perfdata, browser); the perf input is still made when flame needs it.
 section() { [ -z "${BENCH_ONLY:-}" ] || case " $BENCH_ONLY " in *" $1 "*) true ;; *) false ;; esac; }
 if section flamegraph; then
 big=$OUT/big.folded
@@ -308,6 +308,15 @@ if section real; then
 # out.  BENCH_ONLY=real runs it alone.
 echo "---- real recording (bench/real.sh) ----"
 B=$B sh bench/real.sh
+fi
+
+if section perfdata; then
+# ---- perf.data read directly (issue 16) ----
+# stackcollapse-perf perf.data against perf script piped into
+# stackcollapse-perf and inferno-collapse-perf, in turns, on the
+# recordings bench/record-real.sh makes (skipped without them).
+echo "---- perf.data (bench/perfdata.sh) ----"
+B=$B sh bench/perfdata.sh
 fi
 
 if section browser; then

@@ -52,6 +52,26 @@ for _f in fp z pipe zpipe ev2 nocg; do
 done
 same_stacks "perfdata ev2 --event-filter task-clock" "$PD/ev2.data" "$PD/ev2.script.gz" \
 	--event-filter task-clock
+# A second thread collapses what the reader resolves (one event, from a
+# file): the same stacks and messages as on one thread, also when every
+# sample makes a batch of its own.
+for _f in fp z ev2 nocg; do
+	for _o in "" "--pid --tid --addrs"; do
+		# shellcheck disable=SC2086
+		"$SC" --threads 1 $_o "$PD/$_f.data" > "$TMP/pd.a" 2> "$TMP/pd.ea"
+		# shellcheck disable=SC2086
+		"$SC" --threads 2 $_o "$PD/$_f.data" > "$TMP/pd.b" 2> "$TMP/pd.eb"
+		# shellcheck disable=SC2086
+		FLAME_PD_BATCH=1 "$SC" --threads 2 $_o "$PD/$_f.data" > "$TMP/pd.c" 2> "$TMP/pd.ec"
+		if [ -s "$TMP/pd.a" ] && cmp -s "$TMP/pd.a" "$TMP/pd.b" && cmp -s "$TMP/pd.a" "$TMP/pd.c" &&
+		   cmp -s "$TMP/pd.ea" "$TMP/pd.eb" && cmp -s "$TMP/pd.ea" "$TMP/pd.ec"; then
+			pass "perfdata $_f ${_o:-(plain)}: one thread and two agree"
+		else
+			fail "perfdata $_f ${_o:-(plain)}: one thread and two agree" \
+				"$(diff "$TMP/pd.a" "$TMP/pd.c" | head -5; diff "$TMP/pd.ea" "$TMP/pd.ec" | head -5)"
+		fi
+	done
+done
 # stdin: pipe mode streams, file mode is read whole; gzip is inflated.
 for _f in fp pipe zpipe; do
 	"$SC" --addrs < "$PD/$_f.data" | LC_ALL=C sort > "$TMP/pd.a"

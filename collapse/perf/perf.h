@@ -41,6 +41,8 @@ struct perf_opts {
 	const char *symfs;		/* --symfs DIR, or NULL */
 	const char *kallsyms;		/* --kallsyms FILE, or NULL: /proc/kallsyms */
 	int no_demangle;		/* --no-demangle */
+	int threads;			/* --threads: 1 reads a perf.data on one
+					   thread (0: as many as help) */
 };
 
 /* A message sink for a line that could not be read: file and line name

@@ -404,6 +404,7 @@ static void run_init(struct run *r, const struct perf_opts *o, const struct perf
 	memset(r, 0, sizeof(*r));
 	memset(st, 0, sizeof(*st));
 	r->opts = *o;
+	r->opts.threads = ro->threads;
 	r->threads = ro->threads;
 	r->sequential = ro->threads <= 1;
 	r->chunk = ro->chunk;

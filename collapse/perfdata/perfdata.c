@@ -281,7 +281,7 @@ static void give_back(const struct pd *d, const unsigned char *b, uint64_t *done
 /* The records of the data section, in file order. */
 static int data_section(struct pd *d, const unsigned char *b, uint64_t doff, uint64_t dlen)
 {
-	const uint64_t step = (uint64_t)64 << 20;
+	const uint64_t step = (uint64_t)16 << 20;
 	uint64_t pos, done = 0, next = step;
 
 	for (pos = 0; pos + 8 <= dlen;) {
@@ -364,6 +364,7 @@ static void pd_release(struct pd *d)
 {
 	size_t i;
 
+	pd_out_finish(d);
 	for (i = 0; i < d->nattrs; i++)
 		free(d->attrs[i].ids);
 	free(d->attrs);
@@ -372,10 +373,11 @@ static void pd_release(struct pd *d)
 	pd_zstd_free(d);
 	pd_proc_release(d);
 	pd_unwind_close(d);
+	pd_emit_free(d);
 }
 
 int perfdata_run(const char *name, struct lread *lr, struct perf *p, struct perfsym *sym,
-		 const char *symfs, struct perfdata_stats *st, perfdata_warn_fn *warn,
+		 const char *symfs, int threads, struct perfdata_stats *st, perfdata_warn_fn *warn,
 		 void *ctx, char *err, size_t errlen)
 {
 	struct stream s = { lr, NULL, 0, 0, 0, 0, 0 };
@@ -387,6 +389,7 @@ int perfdata_run(const char *name, struct lread *lr, struct perf *p, struct perf
 	d.name = name;
 	d.perf = p;
 	d.sym = sym;
+	d.workers = threads;
 	pd_unwind_open(&d, symfs);
 	d.warn = warn;
 	d.ctx = ctx;

@@ -9,14 +9,15 @@
 #include "perf_header.h"
 #include "perfsym.h"
 #include "perfunwind.h"
+#include "xalloc.h"
 
 #include <inttypes.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* perf script shows at most this many frames (kernel.perf_event_max_stack). */
-#define MAX_STACK 127
+#define MAX_STACK PD_MAX_STACK
 
 static size_t hex(char *out, uint64_t v)
 {
@@ -32,26 +33,37 @@ static size_t hex(char *out, uint64_t v)
 	return n;
 }
 
-/* mode: PERF_RECORD_MISC_KERNEL or _USER name the maps to look in; the
- * hypervisor's and guests' addresses are in none. */
-static void frame(struct pd *d, struct pd_proc *user, unsigned mode, uint64_t ip, int raw)
+#define FCACHE_SLOTS ((size_t)1 << 16)	/* 3 MB of frames emitted lately */
+
+uint32_t pd_map_serial(struct pd *d)
 {
-	int kernel = mode == PERF_RECORD_MISC_KERNEL;
-	const struct pd_map *m = kernel ? pd_find_map(d->kernel, ip) :
-				 mode == PERF_RECORD_MISC_USER ? pd_find_map(user, ip) : NULL;
-	const char *sym = NULL, *dso = "[unknown]";
-	size_t dlen = 9, n;
+	if (++d->map_serial == 0) {	/* wrapped: old serials would match new maps */
+		pd_emit_flush(d);
+		d->map_serial = 1;
+	}
+	return d->map_serial;
+}
+
+void pd_emit_flush(struct pd *d)
+{
+	if (d->fcache)
+		memset(d->fcache, 0, FCACHE_SLOTS * sizeof(*d->fcache));
+}
+
+void pd_emit_free(struct pd *d)
+{
+	free(d->fcache);
+	d->fcache = NULL;
+}
+
+/* Fills e with the frame at ip in map m, found the long way. */
+static void resolve(struct pd *d, const struct pd_map *m, uint64_t ip, int raw, struct pd_fcache *e)
+{
 	struct perfsym_map pm;
+	const char *sym;
 	uint64_t off;
 
-	if (!m) {
-		n = hex(d->hexbuf, ip);
-		perf_event_frame(d->perf, d->hexbuf, n, "[unknown]", 9, dso, dlen);
-		return;
-	}
-	dso = m->path;
-	dlen = m->pathlen;
-	n = hex(d->hexbuf, m->ident || raw ? ip : ip - m->start + m->pgoff);
+	e->pclen = (uint8_t)hex(e->pc, m->ident || raw ? ip : ip - m->start + m->pgoff);
 	pm.path = m->sympath;
 	pm.start = m->start;
 	pm.len = m->end - m->start;
@@ -60,9 +72,76 @@ static void frame(struct pd *d, struct pd_proc *user, unsigned mode, uint64_t ip
 	pm.build_id_len = m->bid_len;
 	pm.pid = d->cur_pid;
 	sym = perfsym_lookup(d->sym, &pm, ip, &off);
-	if (!sym)
-		sym = "[unknown]";
-	perf_event_frame(d->perf, d->hexbuf, n, sym, strlen(sym), dso, dlen);
+	e->sym = sym ? sym : "[unknown]";
+	e->symlen = (uint32_t)strlen(e->sym);
+}
+
+/* Where (m, ip) goes in the cache; the pid only counts for a process's
+ * own maps (a JIT map's names are the process's). */
+static size_t slot_of(const struct pd *d, const struct pd_map *m, uint64_t ip, int kernel)
+{
+	uint32_t pid = kernel ? 0 : d->cur_pid;
+	uint64_t h = (ip ^ ((uint64_t)m->serial << 40) ^ pid) * 0x9e3779b97f4a7c15ULL;
+
+	return (size_t)(h >> 40) & (FCACHE_SLOTS - 1);
+}
+
+/* The map of f (its mode and ip set), or NULL: mode
+ * PERF_RECORD_MISC_KERNEL or _USER names the maps to look in; the
+ * hypervisor's and guests' addresses are in none. */
+static const struct pd_map *map_of(struct pd *d, struct pd_proc *user, const struct pd_rframe *f)
+{
+	return f->mode == PERF_RECORD_MISC_KERNEL ? pd_find_map(d->kernel, f->ip) :
+	       f->mode == PERF_RECORD_MISC_USER ? pd_find_map(user, f->ip) : NULL;
+}
+
+/* Fills f with the frame as perf script prints it, from cache slot i
+ * (slot_of) of map m, resolving it there when it is not. */
+static void fill(struct pd *d, const struct pd_map *m, size_t i, struct pd_rframe *f, int raw)
+{
+	uint32_t pid = f->mode == PERF_RECORD_MISC_KERNEL ? 0 : d->cur_pid;
+	struct pd_fcache *e = &d->fcache[i];
+
+	if (!m) {
+		f->pclen = (uint8_t)hex(f->pc, f->ip);
+		f->sym = f->dso = "[unknown]";
+		f->symlen = f->dlen = 9;
+		return;
+	}
+	if (e->serial != m->serial || e->ip != f->ip || e->pid != pid || e->raw != raw) {
+		resolve(d, m, f->ip, raw, e);
+		e->serial = m->serial;
+		e->ip = f->ip;
+		e->pid = pid;
+		e->raw = (uint8_t)raw;
+	}
+	memcpy(f->pc, e->pc, sizeof(f->pc));
+	f->pclen = e->pclen;
+	f->sym = e->sym;
+	f->symlen = e->symlen;
+	f->dso = m->path;
+	f->dlen = (uint32_t)m->pathlen;
+}
+
+static void lookup(struct pd *d, struct pd_proc *user, struct pd_rframe *f, int raw)
+{
+	const struct pd_map *m = map_of(d, user, f);
+
+	fill(d, m, m ? slot_of(d, m, f->ip, f->mode == PERF_RECORD_MISC_KERNEL) : 0, f, raw);
+}
+
+static void put(struct pd *d, const struct pd_rframe *f)
+{
+	pd_out_frame(d, f);
+}
+
+/* A frame of the callchain being read, resolved later (see emit_chain). */
+static void push(struct pd *d, unsigned mode, uint64_t ip)
+{
+	struct pd_rframe *f = &d->cur[d->ncur++];
+
+	f->ip = ip;
+	f->mode = (uint8_t)mode;
 }
 
 /* perf drops a whole callchain holding a context it does not know (a
@@ -139,7 +218,7 @@ static int unwound(struct pd *d, const struct pd_sample *s, struct pd_proc *user
 	d->unwinding = user;
 	n = perfunwind_stack(d->unwind, &us, ips, MAX_STACK - *kept);
 	for (i = 0; i < n; i++)
-		frame(d, user, PERF_RECORD_MISC_USER, ips[i], 0);
+		push(d, PERF_RECORD_MISC_USER, ips[i]);
 	*kept += (unsigned)n;
 	return n > 0;
 }
@@ -169,10 +248,33 @@ static void chain(struct pd *d, const struct pd_sample *s, struct pd_proc *user)
 		if (mode == PERF_RECORD_MISC_USER && user_done)
 			continue;	/* the unwinder began at this IP */
 		kept++;
-		frame(d, user, mode, ip, 0);
+		push(d, mode, ip);
 	}
 	if (!user_done)
 		unwound(d, s, user, &kept);
+}
+
+/* Emits the frames pushed, leaf first.  Their maps and cache slots are
+ * found first and the slots prefetched, so that the cache's misses (it
+ * is larger than the CPU's) overlap instead of coming one by one. */
+static void emit_chain(struct pd *d, struct pd_proc *user)
+{
+	size_t i;
+
+	for (i = 0; i < d->ncur; i++) {
+		const struct pd_map *m = map_of(d, user, &d->cur[i]);
+
+		d->curmap[i] = m;
+		if (m) {
+			d->curslot[i] = slot_of(d, m, d->cur[i].ip, d->cur[i].mode == PERF_RECORD_MISC_KERNEL);
+			__builtin_prefetch(&d->fcache[d->curslot[i]]);
+		}
+	}
+	for (i = 0; i < d->ncur; i++)
+		fill(d, d->curmap[i], d->curslot[i], &d->cur[i], 0);
+	for (i = 0; i < d->ncur; i++)
+		put(d, &d->cur[i]);
+	d->ncur = 0;
 }
 
 static size_t dec(char *out, uint32_t v)
@@ -217,14 +319,27 @@ void pd_emit(struct pd *d, const struct pd_sample *s)
 		h.has_time = 1;
 	}
 	d->st->samples++;
-	if (perf_event_begin(d->perf, &h)) {
+	if (!d->out_started) {
+		d->out_started = 1;
+		d->fcache = xcalloc(FCACHE_SLOTS, sizeof(*d->fcache));
+		pd_out_start(d, d->stable ? d->workers : 1);
+	}
+	if (pd_out_begin(d, &h)) {
 		struct pd_proc *user = pd_proc_of(d, t);
 
 		d->cur_pid = t->pid;
-		if (s->attr->sample_type & PERF_SAMPLE_CALLCHAIN)
+		if (s->attr->sample_type & PERF_SAMPLE_CALLCHAIN) {
+			d->ncur = 0;
 			chain(d, s, user);
-		else
-			frame(d, user, s->cpumode, s->ip, 1);
+			emit_chain(d, user);
+		} else {
+			struct pd_rframe f;
+
+			f.ip = s->ip;
+			f.mode = (uint8_t)s->cpumode;
+			lookup(d, user, &f, 1);
+			put(d, &f);
+		}
 	}
-	perf_event_end(d->perf);
+	pd_out_end(d);
 }

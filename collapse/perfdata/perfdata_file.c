@@ -210,6 +210,7 @@ void pd_build_ids(struct pd *d, const unsigned char *p, size_t n, uint64_t off)
 		free(path);
 		pos += size;
 	}
+	pd_emit_flush(d);	/* in pipe mode, frames may have been named without */
 }
 
 /* The feature sections: a table after the data, one entry per bit set. */

@@ -56,7 +56,9 @@ int perfdata_collapse(struct perf *p, const struct perf_opts *o, struct lread *l
 	int rc;
 
 	perf_begin(p, name);
-	rc = perfdata_run(name, lr, p, sym, o->symfs, &st, relay, &s, err, errlen);
+	/* A filter drops samples: then everything stays on this thread. */
+	rc = perfdata_run(name, lr, p, sym, o->symfs, o->filter ? 1 : o->threads, &st, relay, &s,
+			  err, errlen);
 	perf_end(p);
 	if (rc >= 0)
 		report(&s, name, &st);

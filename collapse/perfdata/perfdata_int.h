@@ -16,6 +16,8 @@
 struct strtab;
 struct perf;
 struct perfsym;
+struct tpool;
+struct pd_batch;
 
 #define PD_NAME_MAX 64		/* event names */
 
@@ -66,15 +68,49 @@ struct pd_map {
 					   its offset in the file */
 	uint8_t build_id[20];		/* from MMAP2, when bid_len */
 	uint8_t bid_len;		/* bytes of build_id, 0: none */
+	uint32_t serial;		/* names this map's contents: a map made
+					   or cut gets a new one, a fork's copy
+					   keeps it (the frame cache's key) */
 };
 
 struct pd_proc;
+struct pd_gone;
+
+/* perf script shows at most this many frames (kernel.perf_event_max_stack). */
+#define PD_MAX_STACK 127
+
+/* A frame of a callchain, resolved to what perf script prints. */
+struct pd_rframe {
+	uint64_t ip;			/* the address */
+	const char *sym;		/* function name (perfsym's or static) */
+	const char *dso;		/* map's path (d->names) or "[unknown]" */
+	uint32_t symlen, dlen;		/* their lengths */
+	uint8_t mode;			/* PERF_RECORD_MISC_KERNEL, _USER, ... */
+	uint8_t pclen;			/* bytes of pc */
+	char pc[16];			/* address or file offset, in hex */
+};
+
+
+/* One frame as emitted, kept by (map serial, pid, address): hot code is
+ * sampled over and over, and this skips the map's file, the symbol
+ * search and the hex formatting for it. */
+struct pd_fcache {
+	uint64_t ip;			/* the address sampled */
+	uint32_t serial;		/* its map's serial; 0: empty */
+	uint32_t pid;			/* the process (0 for kernel maps) */
+	const char *sym;		/* its name (perfsym's), or "[unknown]" */
+	uint32_t symlen;		/* its length */
+	uint8_t raw;			/* printed as the address itself */
+	uint8_t pclen;			/* bytes of pc */
+	char pc[16];			/* the address as perf script prints it */
+};
 
 struct pd_thread {
 	uint32_t tid;		/* thread id */
 	uint32_t pid;		/* its process */
 	uint32_t comm;		/* its name (d->names) */
 	int comm_set;		/* named by COMM (else ":TID") */
+	int exited;		/* EXIT seen (and no FORK of the tid since) */
 };
 
 /* A sample id and the attr it belongs to. */
@@ -121,6 +157,10 @@ struct pd {
 					   table, or NULL: "[kernel.kallsyms]" */
 	struct pd_qent *q;		/* records waiting for their turn */
 	size_t nq, qcap;		/* entries, capacity */
+	struct pd_qent *qtmp;		/* room for sorting q */
+	size_t qtmpcap;			/* its capacity */
+	size_t *runs;			/* where q's sorted runs start */
+	size_t runcap;			/* its capacity */
 	size_t qbytes;			/* bytes of the records queued */
 	int stable;			/* records stay where they are read
 					   until the end (file mode) */
@@ -139,8 +179,22 @@ struct pd {
 	uint32_t cur_pid;		/* the process of the sample being read */
 	struct perfunwind *unwind;	/* user stacks of --call-graph dwarf, or NULL */
 	struct pd_proc *unwinding;	/* the process being unwound */
-	size_t copied;			/* maps copied by FORKs so far */
-	char hexbuf[32];		/* scratch for a frame's address */
+	size_t copied;			/* maps copied by FORKs, of processes alive */
+	struct pd_gone *gone;		/* processes whose maps go soon, by time */
+	size_t ngone, gonecap;		/* entries, capacity */
+	uint32_t map_serial;		/* the last serial given to a map */
+	struct pd_fcache *fcache;	/* frames emitted lately (owned), or NULL */
+	struct pd_rframe cur[PD_MAX_STACK]; /* the chain being emitted */
+	size_t ncur;			/* its frames */
+	const struct pd_map *curmap[PD_MAX_STACK]; /* their maps, or NULL */
+	size_t curslot[PD_MAX_STACK];	/* their places in fcache */
+	int workers;			/* 1: all on this thread (else see
+					   perfdata_out.c) */
+	int out_started;		/* pd_out_start was called */
+	struct tpool *pool;		/* the collapsing thread, or NULL */
+	struct pd_batch *batch;		/* the batch being filled (owned) */
+	size_t bsample;			/* offset of its last sample */
+	size_t batch_bytes;		/* a batch is handed over when this full */
 };
 
 /* Numbers in the file's byte order. */
@@ -199,6 +253,9 @@ void pd_proc_release(struct pd *d);
 void pd_apply_mmap(struct pd *d, const unsigned char *r, size_t len, uint64_t off, int two);
 void pd_apply_comm(struct pd *d, const unsigned char *r, size_t len);
 void pd_apply_fork(struct pd *d, const unsigned char *r, size_t len);
+/* EXIT: when the last thread known of a process has exited, its maps
+ * go (memory follows the processes alive, not all there were). */
+void pd_apply_exit(struct pd *d, const unsigned char *r, size_t len);
 /* The thread tid (made when new, named ":tid" as perf does) and its map
  * holding addr, kernel or user by cpumode, or NULL. */
 struct pd_thread *pd_thread_get(struct pd *d, uint32_t pid, uint32_t tid);
@@ -208,6 +265,23 @@ const struct pd_map *pd_find_map(struct pd_proc *p, uint64_t addr);
 
 /* perfdata_emit.c */
 void pd_emit(struct pd *d, const struct pd_sample *s);
+/* Forgets the frames emitted so far: the names a map gives changed (a
+ * build id noted late, serials wrapped).  pd_emit_free frees the cache. */
+void pd_emit_flush(struct pd *d);
+void pd_emit_free(struct pd *d);
+/* A new map serial (never 0). */
+uint32_t pd_map_serial(struct pd *d);
+
+/* perfdata_out.c: samples to the collapser, through a second thread
+ * when threads is not 1, the input a file, and every sample kept (one
+ * event); pd_out_finish waits for it (before perf_end).  pd_out_begin
+ * returns 0 when the sample's frames are not wanted. */
+struct perf_header;
+void pd_out_start(struct pd *d, int threads);
+int pd_out_begin(struct pd *d, const struct perf_header *h);
+void pd_out_frame(struct pd *d, const struct pd_rframe *f);
+void pd_out_end(struct pd *d);
+void pd_out_finish(struct pd *d);
 
 /* perfdata_order.c */
 /* Applies a kernel record in time order (COMM, FORK, MMAP, a sample...). */

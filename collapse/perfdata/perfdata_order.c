@@ -34,18 +34,57 @@ void pd_apply(struct pd *d, const unsigned char *r, size_t len, uint64_t off)
 	case PERF_RECORD_FORK:
 		pd_apply_fork(d, r, len);
 		break;
+	case PERF_RECORD_EXIT:
+		pd_apply_exit(d, r, len);
+		break;
 	default:
 		break;
 	}
 }
 
-static int cmp_qent(const void *a, const void *b)
+/* Merges the sorted runs q[0, mid) and q[mid, n) through tmp; ties keep
+ * the left run's first, so the order stays stable. */
+static void merge(struct pd_qent *q, size_t mid, size_t n, struct pd_qent *tmp)
 {
-	const struct pd_qent *x = a, *y = b;
+	size_t i = 0, j = mid, o = 0;
 
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	if (q[mid - 1].time <= q[mid].time)
+		return;	/* already in order: the common case */
+	while (i < mid && j < n)
+		tmp[o++] = q[j].time < q[i].time ? q[j++] : q[i++];
+	while (i < mid)
+		tmp[o++] = q[i++];
+	memcpy(q, tmp, o * sizeof(*q));	/* q[j, n) is in place */
+}
+
+/* Sorts the queue by time, stably: entries arrive in order of seq after
+ * the sorted rest of the last round, so this is the (time, seq) order.
+ * Records come in runs already sorted (one per CPU buffer the kernel
+ * flushed), so runs are found and merged pairwise, bottom up. */
+static void sort_queue(struct pd *d)
+{
+	struct pd_qent *q = d->q;
+	size_t n = d->nq, nruns = 0, i, r;
+
+	if (n < 2)
+		return;
+	xgrow(&d->runs, &d->runcap, n + 1, sizeof(*d->runs));
+	xgrow(&d->qtmp, &d->qtmpcap, n, sizeof(*d->qtmp));
+	d->runs[nruns++] = 0;
+	for (i = 1; i < n; i++)
+		if (q[i].time < q[i - 1].time)
+			d->runs[nruns++] = i;
+	d->runs[nruns] = n;
+	while (nruns > 1) {
+		for (r = 0; r + 1 < nruns; r += 2)
+			merge(q + d->runs[r], d->runs[r + 1] - d->runs[r], d->runs[r + 2] - d->runs[r],
+			      d->qtmp);
+		for (r = 0, i = 0; r <= nruns; r += 2)
+			d->runs[i++] = d->runs[r];
+		if (nruns % 2)	/* the last run had no pair: it still ends at n */
+			d->runs[i++] = n;
+		nruns = i - 1;
+	}
 }
 
 static const unsigned char *rec_of(const struct pd *d, const struct pd_qent *e)
@@ -92,7 +131,7 @@ void pd_queue(struct pd *d, const unsigned char *r, size_t len, uint64_t time, u
 	struct pd_qent *e;
 
 	if (d->qbytes + len > QUEUE_MAX && d->nq) {
-		qsort(d->q, d->nq, sizeof(*d->q), cmp_qent);
+		sort_queue(d);
 		deliver(d, d->nq / 2 ? d->nq / 2 : d->nq);
 	}
 	xgrow(&d->q, &d->qcap, d->nq + 1, sizeof(*d->q));
@@ -112,12 +151,6 @@ void pd_queue(struct pd *d, const unsigned char *r, size_t len, uint64_t time, u
 	d->qbytes += len;
 	if (time > d->max_time)
 		d->max_time = time;
-}
-
-static void sort_queue(struct pd *d)
-{
-	if (d->nq)
-		qsort(d->q, d->nq, sizeof(*d->q), cmp_qent);
 }
 
 void pd_round(struct pd *d)

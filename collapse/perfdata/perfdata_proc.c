@@ -21,7 +21,19 @@ struct pd_proc {
 	struct pd_map *maps;	/* sorted by start, not overlapping */
 	size_t n, cap;		/* entries, capacity */
 	size_t last;		/* the map found last: frames repeat it */
+	uint32_t live;		/* its threads known and not exited */
+	uint64_t died;		/* when live last fell to 0 */
 };
+
+/* A process whose threads have all exited, kept until DEATH_NS of
+ * recording time later: the kernel still samples its exit path (with
+ * user frames) after writing the EXIT record. */
+struct pd_gone {
+	struct pd_proc *p;	/* the process */
+	uint64_t died;		/* its p->died then */
+};
+
+#define DEATH_NS ((uint64_t)10 * 1000000000)
 
 static size_t slot(uint32_t key, size_t cap)
 {
@@ -89,6 +101,7 @@ struct pd_thread *pd_thread_get(struct pd *d, uint32_t pid, uint32_t tid)
 	t = xcalloc(1, sizeof(*t));
 	t->tid = tid;
 	t->pid = pid;
+	proc_get(d, pid)->live++;
 	t->comm = intern(d, buf, (size_t)snprintf(buf, sizeof(buf), ":%d", (int)tid));
 	hash_add((void ***)&d->threads, &d->nthreads, &d->threadcap, t);
 	return t;
@@ -128,7 +141,10 @@ void pd_proc_release(struct pd *d)
 	free(d->kernel->maps);
 	free(d->kernel);
 	strtab_free(d->names);
+	free(d->gone);
 	free(d->q);
+	free(d->qtmp);
+	free(d->runs);
 	free(d->arena);
 }
 
@@ -152,7 +168,7 @@ static size_t first_after(const struct pd_proc *p, uint64_t addr)
 
 /* Inserts m, cutting what it overlaps out of the maps there (a map it
  * splits in two keeps both ends). */
-static void map_insert(struct pd_proc *p, const struct pd_map *m)
+static void map_insert(struct pd *d, struct pd_proc *p, const struct pd_map *m)
 {
 	size_t i = first_after(p, m->start), j;
 	struct pd_map head, tail;
@@ -168,6 +184,7 @@ static void map_insert(struct pd_proc *p, const struct pd_map *m)
 		}
 		if (o->end > m->end) {
 			tail = *o;
+			tail.serial = pd_map_serial(d);
 			tail.start = m->end;
 			if (!tail.ident)
 				tail.pgoff += m->end - o->start;
@@ -285,7 +302,8 @@ void pd_apply_mmap(struct pd *d, const unsigned char *r, size_t len, uint64_t of
 		return;
 	if (kernel && m.ident && m.start == 0 && m.end == 0)
 		m.end = UINT64_MAX;
-	map_insert(kernel ? d->kernel : proc_get(d, pd_thread_get(d, pid, pd_u32(d, r + 12))->pid), &m);
+	m.serial = pd_map_serial(d);
+	map_insert(d, kernel ? d->kernel : proc_get(d, pd_thread_get(d, pid, pd_u32(d, r + 12))->pid), &m);
 }
 
 void pd_apply_comm(struct pd *d, const unsigned char *r, size_t len)
@@ -297,6 +315,57 @@ void pd_apply_comm(struct pd *d, const unsigned char *r, size_t len)
 	t = pd_thread_get(d, pd_u32(d, r + 8), pd_u32(d, r + 12));
 	t->comm = intern(d, (const char *)r + 16, strnlen((const char *)r + 16, len - 16));
 	t->comm_set = 1;
+}
+
+/* Frees the maps of processes dead for DEATH_NS by time now, unless
+ * their pid lives again. */
+static void reap(struct pd *d, uint64_t now)
+{
+	size_t i = 0, k;
+
+	while (i < d->ngone && d->gone[i].died + DEATH_NS < now) {
+		struct pd_proc *p = d->gone[i++].p;
+
+		if (p->live || p->died != d->gone[i - 1].died)
+			continue;
+		d->copied -= p->n < d->copied ? p->n : d->copied;
+		free(p->maps);
+		p->maps = NULL;
+		p->n = p->cap = p->last = 0;
+	}
+	for (k = i; k < d->ngone; k++)
+		d->gone[k - i] = d->gone[k];
+	d->ngone -= i;
+}
+
+/* One thread of p fewer, at time t: with none left, its maps will go. */
+static void proc_gone(struct pd *d, struct pd_proc *p, uint64_t t)
+{
+	if (p->live && --p->live)
+		return;
+	if (t == UINT64_MAX)
+		return;	/* no times: the maps stay */
+	p->died = t;
+	xgrow(&d->gone, &d->gonecap, d->ngone + 1, sizeof(*d->gone));
+	d->gone[d->ngone].p = p;
+	d->gone[d->ngone++].died = t;
+}
+
+/* EXIT: pid, ppid, tid, ptid, time. */
+void pd_apply_exit(struct pd *d, const unsigned char *r, size_t len)
+{
+	struct pd_thread *t;
+	uint64_t when;
+
+	if (len < 8 + 24)
+		return;
+	when = pd_u64(d, r + 24);
+	reap(d, when);
+	t = pd_thread_get(d, pd_u32(d, r + 8), pd_u32(d, r + 16));
+	if (t->exited)
+		return;
+	t->exited = 1;
+	proc_gone(d, proc_get(d, t->pid), when);
 }
 
 /* FORK: the child is new (a thread of the same tid goes), named as its
@@ -315,6 +384,12 @@ void pd_apply_fork(struct pd *d, const unsigned char *r, size_t len)
 	ptid = pd_u32(d, r + 20);
 	parent = pd_thread_get(d, ppid, ptid);
 	t = pd_thread_get(d, pid, tid);
+	if (t->exited || t->pid != pid) {	/* a tid used again */
+		if (!t->exited)
+			proc_gone(d, proc_get(d, t->pid), UINT64_MAX);
+		proc_get(d, pid)->live++;
+		t->exited = 0;
+	}
 	t->pid = pid;
 	t->comm_set = parent->comm_set;
 	if (parent->comm_set) {
