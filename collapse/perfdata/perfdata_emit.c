@@ -17,6 +17,8 @@
 
 /* perf script shows at most this many frames (kernel.perf_event_max_stack). */
 #define MAX_STACK 127
+/* Inlined frames shown for one address, at most (perf's limit + 1). */
+#define PERFINLINE_SHOWN 257
 
 static size_t hex(char *out, uint64_t v)
 {
@@ -32,9 +34,26 @@ static size_t hex(char *out, uint64_t v)
 	return n;
 }
 
+/* perf script shows the functions inlined at a DWARF-unwound frame as
+ * frames of their own at its address, "(inlined)" for a DSO.  Returns 0
+ * when there are none to show. */
+static int inlines(struct pd *d, const struct perfsym_map *pm, uint64_t ip, const char *sym,
+		   size_t n, const char *dso, size_t dlen)
+{
+	struct perfsym_inl in[PERFINLINE_SHOWN];
+	size_t k = perfsym_inlines(d->sym, pm, ip, sym, in, PERFINLINE_SHOWN), i;
+
+	for (i = 0; i < k; i++)
+		perf_event_frame(d->perf, d->hexbuf, n, in[i].name, strlen(in[i].name),
+				 in[i].inlined ? "inlined" : dso, in[i].inlined ? 7 : dlen);
+	return k > 0;
+}
+
 /* mode: PERF_RECORD_MISC_KERNEL or _USER name the maps to look in; the
- * hypervisor's and guests' addresses are in none. */
-static void frame(struct pd *d, struct pd_proc *user, unsigned mode, uint64_t ip, int raw)
+ * hypervisor's and guests' addresses are in none.  inl: a DWARF-unwound
+ * frame, where perf adds inlined functions. */
+static void frame(struct pd *d, struct pd_proc *user, unsigned mode, uint64_t ip, int raw,
+		  int inl)
 {
 	int kernel = mode == PERF_RECORD_MISC_KERNEL;
 	const struct pd_map *m = kernel ? pd_find_map(d->kernel, ip) :
@@ -60,6 +79,8 @@ static void frame(struct pd *d, struct pd_proc *user, unsigned mode, uint64_t ip
 	pm.build_id_len = m->bid_len;
 	pm.pid = d->cur_pid;
 	sym = perfsym_lookup(d->sym, &pm, ip, &off);
+	if (inl && sym && inlines(d, &pm, ip, sym, n, dso, dlen))
+		return;
 	if (!sym)
 		sym = "[unknown]";
 	perf_event_frame(d->perf, d->hexbuf, n, sym, strlen(sym), dso, dlen);
@@ -139,7 +160,7 @@ static int unwound(struct pd *d, const struct pd_sample *s, struct pd_proc *user
 	d->unwinding = user;
 	n = perfunwind_stack(d->unwind, &us, ips, MAX_STACK - *kept);
 	for (i = 0; i < n; i++)
-		frame(d, user, PERF_RECORD_MISC_USER, ips[i], 0);
+		frame(d, user, PERF_RECORD_MISC_USER, ips[i], 0, 1);
 	*kept += (unsigned)n;
 	return n > 0;
 }
@@ -169,7 +190,7 @@ static void chain(struct pd *d, const struct pd_sample *s, struct pd_proc *user)
 		if (mode == PERF_RECORD_MISC_USER && user_done)
 			continue;	/* the unwinder began at this IP */
 		kept++;
-		frame(d, user, mode, ip, 0);
+		frame(d, user, mode, ip, 0, 0);
 	}
 	if (!user_done)
 		unwound(d, s, user, &kept);
@@ -224,7 +245,7 @@ void pd_emit(struct pd *d, const struct pd_sample *s)
 		if (s->attr->sample_type & PERF_SAMPLE_CALLCHAIN)
 			chain(d, s, user);
 		else
-			frame(d, user, s->cpumode, s->ip, 1);
+			frame(d, user, s->cpumode, s->ip, 1, 0);
 	}
 	perf_event_end(d->perf);
 }
