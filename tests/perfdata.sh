@@ -244,24 +244,57 @@ else
 		done
 	done
 	NOSYM=$_nosym
-	# --call-graph dwarf on a program without frame pointers: the user
-	# stacks are unwound from the copied stack as perf script unwinds
-	# them.  Below main only libc's start remains, where perf and flame may
-	# name one of its aliases differently (__libc_start_main_impl or
-	# __libc_start_main@@GLIBC_2.34): that part is left out on both sides.
-	# Only stacks through main are compared: perf adds the inlined frames
-	# of files with debug info (ld.so's start-up), which flame does not yet.
-	if cc -O2 -g -fomit-frame-pointer -o "$TMP/calls-nofp" "$PD/calls.c" &&
-	   perf record -q -F 999 --call-graph dwarf -o "$TMP/dwarf.data" -- "$TMP/calls-nofp" 60000 \
-		> /dev/null 2>&1; then
-		_below_main='/;main;/!d; s/^\([^;]*\);.*;main;/\1;main;/'
-		"$SC" "$TMP/dwarf.data" 2> "$TMP/pd.err" | sed "$_below_main" | LC_ALL=C sort > "$TMP/pd.a"
-		perf script -i "$TMP/dwarf.data" 2> /dev/null | "$SC" | sed "$_below_main" | LC_ALL=C sort > "$TMP/pd.b"
-		if grep -q ';main;fb;leaf ' "$TMP/pd.a" && cmp -s "$TMP/pd.a" "$TMP/pd.b"; then
-			pass "perfdata --call-graph dwarf: user stacks unwound as perf script does"
+	# --call-graph dwarf on programs without frame pointers: the user
+	# stacks are unwound from the copied stack, and each frame shows the
+	# functions inlined there (from the debug info: the programs', libc's
+	# when installed) as perf script shows them, whole stacks compared.
+	# One known difference is left out on both sides: ld.so's start-up
+	# (_dl_start), whose assembler functions (mprotect) have several
+	# aliases at one address, of which binutils' addr2line picks one by
+	# rules flame does not follow.
+	dwarf_same() {	# dwarf_same NAME DATA GREP: same stacks as perf script's
+		_drop='/;_dl_start;/d'
+		"$SC" "$2" 2> "$TMP/pd.err" | sed "$_drop" | LC_ALL=C sort > "$TMP/pd.a"
+		perf script -i "$2" 2> /dev/null | "$SC" | sed "$_drop" | LC_ALL=C sort > "$TMP/pd.b"
+		if grep -q -- "$3" "$TMP/pd.a" && cmp -s "$TMP/pd.a" "$TMP/pd.b"; then
+			pass "perfdata $1"
 		else
-			fail "perfdata --call-graph dwarf: user stacks unwound as perf script does" \
-				"$(cat "$TMP/pd.err"; diff "$TMP/pd.a" "$TMP/pd.b" | head)"
+			fail "perfdata $1" \
+				"$(cat "$TMP/pd.err"; diff "$TMP/pd.a" "$TMP/pd.b" | head | cut -c1-300)"
+		fi
+	}
+	perf_dwarf() {	# perf_dwarf OUT CMD...: records CMD with DWARF stacks
+		_o=$1
+		shift
+		perf record -q -F 999 --call-graph dwarf -o "$_o" -- "$@" > /dev/null 2>&1 && [ -s "$_o" ]
+	}
+	if cc -O2 -g -fomit-frame-pointer -o "$TMP/calls-nofp" "$PD/calls.c" &&
+	   perf_dwarf "$TMP/dwarf.data" "$TMP/calls-nofp" 60000; then
+		dwarf_same "--call-graph dwarf: user stacks unwound as perf script does" "$TMP/dwarf.data" ';main;fb;leaf '
+		if cc -O2 -g -fomit-frame-pointer -o "$TMP/inline" "$PD/inline.c" &&
+		   perf_dwarf "$TMP/inline.data" "$TMP/inline" 30000; then
+			dwarf_same "--call-graph dwarf: inlined frames (C)" "$TMP/inline.data" ';main;outer;twice;mix '
+			# --no-inline is perf's; flame's frames are the same without
+			# the inlined ones.
+			perf script --no-inline -i "$TMP/inline.data" 2> /dev/null | "$SC" |
+				grep -c ';twice' > "$TMP/pd.n"
+			[ "$(cat "$TMP/pd.n")" = 0 ] && pass "perfdata perf script --no-inline has no inlined frames" ||
+				fail "perfdata perf script --no-inline has no inlined frames" "$(cat "$TMP/pd.n")"
+		else
+			fail "perfdata --call-graph dwarf: inlined frames (C)" "cannot build or record $PD/inline.c"
+		fi
+		if ! command -v c++ > /dev/null 2>&1; then
+			skip "perfdata --call-graph dwarf: inlined frames (C++)" "no c++"
+		elif c++ -O2 -g -o "$TMP/inline-cc" "$PD/inline.cc" &&
+		     perf_dwarf "$TMP/inline-cc.data" "$TMP/inline-cc" 150; then
+			dwarf_same "--call-graph dwarf: inlined frames (C++ templates)" "$TMP/inline-cc.data" ';work;sort<'
+		else
+			fail "perfdata --call-graph dwarf: inlined frames (C++)" "cannot build or record $PD/inline.cc"
+		fi
+		# Frame pointers: perf 6.1 adds no inlined frames to those chains.
+		if cc -O2 -g -fno-omit-frame-pointer -o "$TMP/inline-fp" "$PD/inline.c" &&
+		   perf record -q -F 999 -g -o "$TMP/inline-fp.data" -- "$TMP/inline-fp" 30000 > /dev/null 2>&1; then
+			dwarf_same "-g (frame pointers): no inlined frames, as perf 6.1" "$TMP/inline-fp.data" ';outer '
 		fi
 	else
 		skip "perfdata --call-graph dwarf" "cannot record with DWARF here"
