@@ -299,6 +299,42 @@ else
 	else
 		skip "perfdata --call-graph dwarf" "cannot record with DWARF here"
 	fi
+	# JIT code described in a jitdump (jitgen.c writes one, as JIT
+	# runtimes do): named from the dump as perf script names it after
+	# perf inject --jit, with --jit's _[j].  x86-64 code: elsewhere skipped.
+	if [ "$(uname -m)" != x86_64 ]; then
+		skip "perfdata jitdump" "jitgen.c writes x86-64 code"
+	elif ! cc -O2 -o "$TMP/jitgen" "$PD/jitgen.c" || ! mkdir -p "$TMP/jit" ||
+	     ! perf record -q -k mono -F 999 -g -o "$TMP/jit.data" -- "$TMP/jitgen" "$TMP/jit" 1000 \
+		> /dev/null 2>&1 ||
+	     ! perf inject --jit -i "$TMP/jit.data" -o "$TMP/jit-inj.data" > /dev/null 2>&1; then
+		skip "perfdata jitdump" "cannot build jitgen.c, record it or inject its dump"
+	else
+		perf script -i "$TMP/jit-inj.data" -F +pid > "$TMP/jit.txt" 2> /dev/null
+		_nosym=$NOSYM
+		NOSYM=
+		for _o in "--jit" "--jit --addrs" "--jit --pid --tid" ""; do
+			# shellcheck disable=SC2086
+			same_stacks "perfdata jitdump ${_o:-(plain)}" "$TMP/jit.data" "$TMP/jit.txt" $_o
+		done
+		NOSYM=$_nosym
+		"$SC" --jit "$TMP/jit.data" > "$TMP/pd.out" 2> /dev/null
+		grep -q ';jit_hot_\[j\] ' "$TMP/pd.out" && grep -q ';java\.lang\.Cold\.run_\[j\] ' "$TMP/pd.out" &&
+			pass "perfdata jitdump names both functions" ||
+			fail "perfdata jitdump names both functions" "$(cat "$TMP/pd.out")"
+		# A dump cut inside its last record: the code before it keeps
+		# its name, and the message names the dump and the byte.
+		_dump=$(ls "$TMP"/jit/jit-*.dump)
+		_size=$(wc -c < "$_dump")
+		head -c $((_size - 4)) "$_dump" > "$TMP/pd.cut" && cp "$TMP/pd.cut" "$_dump"
+		"$SC" --jit "$TMP/jit.data" > "$TMP/pd.out" 2> "$TMP/pd.err"
+		if grep -q "jit-[0-9]*\.dump: byte [0-9]*: record runs past the end" "$TMP/pd.err" &&
+		   grep -q ';jit_hot_\[j\] ' "$TMP/pd.out" && ! grep -q 'Cold' "$TMP/pd.out"; then
+			pass "perfdata jitdump cut short"
+		else
+			fail "perfdata jitdump cut short" "$(cat "$TMP/pd.err" "$TMP/pd.out")"
+		fi
+	fi
 	# The call tree is there, named: leaf under fb and under fa, in main.
 	"$SC" "$TMP/live.data" > "$TMP/pd.out"
 	grep -q '^calls;.*main;fb;leaf ' "$TMP/pd.out" && grep -q '^calls;.*main;fa;leaf ' "$TMP/pd.out" &&

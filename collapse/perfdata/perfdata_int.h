@@ -69,6 +69,7 @@ struct pd_map {
 };
 
 struct pd_proc;
+struct pd_jit;
 
 struct pd_thread {
 	uint32_t tid;		/* thread id */
@@ -139,6 +140,7 @@ struct pd {
 	uint32_t cur_pid;		/* the process of the sample being read */
 	struct perfunwind *unwind;	/* user stacks of --call-graph dwarf, or NULL */
 	struct pd_proc *unwinding;	/* the process being unwound */
+	struct pd_jit *jit;		/* JIT code from jitdumps, or NULL */
 	size_t copied;			/* maps copied by FORKs so far */
 	char hexbuf[32];		/* scratch for a frame's address */
 };
@@ -205,6 +207,17 @@ struct pd_thread *pd_thread_get(struct pd *d, uint32_t pid, uint32_t tid);
 const char *pd_thread_comm(const struct pd *d, const struct pd_thread *t, size_t *len);
 struct pd_proc *pd_proc_of(struct pd *d, const struct pd_thread *t);
 const struct pd_map *pd_find_map(struct pd_proc *p, uint64_t addr);
+/* Adds m to p's maps, cutting what it overlaps (m copied; its strings
+ * must outlive the reader, as d->names' do). */
+void pd_map_add(struct pd_proc *p, const struct pd_map *m);
+/* After an MMAP record r: when it maps process PID's jit-PID.dump, the
+ * code the dump describes waits to become maps named as perf inject
+ * --jit names them, each at the time it was loaded: pd_jit_due maps
+ * those loaded by time (call it before applying a record of that time
+ * while d->jit is set); pd_jit_free frees them (perfdata_jit.c). */
+void pd_jit_mmap(struct pd *d, const unsigned char *r, size_t len);
+void pd_jit_due(struct pd *d, uint64_t time);
+void pd_jit_free(struct pd *d);
 
 /* perfdata_emit.c */
 void pd_emit(struct pd *d, const struct pd_sample *s);

@@ -185,6 +185,11 @@ static void map_insert(struct pd_proc *p, const struct pd_map *m)
 		p->maps[i] = tail;
 }
 
+void pd_map_add(struct pd_proc *p, const struct pd_map *m)
+{
+	map_insert(p, m);
+}
+
 struct pd_proc *pd_proc_of(struct pd *d, const struct pd_thread *t)
 {
 	return proc_get(d, t->pid);

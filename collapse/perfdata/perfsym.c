@@ -21,7 +21,8 @@
 /* Symbol lists read whole: /proc/kallsyms is a few MB. */
 #define TEXT_MAX ((size_t)1 << 30)
 
-enum kind { K_ELF, K_KERNEL, K_JIT, K_NONE };
+/* K_DEFINED: a file perfsym_define named whole (JIT code). */
+enum kind { K_ELF, K_KERNEL, K_JIT, K_NONE, K_DEFINED };
 
 struct psfile {
 	struct perfsym_file f;	/* symbols and segments */
@@ -335,6 +336,7 @@ static void load(struct perfsym *s, struct psfile *f, const struct perfsym_map *
 		r = perfsym_file_load(&f->f, &s->o, m->path, id, idlen, demangled_len, s);
 		break;
 	case K_NONE:
+	case K_DEFINED:
 		break;
 	}
 	f->ok = r == 0;
@@ -449,7 +451,7 @@ static uint32_t display_name(struct perfsym *s, const struct psfile *f, struct p
 
 	if (sym->name != PERFSYM_NONAME)
 		return sym->name;
-	if (f->kind == K_ELF && !s->o.no_demangle) {
+	if ((f->kind == K_ELF || f->kind == K_DEFINED) && !s->o.no_demangle) {
 		if ((sym->flags & PERFSYM_PLT) && len > 4) {
 			char *base = xstrndup(raw, len - 4);
 
@@ -459,8 +461,8 @@ static uint32_t display_name(struct perfsym *s, const struct psfile *f, struct p
 				full = xmalloc(strlen(d) + 5);
 				sprintf(full, "%s@plt", d);
 			}
-		} else {
-			full = demangle_name(raw);
+		} else if (!(full = demangle_name(raw))) {
+			full = demangle_java(raw);
 		}
 	}
 	sym->name = full ? strtab_intern(s->names, full, strlen(full), NULL)
@@ -489,6 +491,9 @@ static int file_addr(struct perfsym *s, const struct psfile *f, const struct per
 		return 0;
 	case K_JIT:
 		*addr = ip;
+		return 0;
+	case K_DEFINED:
+		*addr = ip - m->start;
 		return 0;
 	case K_NONE:
 		break;
@@ -615,4 +620,40 @@ size_t perfsym_inlines(struct perfsym *s, const struct perfsym_map *m, uint64_t 
 		out[i].inlined = (int)s->ifr[sl->first + i].inlined;
 	}
 	return i;
+}
+
+void perfsym_define(struct perfsym *s, const char *path, const char *name, size_t len)
+{
+	struct perfsym_map m;
+	struct psfile **slot, *f;
+	size_t klen;
+	uint32_t id;
+	int added, i;
+
+	memset(&m, 0, sizeof(m));
+	m.path = path;
+	klen = make_key(s, K_ELF, &m);
+	id = strtab_intern(s->files, s->keybuf, klen, &added);
+	slot = strtab_val(s->files, id);
+	if (!added) {	/* looked up before: its cached names go too */
+		f = *slot;
+		perfsym_tab_release(&f->f.tab);
+		perfsym_tab_init(&f->f.tab);
+		if (s->cache)
+			memset(s->cache, 0, (s->cache_mask + 1) * sizeof(*s->cache));
+		s->cache_used = 0;
+	} else {
+		f = *slot = xcalloc(1, sizeof(*f));
+		f->key = strtab_str(s->files, id, &f->key_len);
+		xgrow(&s->byidx, &s->capfiles, s->nfiles + 1, sizeof(*s->byidx));
+		s->byidx[s->nfiles++] = f;
+		f->idx = (uint32_t)s->nfiles;
+	}
+	f->kind = K_DEFINED;
+	f->ok = 1;
+	f->dwarf_tried = 1;
+	perfsym_tab_add(&f->f.tab, 0, UINT64_MAX, name, len, PERFSYM_GLOBAL);
+	perfsym_tab_finish(&f->f.tab, PERFSYM_TAB_JIT, NULL, NULL);
+	for (i = 0; i < MEMO_SLOTS; i++)	/* what path means has changed */
+		s->memo[i].f = NULL;
 }

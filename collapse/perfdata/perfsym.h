@@ -48,6 +48,13 @@ void perfsym_free(struct perfsym *s);
  * is read from the build-id cache (as perf does). */
 void perfsym_note_build_id(struct perfsym *s, const char *path, const uint8_t *id, size_t len);
 
+/* Says that the file recorded as path holds one function, name (len
+ * bytes), over all its addresses: the code a JIT described in its
+ * jitdump, which `perf inject --jit` turns into such files.  Lookups in
+ * maps of path give it (demangled as ELF names are); defining a path
+ * again replaces its name. */
+void perfsym_define(struct perfsym *s, const char *path, const char *name, size_t len);
+
 /* The name of the function holding ip (an address inside map m, as
  * sampled), or NULL when it cannot be named (perf script's "[unknown]").
  * *off gets ip's offset into the function.  The name is demangled unless
