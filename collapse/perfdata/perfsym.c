@@ -7,6 +7,7 @@
 #include "kallsyms.h"
 #include "perfinline.h"
 #include "perfsym_file.h"
+#include "perfsym_kernel.h"
 #include "strtab.h"
 #include "xalloc.h"
 
@@ -275,10 +276,19 @@ static int load_kernel(struct perfsym *s, struct psfile *f, const struct perfsym
 	uint32_t n = strtab_find(s->noted, "[kernel.kallsyms]", 17);
 	const struct noted_id *id = n != UINT32_MAX ? strtab_val(s->noted, n) : NULL;
 	char buf[4096];
-	const char *file = perfsym_file_kallsyms(&s->o, id ? id->id : NULL, id ? id->len : 0, buf,
-						 sizeof(buf));
+	const char *file;
 	size_t len;
-	char *text = perfsym_file_slurp(file, TEXT_MAX, &len);
+	char *text;
+
+	/* A vmlinux first, unless a kallsyms file was named (as perf). */
+	if (!s->o.kallsyms && perfsym_kernel_vmlinux(&f->f, &s->o, id ? id->id : NULL,
+						     id ? id->len : 0, ref[0] ? ref : "_text",
+						     &s->kref, &s->kref_found) == 0)
+		return 0;
+	perfsym_file_release(&f->f);
+	memset(&f->f, 0, sizeof(f->f));
+	file = perfsym_file_kallsyms(&s->o, id ? id->id : NULL, id ? id->len : 0, buf, sizeof(buf));
+	text = perfsym_file_slurp(file, TEXT_MAX, &len);
 
 	f->f.from = xstrndup(file, strlen(file));
 	if (!text)
