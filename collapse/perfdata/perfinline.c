@@ -30,7 +30,8 @@ struct fnstate {
 };
 
 struct perfinline {
-	int fd;				/* the file */
+	int fd;				/* the file, or -1 */
+	void *mem;			/* or its image in memory (owned) */
 	Elf *elf;			/* its ELF */
 	Dwarf *dw;			/* its DWARF */
 	struct curange *r;		/* units' ranges, sorted by lo */
@@ -62,29 +63,47 @@ static int has_debug_line(Elf *elf)
 	return 0;
 }
 
-struct perfinline *perfinline_open(const char *path)
+/* Takes elf (and fd, -1 for an image in memory, and mem, owned or
+ * NULL) when it has DWARF with line tables; else releases them. */
+static struct perfinline *from_elf(Elf *elf, int fd, void *mem)
 {
 	struct perfinline *p;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	Elf *elf;
-	Dwarf *dw;
+	Dwarf *dw = NULL;
 
-	if (fd < 0)
-		return NULL;
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !has_debug_line(elf) ||
 	    !(dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL))) {
 		if (elf)
 			elf_end(elf);
-		close(fd);
+		if (fd >= 0)
+			close(fd);
+		free(mem);
 		return NULL;
 	}
 	p = xcalloc(1, sizeof(*p));
 	p->fd = fd;
 	p->elf = elf;
 	p->dw = dw;
+	p->mem = mem;
 	return p;
+}
+
+struct perfinline *perfinline_open(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	elf_version(EV_CURRENT);
+	return from_elf(elf_begin(fd, ELF_C_READ_MMAP, NULL), fd, NULL);
+}
+
+struct perfinline *perfinline_open_mem(const void *buf, size_t len)
+{
+	void *mem = xmalloc(len ? len : 1);
+
+	memcpy(mem, buf, len);
+	elf_version(EV_CURRENT);
+	return from_elf(elf_memory(mem, len), -1, mem);
 }
 
 void perfinline_free(struct perfinline *p)
@@ -93,7 +112,9 @@ void perfinline_free(struct perfinline *p)
 		return;
 	dwarf_end(p->dw);
 	elf_end(p->elf);
-	close(p->fd);
+	if (p->fd >= 0)
+		close(p->fd);
+	free(p->mem);
 	free(p->r);
 	free(p->fs);
 	free(p);

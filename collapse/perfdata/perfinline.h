@@ -27,6 +27,9 @@ struct perfinline_frame {
  * ELF, has no .debug_line section, or no DWARF libdw accepts. */
 struct perfinline *perfinline_open(const char *path);
 
+/* The same over the len bytes at buf (copied), for tests. */
+struct perfinline *perfinline_open_mem(const void *buf, size_t len);
+
 /* perfinline_free(NULL) does nothing; names returned die with p. */
 void perfinline_free(struct perfinline *p);
 
