@@ -26,6 +26,8 @@
 /* Where perf inject's ELF files put the code: after the ELF header and
  * one program header, 16-aligned (64-bit). */
 #define JIT_TEXT_OFFSET 0x80
+/* Processes whose dumps are read, at most (each is searched for). */
+#define PIDS_MAX 4096
 
 /* A piece of code waiting for its time. */
 struct jitcode {
@@ -40,6 +42,9 @@ struct pd_jit {
 	size_t n, cap;		/* used and allocated */
 	size_t next;		/* the first not yet mapped */
 	uint64_t seq;		/* pieces read so far */
+	uint32_t *pids;		/* processes whose dump was read (perf reads
+				   one once, however often it is mapped) */
+	size_t npids, cappids;	/* used and allocated */
 };
 
 struct jitctx {
@@ -115,6 +120,7 @@ void pd_jit_free(struct pd *d)
 	if (!d->jit)
 		return;
 	free(d->jit->v);
+	free(d->jit->pids);
 	free(d->jit);
 	d->jit = NULL;
 }
@@ -149,13 +155,30 @@ static void read_dump(struct pd *d, const char *path)
 		close(fd);
 		return;
 	}
-	if (!d->jit)
-		d->jit = xcalloc(1, sizeof(*d->jit));
 	if (jitdump_read(p, (size_t)st.st_size, add_code, &j, &r) != 0)
 		warn_dump(d, path, &r);
 	qsort(d->jit->v + d->jit->next, d->jit->n - d->jit->next, sizeof(*d->jit->v), by_time);
 	munmap(p, (size_t)st.st_size);
 	close(fd);
+}
+
+/* Whether pid's dump was read before; notes it when not. */
+static int seen(struct pd *d, uint32_t pid)
+{
+	struct pd_jit *jit;
+	size_t i;
+
+	if (!d->jit)
+		d->jit = xcalloc(1, sizeof(*d->jit));
+	jit = d->jit;
+	if (jit->npids >= PIDS_MAX)	/* a hostile file's: no more dumps */
+		return 1;
+	for (i = 0; i < jit->npids; i++)
+		if (jit->pids[i] == pid)
+			return 1;
+	xgrow(&jit->pids, &jit->cappids, jit->npids + 1, sizeof(*jit->pids));
+	jit->pids[jit->npids++] = pid;
+	return 0;
 }
 
 void pd_jit_mmap(struct pd *d, const unsigned char *r, size_t len)
@@ -170,6 +193,7 @@ void pd_jit_mmap(struct pd *d, const unsigned char *r, size_t len)
 	if (pid == UINT32_MAX)
 		return;
 	m = pd_find_map(pd_proc_of(d, pd_thread_get(d, pid, tid)), pd_u64(d, r + 16));
-	if (m && m->path[0] == '/' && is_dump(m->path, pid))
-		read_dump(d, m->path);
+	if (!m || m->path[0] != '/' || !is_dump(m->path, pid) || seen(d, pid))
+		return;
+	read_dump(d, m->path);
 }
