@@ -264,28 +264,141 @@ else
 		done
 	done
 	NOSYM=$_nosym
-	# --call-graph dwarf on a program without frame pointers: the user
-	# stacks are unwound from the copied stack as perf script unwinds
-	# them.  Below main only libc's start remains, where perf and flame may
-	# name one of its aliases differently (__libc_start_main_impl or
-	# __libc_start_main@@GLIBC_2.34): that part is left out on both sides.
-	# Only stacks through main are compared: perf adds the inlined frames
-	# of files with debug info (ld.so's start-up), which flame does not yet.
-	if cc -O2 -g -fomit-frame-pointer -o "$TMP/calls-nofp" "$PD/calls.c" &&
-	   perf record -q -F 999 --call-graph dwarf -o "$TMP/dwarf.data" -- "$TMP/calls-nofp" 60000 \
-		> /dev/null 2>&1; then
-		_below_main='/;main;/!d; s/^\([^;]*\);.*;main;/\1;main;/'
-		"$SC" "$TMP/dwarf.data" 2> "$TMP/pd.err" | sed "$_below_main" | LC_ALL=C sort > "$TMP/pd.a"
-		perf script -i "$TMP/dwarf.data" 2> /dev/null | "$SC" | sed "$_below_main" | LC_ALL=C sort > "$TMP/pd.b"
-		if grep -q ';main;fb;leaf ' "$TMP/pd.a" && cmp -s "$TMP/pd.a" "$TMP/pd.b"; then
-			pass "perfdata --call-graph dwarf: user stacks unwound as perf script does"
+	# --call-graph dwarf on programs without frame pointers: the user
+	# stacks are unwound from the copied stack, and each frame shows the
+	# functions inlined there (from the debug info: the programs', libc's
+	# when installed) as perf script shows them.  Whole stacks are
+	# compared, of the samples taken while main ran: perf's unwinding
+	# of ld.so's start-up and of exit handlers sometimes stops early where
+	# flame's goes on, and ld.so's assembler functions (mprotect) have
+	# aliases at one address of which binutils' addr2line picks one by
+	# rules flame does not follow.
+	dwarf_same() {	# dwarf_same NAME DATA GREP [SED]: same stacks as perf script's
+		_drop=${4-'/;main;/!d'}
+		"$SC" "$2" 2> "$TMP/pd.err" | sed "$_drop" | LC_ALL=C sort > "$TMP/pd.a"
+		perf script -i "$2" 2> /dev/null | "$SC" | sed "$_drop" | LC_ALL=C sort > "$TMP/pd.b"
+		if grep -q -- "$3" "$TMP/pd.a" && cmp -s "$TMP/pd.a" "$TMP/pd.b"; then
+			pass "perfdata $1"
 		else
-			fail "perfdata --call-graph dwarf: user stacks unwound as perf script does" \
-				"$(cat "$TMP/pd.err"; diff "$TMP/pd.a" "$TMP/pd.b" | head)"
+			fail "perfdata $1" \
+				"$(cat "$TMP/pd.err"; diff "$TMP/pd.a" "$TMP/pd.b" | head | cut -c1-300)"
+		fi
+	}
+	perf_dwarf() {	# perf_dwarf OUT CMD...: records CMD with DWARF stacks
+		_o=$1
+		shift
+		perf record -q -F 999 --call-graph dwarf -o "$_o" -- "$@" > /dev/null 2>&1 && [ -s "$_o" ]
+	}
+	if cc -O2 -g -fomit-frame-pointer -o "$TMP/calls-nofp" "$PD/calls.c" &&
+	   perf_dwarf "$TMP/dwarf.data" "$TMP/calls-nofp" 60000; then
+		dwarf_same "--call-graph dwarf: user stacks unwound as perf script does" "$TMP/dwarf.data" ';main;fb;leaf '
+		if cc -O2 -g -fomit-frame-pointer -o "$TMP/inline" "$PD/inline.c" &&
+		   perf_dwarf "$TMP/inline.data" "$TMP/inline" 30000; then
+			dwarf_same "--call-graph dwarf: inlined frames (C)" "$TMP/inline.data" ';main;outer;twice;mix '
+			# --no-inline is perf's; flame's frames are the same without
+			# the inlined ones.
+			perf script --no-inline -i "$TMP/inline.data" 2> /dev/null | "$SC" |
+				grep -c ';twice' > "$TMP/pd.n"
+			[ "$(cat "$TMP/pd.n")" = 0 ] && pass "perfdata perf script --no-inline has no inlined frames" ||
+				fail "perfdata perf script --no-inline has no inlined frames" "$(cat "$TMP/pd.n")"
+		else
+			fail "perfdata --call-graph dwarf: inlined frames (C)" "cannot build or record $PD/inline.c"
+		fi
+		if ! command -v c++ > /dev/null 2>&1; then
+			skip "perfdata --call-graph dwarf: inlined frames (C++)" "no c++"
+		elif c++ -O2 -g -o "$TMP/inline-cc" "$PD/inline.cc" &&
+		     perf_dwarf "$TMP/inline-cc.data" "$TMP/inline-cc" 150; then
+			dwarf_same "--call-graph dwarf: inlined frames (C++ templates)" "$TMP/inline-cc.data" ';work;sort<'
+		else
+			fail "perfdata --call-graph dwarf: inlined frames (C++)" "cannot build or record $PD/inline.cc"
+		fi
+		# Frame pointers: perf 6.1 adds no inlined frames to those chains.
+		if cc -O2 -g -fno-omit-frame-pointer -o "$TMP/inline-fp" "$PD/inline.c" &&
+		   perf record -q -F 999 -g -o "$TMP/inline-fp.data" -- "$TMP/inline-fp" 30000 > /dev/null 2>&1; then
+			dwarf_same "-g (frame pointers): no inlined frames, as perf 6.1" "$TMP/inline-fp.data" ';outer ' ''
 		fi
 	else
 		skip "perfdata --call-graph dwarf" "cannot record with DWARF here"
 	fi
+	# JIT code described in a jitdump (jitgen.c writes one, as JIT
+	# runtimes do): named from the dump as perf script names it after
+	# perf inject --jit, with --jit's _[j].  x86-64 code: elsewhere skipped.
+	if [ "$(uname -m)" != x86_64 ]; then
+		skip "perfdata jitdump" "jitgen.c writes x86-64 code"
+	elif ! cc -O2 -o "$TMP/jitgen" "$PD/jitgen.c" || ! mkdir -p "$TMP/jit" ||
+	     ! perf record -q -k mono -F 999 -g -o "$TMP/jit.data" -- "$TMP/jitgen" "$TMP/jit" 1000 \
+		> /dev/null 2>&1 ||
+	     ! perf inject --jit -i "$TMP/jit.data" -o "$TMP/jit-inj.data" > /dev/null 2>&1; then
+		skip "perfdata jitdump" "cannot build jitgen.c, record it or inject its dump"
+	else
+		perf script -i "$TMP/jit-inj.data" -F +pid > "$TMP/jit.txt" 2> /dev/null
+		_nosym=$NOSYM
+		NOSYM=
+		for _o in "--jit" "--jit --addrs" "--jit --pid --tid" ""; do
+			# shellcheck disable=SC2086
+			same_stacks "perfdata jitdump ${_o:-(plain)}" "$TMP/jit.data" "$TMP/jit.txt" $_o
+		done
+		NOSYM=$_nosym
+		"$SC" --jit "$TMP/jit.data" > "$TMP/pd.out" 2> /dev/null
+		grep -q ';jit_hot_\[j\] ' "$TMP/pd.out" && grep -q ';java\.lang\.Cold\.run_\[j\] ' "$TMP/pd.out" &&
+			pass "perfdata jitdump names both functions" ||
+			fail "perfdata jitdump names both functions" "$(cat "$TMP/pd.out")"
+		# A dump cut inside its last record: the code before it keeps
+		# its name, and the message names the dump and the byte.
+		_dump=$(ls "$TMP"/jit/jit-*.dump)
+		_size=$(wc -c < "$_dump")
+		head -c $((_size - 4)) "$_dump" > "$TMP/pd.cut" && cp "$TMP/pd.cut" "$_dump"
+		"$SC" --jit "$TMP/jit.data" > "$TMP/pd.out" 2> "$TMP/pd.err"
+		if grep -q "jit-[0-9]*\.dump: byte [0-9]*: record runs past the end" "$TMP/pd.err" &&
+		   grep -q ';jit_hot_\[j\] ' "$TMP/pd.out" && ! grep -q 'Cold' "$TMP/pd.out"; then
+			pass "perfdata jitdump cut short"
+		else
+			fail "perfdata jitdump cut short" "$(cat "$TMP/pd.err" "$TMP/pd.out")"
+		fi
+	fi
+	# A vmlinux for the recorded kernel: perf takes the kernel's symbols
+	# from it (./vmlinux first) instead of kallsyms, and so must flame.
+	# This machine has none: tests/tools/fakevmlinux.py writes a stand-in
+	# with the running kernel's text symbols renamed "vmlinux_*" and its
+	# build id.  One with another build id is ignored by both.
+	_kid=$(perf buildid-list -k 2> /dev/null)
+	if ! have_python || [ -z "$_kid" ] || [ "$(awk 'NR == 1 { print $1; exit }' /proc/kallsyms)" = 0000000000000000 ]; then
+		skip "perfdata vmlinux" "no python3, no kernel build id or kallsyms addresses hidden"
+	elif ! mkdir -p "$TMP/vm" "$TMP/vmw" ||
+	     ! python3 tests/tools/fakevmlinux.py /proc/kallsyms "$TMP/vm.s" 2> "$TMP/vm.text" ||
+	     ! cc -nostdlib -no-pie -Wl,-Ttext=0x"$(cat "$TMP/vm.text")" -Wl,--build-id=0x"$_kid" \
+		-Wl,-e,_text -o "$TMP/vm/vmlinux" "$TMP/vm.s" 2> /dev/null ||
+	     ! cc -nostdlib -no-pie -Wl,-Ttext=0x"$(cat "$TMP/vm.text")" \
+		-Wl,--build-id=0x1111111111111111111111111111111111111111 -Wl,-e,_text \
+		-o "$TMP/vmw/vmlinux" "$TMP/vm.s" 2> /dev/null ||
+	     ! perf record -q -F 999 -g -o "$TMP/k.data" -- dd if=/dev/zero of=/dev/null bs=1 count=300000 \
+		> /dev/null 2>&1; then
+		skip "perfdata vmlinux" "cannot build a stand-in vmlinux or record dd"
+	else
+		_sc=$(cd "$(dirname "$SC")" && pwd)/$(basename "$SC")
+		for _d in vm vmw; do
+			for _o in "--kernel" ""; do
+				# shellcheck disable=SC2086
+				(cd "$TMP/$_d" && "$_sc" $_o ../k.data) 2> "$TMP/pd.err" |
+					LC_ALL=C sort > "$TMP/pd.a"
+				# shellcheck disable=SC2086
+				(cd "$TMP/$_d" && perf script -i ../k.data 2> /dev/null | "$_sc" $_o) |
+					LC_ALL=C sort > "$TMP/pd.b"
+				_want=1
+				[ "$_d" = vmw ] && _want=0
+				_has=0
+				grep -q 'vmlinux_' "$TMP/pd.a" && _has=1
+				if [ -s "$TMP/pd.b" ] && cmp -s "$TMP/pd.a" "$TMP/pd.b" && [ "$_has" = "$_want" ]; then
+					pass "perfdata vmlinux ($_d) ${_o:-(plain)}"
+				else
+					fail "perfdata vmlinux ($_d) ${_o:-(plain)}" \
+						"$(cat "$TMP/pd.err"; diff "$TMP/pd.a" "$TMP/pd.b" | head -5)"
+				fi
+			done
+		done
+	fi
+	rm -rf "$TMP/vm" "$TMP/vmw" "$TMP/vm.s"
+	[ -e /proc/modules ] || skip "perfdata kernel modules (.ko)" "this kernel has no modules"
 	# The call tree is there, named: leaf under fb and under fa, in main.
 	"$SC" "$TMP/live.data" > "$TMP/pd.out"
 	grep -q '^calls;.*main;fb;leaf ' "$TMP/pd.out" && grep -q '^calls;.*main;fa;leaf ' "$TMP/pd.out" &&

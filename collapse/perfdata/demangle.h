@@ -9,4 +9,10 @@
  * frees it), or NULL when name is not mangled or cannot be demangled. */
 char *demangle_name(const char *name);
 
+/* A Java method's name "Lpkg/Class;method(args)ret" as perf shows it
+ * when C++ and Rust demangling fail: "pkg.Class.method(int, pkg.T)",
+ * no return type.  Returns it (the caller frees), or NULL when name is
+ * not one. */
+char *demangle_java(const char *name);
+
 #endif

@@ -372,3 +372,27 @@ int elfsym_vaddr(const struct elfsym_seg *segs, size_t n, uint64_t off, uint64_t
 		}
 	return -1;
 }
+
+int elfsym_value(struct elfsym *e, const char *name, uint64_t *value)
+{
+	Elf_Data *d, *sd;
+	size_t i, n, ent = gelf_fsize(e->elf, ELF_T_SYM, 1, EV_CURRENT), len = strlen(name);
+	GElf_Shdr sh;
+
+	if (!e->symtab || !gelf_getshdr(e->symtab, &sh) || !ent || !(d = section_data(e->symtab)) ||
+	    !(sd = section_data(elf_getscn(e->elf, sh.sh_link))) || !sd->d_buf)
+		return -1;
+	n = d->d_size / ent;
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+
+		if (!gelf_getsym(d, (int)i, &sym) || sym.st_name >= sd->d_size ||
+		    sd->d_size - sym.st_name <= len)
+			continue;
+		if (memcmp((const char *)sd->d_buf + sym.st_name, name, len + 1) == 0) {
+			*value = sym.st_value;
+			return 0;
+		}
+	}
+	return -1;
+}

@@ -62,6 +62,10 @@ int elfsym_debuglink(struct elfsym *e, char *buf, size_t size);
  * or -1 when there is none or it does not decompress into ELF. */
 int elfsym_open_debugdata(struct elfsym *e, struct elfsym *inner);
 
+/* The value of the .symtab symbol called name (any kind: vmlinux's
+ * _text is a label); returns 0, or -1 when there is none. */
+int elfsym_value(struct elfsym *e, const char *name, uint64_t *value);
+
 /* The virtual address at file offset off, through the segments; returns
  * 0, or -1 when no segment holds off. */
 int elfsym_vaddr(const struct elfsym_seg *segs, size_t n, uint64_t off, uint64_t *vaddr);

@@ -371,6 +371,7 @@ static void pd_release(struct pd *d)
 	free(d->idmap);
 	free(d->kname);
 	pd_zstd_free(d);
+	pd_jit_free(d);
 	pd_proc_release(d);
 	pd_unwind_close(d);
 	pd_emit_free(d);

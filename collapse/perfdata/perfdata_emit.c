@@ -18,6 +18,8 @@
 #include <string.h>
 
 #define MAX_STACK PD_MAX_STACK
+/* Inlined frames shown for one address, at most (perf's limit + 1). */
+#define PERFINLINE_SHOWN 257
 
 static size_t hex(char *out, uint64_t v)
 {
@@ -56,6 +58,18 @@ void pd_emit_free(struct pd *d)
 	d->fcache = NULL;
 }
 
+/* Map m as the symbol resolver sees it. */
+static void sym_map(const struct pd *d, const struct pd_map *m, struct perfsym_map *pm)
+{
+	pm->path = m->sympath;
+	pm->start = m->start;
+	pm->len = m->end - m->start;
+	pm->pgoff = m->pgoff;
+	pm->build_id = m->bid_len ? m->build_id : NULL;
+	pm->build_id_len = m->bid_len;
+	pm->pid = d->cur_pid;
+}
+
 /* Fills e with the frame at ip in map m, found the long way. */
 static void resolve(struct pd *d, const struct pd_map *m, uint64_t ip, int raw, struct pd_fcache *e)
 {
@@ -64,13 +78,7 @@ static void resolve(struct pd *d, const struct pd_map *m, uint64_t ip, int raw, 
 	uint64_t off;
 
 	e->pclen = (uint8_t)hex(e->pc, m->ident || raw ? ip : ip - m->start + m->pgoff);
-	pm.path = m->sympath;
-	pm.start = m->start;
-	pm.len = m->end - m->start;
-	pm.pgoff = m->pgoff;
-	pm.build_id = m->bid_len ? m->build_id : NULL;
-	pm.build_id_len = m->bid_len;
-	pm.pid = d->cur_pid;
+	sym_map(d, m, &pm);
 	sym = perfsym_lookup(d->sym, &pm, ip, &off);
 	e->sym = sym ? sym : "[unknown]";
 	e->symlen = (uint32_t)strlen(e->sym);
@@ -135,13 +143,39 @@ static void put(struct pd *d, const struct pd_rframe *f)
 	pd_out_frame(d, f);
 }
 
-/* A frame of the callchain being read, resolved later (see emit_chain). */
-static void push(struct pd *d, unsigned mode, uint64_t ip)
+/* perf script shows the functions inlined at a DWARF-unwound frame f (of
+ * map m, named) as frames of their own at its address, "inlined" for a
+ * DSO.  Returns 0 when there are none to show: f is then put alone. */
+static int put_inlines(struct pd *d, const struct pd_map *m, const struct pd_rframe *f)
+{
+	struct perfsym_inl in[PERFINLINE_SHOWN];
+	struct perfsym_map pm;
+	struct pd_rframe g = *f;
+	size_t k, i;
+
+	if (f->symlen == 9 && memcmp(f->sym, "[unknown]", 9) == 0)
+		return 0;
+	sym_map(d, m, &pm);
+	k = perfsym_inlines(d->sym, &pm, f->ip, f->sym, in, PERFINLINE_SHOWN);
+	for (i = 0; i < k; i++) {
+		g.sym = in[i].name;
+		g.symlen = (uint32_t)strlen(in[i].name);
+		g.dso = in[i].inlined ? "inlined" : f->dso;
+		g.dlen = in[i].inlined ? 7 : f->dlen;
+		put(d, &g);
+	}
+	return k > 0;
+}
+
+/* A frame of the callchain being read, resolved later (see emit_chain);
+ * inl: unwound with DWARF, where perf adds the functions inlined. */
+static void push(struct pd *d, unsigned mode, uint64_t ip, int inl)
 {
 	struct pd_rframe *f = &d->cur[d->ncur++];
 
 	f->ip = ip;
 	f->mode = (uint8_t)mode;
+	f->inl = (uint8_t)inl;
 }
 
 /* perf drops a whole callchain holding a context it does not know (a
@@ -218,7 +252,7 @@ static int unwound(struct pd *d, const struct pd_sample *s, struct pd_proc *user
 	d->unwinding = user;
 	n = perfunwind_stack(d->unwind, &us, ips, MAX_STACK - *kept);
 	for (i = 0; i < n; i++)
-		push(d, PERF_RECORD_MISC_USER, ips[i]);
+		push(d, PERF_RECORD_MISC_USER, ips[i], 1);
 	*kept += (unsigned)n;
 	return n > 0;
 }
@@ -248,7 +282,7 @@ static void chain(struct pd *d, const struct pd_sample *s, struct pd_proc *user)
 		if (mode == PERF_RECORD_MISC_USER && user_done)
 			continue;	/* the unwinder began at this IP */
 		kept++;
-		push(d, mode, ip);
+		push(d, mode, ip, 0);
 	}
 	if (!user_done)
 		unwound(d, s, user, &kept);
@@ -273,7 +307,8 @@ static void emit_chain(struct pd *d, struct pd_proc *user)
 	for (i = 0; i < d->ncur; i++)
 		fill(d, d->curmap[i], d->curslot[i], &d->cur[i], 0);
 	for (i = 0; i < d->ncur; i++)
-		put(d, &d->cur[i]);
+		if (!d->cur[i].inl || !d->curmap[i] || !put_inlines(d, d->curmap[i], &d->cur[i]))
+			put(d, &d->cur[i]);
 	d->ncur = 0;
 }
 
@@ -337,6 +372,7 @@ void pd_emit(struct pd *d, const struct pd_sample *s)
 
 			f.ip = s->ip;
 			f.mode = (uint8_t)s->cpumode;
+			f.inl = 0;
 			lookup(d, user, &f, 1);
 			put(d, &f);
 		}

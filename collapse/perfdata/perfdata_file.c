@@ -205,8 +205,13 @@ void pd_build_ids(struct pd *d, const unsigned char *p, size_t n, uint64_t off)
 			idlen = p[pos + 32];
 		path = xstrndup((const char *)p + pos + 36, strnlen((const char *)p + pos + 36, size - 36));
 		perfsym_note_build_id(d->sym, path, p + pos + 12, idlen);
-		if ((pd_u16(d, p + pos + 4) & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
+		if ((pd_u16(d, p + pos + 4) & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL) {
 			kernel_name(d, path);
+			/* The kernel's id whatever perf called it ("vmlinux"
+			 * when one was found while recording). */
+			if (d->kname && strcmp(d->kname, path) == 0)
+				perfsym_note_build_id(d->sym, "[kernel.kallsyms]", p + pos + 12, idlen);
+		}
 		free(path);
 		pos += size;
 	}

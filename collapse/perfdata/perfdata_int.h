@@ -75,6 +75,7 @@ struct pd_map {
 
 struct pd_proc;
 struct pd_gone;
+struct pd_jit;
 
 /* perf script shows at most this many frames (kernel.perf_event_max_stack). */
 #define PD_MAX_STACK 127
@@ -87,6 +88,8 @@ struct pd_rframe {
 	uint32_t symlen, dlen;		/* their lengths */
 	uint8_t mode;			/* PERF_RECORD_MISC_KERNEL, _USER, ... */
 	uint8_t pclen;			/* bytes of pc */
+	uint8_t inl;			/* DWARF-unwound: perf adds the functions
+					   inlined there */
 	char pc[16];			/* address or file offset, in hex */
 };
 
@@ -179,6 +182,7 @@ struct pd {
 	uint32_t cur_pid;		/* the process of the sample being read */
 	struct perfunwind *unwind;	/* user stacks of --call-graph dwarf, or NULL */
 	struct pd_proc *unwinding;	/* the process being unwound */
+	struct pd_jit *jit;		/* JIT code from jitdumps, or NULL */
 	size_t copied;			/* maps copied by FORKs, of processes alive */
 	struct pd_gone *gone;		/* processes whose maps go soon, by time */
 	size_t ngone, gonecap;		/* entries, capacity */
@@ -262,6 +266,17 @@ struct pd_thread *pd_thread_get(struct pd *d, uint32_t pid, uint32_t tid);
 const char *pd_thread_comm(const struct pd *d, const struct pd_thread *t, size_t *len);
 struct pd_proc *pd_proc_of(struct pd *d, const struct pd_thread *t);
 const struct pd_map *pd_find_map(struct pd_proc *p, uint64_t addr);
+/* Adds m to p's maps, cutting what it overlaps (m copied; its strings
+ * must outlive the reader, as d->names' do). */
+void pd_map_add(struct pd *d, struct pd_proc *p, const struct pd_map *m);
+/* After an MMAP record r: when it maps process PID's jit-PID.dump, the
+ * code the dump describes waits to become maps named as perf inject
+ * --jit names them, each at the time it was loaded: pd_jit_due maps
+ * those loaded by time (call it before applying a record of that time
+ * while d->jit is set); pd_jit_free frees them (perfdata_jit.c). */
+void pd_jit_mmap(struct pd *d, const unsigned char *r, size_t len);
+void pd_jit_due(struct pd *d, uint64_t time);
+void pd_jit_free(struct pd *d);
 
 /* perfdata_emit.c */
 void pd_emit(struct pd *d, const struct pd_sample *s);

@@ -24,9 +24,11 @@ void pd_apply(struct pd *d, const unsigned char *r, size_t len, uint64_t off)
 		break;
 	case PERF_RECORD_MMAP:
 		pd_apply_mmap(d, r, len, off, 0);
+		pd_jit_mmap(d, r, len);
 		break;
 	case PERF_RECORD_MMAP2:
 		pd_apply_mmap(d, r, len, off, 1);
+		pd_jit_mmap(d, r, len);
 		break;
 	case PERF_RECORD_COMM:
 		pd_apply_comm(d, r, len);
@@ -99,6 +101,8 @@ static void deliver(struct pd *d, size_t k)
 	size_t i, o = 0;
 
 	for (i = 0; i < k; i++) {
+		if (d->jit)
+			pd_jit_due(d, d->q[i].time);
 		pd_apply(d, rec_of(d, &d->q[i]), d->q[i].len, d->q[i].fileoff);
 		d->qbytes -= d->q[i].len;
 	}

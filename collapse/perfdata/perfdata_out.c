@@ -113,9 +113,9 @@ void pd_out_frame(struct pd *d, const struct pd_rframe *f)
 		perf_event_frame(d->perf, f->pc, f->pclen, f->sym, f->symlen, f->dso, f->dlen);
 		return;
 	}
+	/* Room was made for PD_MAX_STACK frames; inlined ones may add more. */
+	xgrow(&d->batch->buf, &d->batch->cap, d->batch->len + sizeof(*f), 1);
 	s = (struct bsample *)(void *)(d->batch->buf + d->bsample);
-	if (s->nframes >= PD_MAX_STACK)	/* room was made for this many */
-		return;
 	memcpy(d->batch->buf + d->batch->len, f, sizeof(*f));
 	d->batch->len += sizeof(*f);
 	s->nframes++;

@@ -202,6 +202,14 @@ static void map_insert(struct pd *d, struct pd_proc *p, const struct pd_map *m)
 		p->maps[i] = tail;
 }
 
+void pd_map_add(struct pd *d, struct pd_proc *p, const struct pd_map *m)
+{
+	struct pd_map c = *m;
+
+	c.serial = pd_map_serial(d);	/* a new map: no frame cached for it */
+	map_insert(d, p, &c);
+}
+
 struct pd_proc *pd_proc_of(struct pd *d, const struct pd_thread *t)
 {
 	return proc_get(d, t->pid);

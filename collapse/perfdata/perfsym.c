@@ -5,7 +5,9 @@
 #include "perfsym.h"
 #include "demangle.h"
 #include "kallsyms.h"
+#include "perfinline.h"
 #include "perfsym_file.h"
+#include "perfsym_kernel.h"
 #include "strtab.h"
 #include "xalloc.h"
 
@@ -20,7 +22,8 @@
 /* Symbol lists read whole: /proc/kallsyms is a few MB. */
 #define TEXT_MAX ((size_t)1 << 30)
 
-enum kind { K_ELF, K_KERNEL, K_JIT, K_NONE };
+/* K_DEFINED: a file perfsym_define named whole (JIT code). */
+enum kind { K_ELF, K_KERNEL, K_JIT, K_NONE, K_DEFINED };
 
 struct psfile {
 	struct perfsym_file f;	/* symbols and segments */
@@ -29,6 +32,8 @@ struct psfile {
 	int ok;			/* symbols were found */
 	const char *key;	/* the files table's key (path first) */
 	size_t key_len;		/* its length */
+	struct perfinline *dwarf;	/* its DWARF, for inlines, or NULL */
+	int dwarf_tried;	/* dwarf was looked for */
 };
 
 struct slot {
@@ -36,6 +41,21 @@ struct slot {
 	uint64_t start;		/* the symbol's start */
 	uint32_t file;		/* psfile idx; 0: empty slot */
 	uint32_t name;		/* interned name, PERFSYM_NONAME: unknown */
+};
+
+/* An address's inline chain: frames [first, first + n) of perfsym.ifr;
+ * n 0: none, the frame stands alone. */
+struct islot {
+	uint64_t addr;		/* address in the file */
+	uint32_t file;		/* psfile idx; 0: empty slot */
+	uint32_t first;		/* its first frame */
+	uint32_t n;		/* its frames */
+};
+
+/* A frame of a chain: an interned name, and whether it is inlined. */
+struct iframe {
+	uint32_t name;		/* in perfsym.names */
+	uint32_t inlined;	/* shown "(inlined)" */
 };
 
 /* Recent maps, so that a lookup in a map seen lately (a sample's
@@ -68,6 +88,10 @@ struct perfsym {
 	struct memo memo[MEMO_SLOTS];	/* recent maps' files, by path pointer */
 	uint64_t kref;			/* kallsyms' address of the reference symbol */
 	int kref_found;			/* kref was found */
+	struct islot *icache;		/* inline chains, open addressing */
+	size_t icache_mask, icache_used;	/* size - 1 (0: none yet) and entries */
+	struct iframe *ifr;		/* the chains' frames */
+	size_t nifr, capifr;		/* used and allocated */
 };
 
 struct noted_id {
@@ -104,10 +128,13 @@ void perfsym_free(struct perfsym *s)
 		return;
 	for (i = 0; i < s->nfiles; i++) {
 		perfsym_file_release(&s->byidx[i]->f);
+		perfinline_free(s->byidx[i]->dwarf);
 		free(s->byidx[i]);
 	}
 	free(s->byidx);
 	free(s->cache);
+	free(s->icache);
+	free(s->ifr);
 	free(s->keybuf);
 	for (i = 0; i < MEMO_SLOTS; i++)
 		free(s->memo[i].path);
@@ -249,10 +276,19 @@ static int load_kernel(struct perfsym *s, struct psfile *f, const struct perfsym
 	uint32_t n = strtab_find(s->noted, "[kernel.kallsyms]", 17);
 	const struct noted_id *id = n != UINT32_MAX ? strtab_val(s->noted, n) : NULL;
 	char buf[4096];
-	const char *file = perfsym_file_kallsyms(&s->o, id ? id->id : NULL, id ? id->len : 0, buf,
-						 sizeof(buf));
+	const char *file;
 	size_t len;
-	char *text = perfsym_file_slurp(file, TEXT_MAX, &len);
+	char *text;
+
+	/* A vmlinux first, unless a kallsyms file was named (as perf). */
+	if (!s->o.kallsyms && perfsym_kernel_vmlinux(&f->f, &s->o, id ? id->id : NULL,
+						     id ? id->len : 0, ref[0] ? ref : "_text",
+						     &s->kref, &s->kref_found) == 0)
+		return 0;
+	perfsym_file_release(&f->f);
+	memset(&f->f, 0, sizeof(f->f));
+	file = perfsym_file_kallsyms(&s->o, id ? id->id : NULL, id ? id->len : 0, buf, sizeof(buf));
+	text = perfsym_file_slurp(file, TEXT_MAX, &len);
 
 	f->f.from = xstrndup(file, strlen(file));
 	if (!text)
@@ -310,6 +346,7 @@ static void load(struct perfsym *s, struct psfile *f, const struct perfsym_map *
 		r = perfsym_file_load(&f->f, &s->o, m->path, id, idlen, demangled_len, s);
 		break;
 	case K_NONE:
+	case K_DEFINED:
 		break;
 	}
 	f->ok = r == 0;
@@ -424,7 +461,7 @@ static uint32_t display_name(struct perfsym *s, const struct psfile *f, struct p
 
 	if (sym->name != PERFSYM_NONAME)
 		return sym->name;
-	if (f->kind == K_ELF && !s->o.no_demangle) {
+	if ((f->kind == K_ELF || f->kind == K_DEFINED) && !s->o.no_demangle) {
 		if ((sym->flags & PERFSYM_PLT) && len > 4) {
 			char *base = xstrndup(raw, len - 4);
 
@@ -434,8 +471,8 @@ static uint32_t display_name(struct perfsym *s, const struct psfile *f, struct p
 				full = xmalloc(strlen(d) + 5);
 				sprintf(full, "%s@plt", d);
 			}
-		} else {
-			full = demangle_name(raw);
+		} else if (!(full = demangle_name(raw))) {
+			full = demangle_java(raw);
 		}
 	}
 	sym->name = full ? strtab_intern(s->names, full, strlen(full), NULL)
@@ -464,6 +501,9 @@ static int file_addr(struct perfsym *s, const struct psfile *f, const struct per
 		return 0;
 	case K_JIT:
 		*addr = ip;
+		return 0;
+	case K_DEFINED:
+		*addr = ip - m->start;
 		return 0;
 	case K_NONE:
 		break;
@@ -503,4 +543,127 @@ const char *perfsym_lookup(struct perfsym *s, const struct perfsym_map *m, uint6
 	}
 	*off = addr - sl->start;
 	return strtab_str(s->names, sl->name, NULL);
+}
+
+static struct islot *iprobe(const struct perfsym *s, uint32_t file, uint64_t addr)
+{
+	size_t i = slot_of(addr, file, s->icache_mask);
+
+	while (s->icache[i].file && (s->icache[i].file != file || s->icache[i].addr != addr))
+		i = (i + 1) & s->icache_mask;
+	return &s->icache[i];
+}
+
+/* Grows the chain cache, or past CACHE_MAX empties it (frames too). */
+static void icache_grow(struct perfsym *s)
+{
+	struct islot *old = s->icache;
+	size_t n = s->icache ? s->icache_mask + 1 : 0, i;
+
+	if (s->icache_used >= CACHE_MAX || s->nifr >= 8 * CACHE_MAX) {
+		memset(s->icache, 0, n * sizeof(*s->icache));
+		s->icache_used = 0;
+		s->nifr = 0;
+		return;
+	}
+	s->icache = xcalloc(n ? 2 * n : 1024, sizeof(*s->icache));
+	s->icache_mask = (n ? 2 * n : 1024) - 1;
+	for (i = 0; i < n; i++)
+		if (old[i].file)
+			*iprobe(s, old[i].file, old[i].addr) = old[i];
+	free(old);
+}
+
+/* Reads f's inline chain at addr into the cache entry sl: each name as
+ * perf shows it (demangled as symbols are, "??" unnamed), inlined when
+ * it is not the symbol's own name (perf then reuses the symbol). */
+static void read_chain(struct perfsym *s, struct psfile *f, uint64_t addr, const char *name,
+		       struct islot *sl)
+{
+	struct perfinline_frame fr[PERFINLINE_MAX];
+	const struct perfsym_sym *sym = perfsym_tab_find(&f->f.tab, addr);
+	size_t n = perfinline_chain(f->dwarf, addr, sym ? sym->start : UINT64_MAX, fr,
+				    PERFINLINE_MAX), i;
+
+	sl->first = (uint32_t)s->nifr;
+	sl->n = (uint32_t)n;
+	xgrow(&s->ifr, &s->capifr, s->nifr + n, sizeof(*s->ifr));
+	for (i = 0; i < n; i++) {
+		const char *raw = fr[i].symbol ? name : fr[i].name ? fr[i].name : "??";
+		char *d = fr[i].symbol || s->o.no_demangle ? NULL : demangle_name(raw);
+		const char *shown = d ? d : raw;
+
+		s->ifr[s->nifr].name = strtab_intern(s->names, shown, strlen(shown), NULL);
+		s->ifr[s->nifr++].inlined = strcmp(shown, name) != 0;
+		free(d);
+	}
+}
+
+size_t perfsym_inlines(struct perfsym *s, const struct perfsym_map *m, uint64_t ip,
+		       const char *name, struct perfsym_inl *out, size_t max)
+{
+	struct psfile *f = m->path && name ? file_for(s, m) : NULL;
+	struct islot *sl;
+	uint64_t addr;
+	size_t i;
+
+	if (!f || !f->ok || f->kind != K_ELF || !f->f.from || file_addr(s, f, m, ip, &addr) != 0)
+		return 0;
+	if (!f->dwarf_tried) {
+		f->dwarf_tried = 1;
+		f->dwarf = perfinline_open(f->f.from);
+		s->st.dwarf_files += f->dwarf != NULL;
+	}
+	if (!f->dwarf)
+		return 0;
+	if (!s->icache || s->icache_used * 2 >= s->icache_mask)
+		icache_grow(s);
+	sl = iprobe(s, f->idx, addr);
+	if (!sl->file) {
+		sl->file = f->idx;
+		sl->addr = addr;
+		read_chain(s, f, addr, name, sl);
+		s->icache_used++;
+	}
+	for (i = 0; i < sl->n && i < max; i++) {
+		out[i].name = strtab_str(s->names, s->ifr[sl->first + i].name, NULL);
+		out[i].inlined = (int)s->ifr[sl->first + i].inlined;
+	}
+	return i;
+}
+
+void perfsym_define(struct perfsym *s, const char *path, const char *name, size_t len)
+{
+	struct perfsym_map m;
+	struct psfile **slot, *f;
+	size_t klen;
+	uint32_t id;
+	int added, i;
+
+	memset(&m, 0, sizeof(m));
+	m.path = path;
+	klen = make_key(s, K_ELF, &m);
+	id = strtab_intern(s->files, s->keybuf, klen, &added);
+	slot = strtab_val(s->files, id);
+	if (!added) {	/* looked up before: its cached names go too */
+		f = *slot;
+		perfsym_tab_release(&f->f.tab);
+		perfsym_tab_init(&f->f.tab);
+		if (s->cache)
+			memset(s->cache, 0, (s->cache_mask + 1) * sizeof(*s->cache));
+		s->cache_used = 0;
+	} else {
+		f = *slot = xcalloc(1, sizeof(*f));
+		f->key = strtab_str(s->files, id, &f->key_len);
+		xgrow(&s->byidx, &s->capfiles, s->nfiles + 1, sizeof(*s->byidx));
+		s->byidx[s->nfiles++] = f;
+		f->idx = (uint32_t)s->nfiles;
+	}
+	f->kind = K_DEFINED;
+	f->ok = 1;
+	f->dwarf_tried = 1;
+	perfsym_tab_add(&f->f.tab, 0, UINT64_MAX, name, len, PERFSYM_GLOBAL);
+	perfsym_tab_finish(&f->f.tab, PERFSYM_TAB_JIT, NULL, NULL);
+	for (i = 0; i < MEMO_SLOTS; i++)	/* what path means has changed */
+		s->memo[i].f = NULL;
 }

@@ -48,6 +48,13 @@ void perfsym_free(struct perfsym *s);
  * is read from the build-id cache (as perf does). */
 void perfsym_note_build_id(struct perfsym *s, const char *path, const uint8_t *id, size_t len);
 
+/* Says that the file recorded as path holds one function, name (len
+ * bytes), over all its addresses: the code a JIT described in its
+ * jitdump, which `perf inject --jit` turns into such files.  Lookups in
+ * maps of path give it (demangled as ELF names are); defining a path
+ * again replaces its name. */
+void perfsym_define(struct perfsym *s, const char *path, const char *name, size_t len);
+
 /* The name of the function holding ip (an address inside map m, as
  * sampled), or NULL when it cannot be named (perf script's "[unknown]").
  * *off gets ip's offset into the function.  The name is demangled unless
@@ -59,12 +66,31 @@ void perfsym_note_build_id(struct perfsym *s, const char *path, const uint8_t *i
 const char *perfsym_lookup(struct perfsym *s, const struct perfsym_map *m, uint64_t ip,
 			   uint64_t *off);
 
+/* One frame of the functions inlined at an address. */
+struct perfsym_inl {
+	const char *name;	/* shown name, valid until perfsym_free */
+	int inlined;		/* perf shows it as "(inlined)"; 0: the
+				   frame's own function, in its file */
+};
+
+/* The frames perf script shows for ip (in map m, which perfsym_lookup
+ * named name, non-NULL) when it unwinds a stack with DWARF: the
+ * functions inlined there, innermost first, from the debug info of the
+ * file its symbols came from (as `addr2line -i` gives them), then the
+ * function they were inlined into.  A name that differs from the
+ * symbol's is shown as inlined, as perf does.  Writes at most max to
+ * out; returns how many, or 0 when the file has no debug info for ip
+ * (the frame is then shown alone).  Cached per (file, address). */
+size_t perfsym_inlines(struct perfsym *s, const struct perfsym_map *m, uint64_t ip,
+		       const char *name, struct perfsym_inl *out, size_t max);
+
 /* Counters for --summary and messages. */
 struct perfsym_stats {
 	uint64_t files;		/* files opened */
 	uint64_t missing;	/* files not found or unreadable */
 	uint64_t lookups;	/* addresses asked for */
 	uint64_t unknown;	/* of which not named */
+	uint64_t dwarf_files;	/* files whose DWARF was read for inlines */
 };
 const struct perfsym_stats *perfsym_stats(const struct perfsym *s);
 

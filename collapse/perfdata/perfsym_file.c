@@ -79,6 +79,13 @@ char *perfsym_file_slurp(const char *path, size_t max, size_t *len)
 /* The build-id cache: $PERF_BUILDID_DIR, else ~/.debug; under --symfs
  * when one is given, as perf looks for it (a recording from elsewhere
  * must not take this machine's files). */
+static const char *buildid_dir(const struct perfsym_opts *o, char *buf, size_t size);
+
+const char *perfsym_file_buildid_dir(const struct perfsym_opts *o, char *buf, size_t size)
+{
+	return buildid_dir(o, buf, size);
+}
+
 static const char *buildid_dir(const struct perfsym_opts *o, char *buf, size_t size)
 {
 	const char *env = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");

@@ -39,6 +39,9 @@ char *perfsym_file_slurp(const char *path, size_t max, size_t *len);
  * zero beyond it (perf pads ids to 20 bytes). */
 int perfsym_file_same_id(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
 
+/* The build-id cache's directory (--symfs applied), or NULL: none. */
+const char *perfsym_file_buildid_dir(const struct perfsym_opts *o, char *buf, size_t size);
+
 /* The kallsyms file for a kernel with build id bid: the build-id
  * cache's copy ([kernel.kallsyms]/ID/kallsyms) when that kernel is not
  * the running one and the copy exists, else /proc/kallsyms.  Returns buf

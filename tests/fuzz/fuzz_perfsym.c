@@ -22,7 +22,7 @@ static void probe(struct perfsym_tab *t)
 		struct perfsym_sym *s = perfsym_tab_find(t, t->v[i].start + (t->v[i].end - t->v[i].start) / 2);
 
 		if (s)
-			free(demangle_name(perfsym_tab_raw(t, s)));
+			free(demangle_name(perfsym_tab_raw(t, s))), free(demangle_java(perfsym_tab_raw(t, s)));
 	}
 	perfsym_tab_find(t, 0);
 	perfsym_tab_find(t, UINT64_MAX);
@@ -47,6 +47,7 @@ static void fuzz_elf(const uint8_t *data, size_t size, struct perfsym_tab *t)
 		elfsym_close(&inner);
 	}
 	elfsym_vaddr(e.segs, e.nsegs, 0x1000, &va);
+	elfsym_value(&e, "_text", &va);	/* a vmlinux's reference symbol */
 	elfsym_close(&e);
 }
 
