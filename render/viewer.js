@@ -191,12 +191,11 @@ function fg_zoom(z) {
 function fg_update_matched() {
 	if (fg.regex === null)
 		return;
-	/* The zoomed share only when zoomed: the whole is walked once. */
 	if (fg.compact) {
-		fg_show_matched(fg.zoomed ? fg_c_matched(fg.zoomed) : 0, fg_c_matched(null));
+		fg_show_matched(fg_c_matched(fg.zoomed), fg_c_matched(null));
 		return;
 	}
-	fg_show_matched(fg.zoomed ? fg_matched(fg.zoomed) : 0, fg_matched(fg.root));
+	fg_show_matched(fg_matched(fg.zoomed || fg.root), fg_matched(fg.root));
 }
 
 function fg_matched(base) {
@@ -293,11 +292,8 @@ function fg_clear_search(quiet) {
 	fg.searchbtn.textContent = "Search";
 	fg.searchbtn.classList.remove("fg-on");
 	fg.matchedtxt.textContent = " ";
-	/* Quiet: a new search follows, which paints and sets the URL once. */
-	if (quiet)
-		return;
 	fg_set_params({ s: null });
-	if (fg.compact)
+	if (fg.compact && !quiet)
 		fg_c_draw();
 }
 
@@ -305,8 +301,6 @@ function fg_search(term) {
 	fg_clear_search(true);
 	if (term !== null && term !== "")
 		fg_search_run(term);
-	if (fg.regex === null)	/* none, or an invalid one */
-		fg_set_params({ s: null });
 	if (fg.compact)
 		fg_c_draw();
 }
