@@ -1,6 +1,10 @@
 /* flame_export: the --to table. */
 #include "flame_export.h"
 #include "folded.h"
+#include "format.h"
+#include "lnt_perf.h"
+#include "perf_cli.h"
+#include <stdlib.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -12,10 +16,27 @@ static int save_collapsed(const struct strtab *t, const struct export_info *x, c
 	return folded_save(t, path, err, errlen);
 }
 
+/* perf.data to an LNT profile: perf's --symfs, objdump from $OBJDUMP. */
+static int convert_lnt(const char *const *in, int n, const struct export_info *x, const char *path,
+		       char *err, size_t errlen)
+{
+	struct lnt_perf_opts o = { getenv("OBJDUMP"), NULL };
+	size_t i;
+
+	for (i = 0; x->fopts && format_families[i]; i++)
+		if (format_families[i] == &perf_cli_family && x->fopts[i])
+			o.symfs = ((const struct perf_cli *)x->fopts[i])->opts.symfs;
+	if (o.objdump && !o.objdump[0])
+		o.objdump = NULL;
+	return lnt_perf_convert(in, n, &o, path, x->warn, x->ctx, err, errlen);
+}
+
 const struct flame_export flame_exports[] = {
-	{ "svg", "an interactive flame graph (the default)", NULL },
-	{ "collapsed", "collapsed stacks, one 'frame;frame;... count' per line", save_collapsed },
-	{ NULL, NULL, NULL }
+	{ "svg", "an interactive flame graph (the default)", NULL, NULL },
+	{ "collapsed", "collapsed stacks, one 'frame;frame;... count' per line", save_collapsed, NULL },
+	{ "lnt", "an LLVM LNT profile (v2) from perf.data: per function and instruction, "
+	  "with objdump's disassembly", NULL, convert_lnt },
+	{ NULL, NULL, NULL, NULL }
 };
 
 const struct flame_export *flame_export_find(const char *name)

@@ -81,7 +81,7 @@ static int set_to(struct flame_opts *f, const char *a, char *err, size_t errlen)
 		return -1;
 	}
 	f->collapsed = strcmp(e->name, "collapsed") == 0;
-	f->to = e->save && !f->collapsed ? e : NULL;
+	f->to = (e->save || e->convert) && !f->collapsed ? e : NULL;
 	return 0;
 }
 

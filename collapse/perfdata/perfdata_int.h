@@ -141,6 +141,9 @@ struct pd {
 	struct pd_proc *unwinding;	/* the process being unwound */
 	size_t copied;			/* maps copied by FORKs so far */
 	char hexbuf[32];		/* scratch for a frame's address */
+	/* perfdata_sink.c: when set, samples go here instead of to perf */
+	void (*hook)(struct pd *d, const struct pd_sample *s);
+	void *hook_ctx;			/* for hook */
 };
 
 /* Numbers in the file's byte order. */
@@ -187,6 +190,10 @@ uint64_t pd_time_of(struct pd *d, const unsigned char *r, size_t len);
  * FINISHED_ROUND): queued, applied or counted.  Returns how many bytes
  * of payload follow the record in the input (TRACING_DATA, AUXTRACE). */
 uint64_t pd_record(struct pd *d, const unsigned char *r, size_t len, uint64_t off);
+
+/* perfdata.c: reads the input into d, whose name, perf or hook, sym,
+ * warn, ctx and st are set; releases d.  As perfdata_run. */
+int pd_run(struct pd *d, struct lread *lr, const char *symfs, char *err, size_t errlen);
 
 /* perfdata_emit.c: the DWARF unwinder (files under symfs, NULL: /). */
 void pd_unwind_open(struct pd *d, const char *symfs);
