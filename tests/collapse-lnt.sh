@@ -226,3 +226,114 @@ if have_python; then
 	else fail "lnt: hostile names are escaped in the SVG" "not found"; fi
 	xml_ok "$L/h.svg" && pass "lnt: the hostile SVG is well-formed XML" || fail "lnt: hostile SVG XML"
 fi
+
+# ---------------------------------------------------------------------
+# flame --to lnt: perf.data to an LNT v2 profile, as LNT's cPerf and
+# 'lnt profile upgrade' make one.  Profiles are read back with
+# lntprof.py's reader and checked by tests/tools/lntperf.py.
+LPF="python3 tests/tools/lntperf.py"
+
+# A stand-in objdump (LNT's tests use one too): answers for files named
+# in $FAKE_BIN only, from $FAKE_STUB.objdump.out (-t), .p.out (-p) and,
+# for -d, .0xSTART.out, or $FAKE_DIS lines "ADDR" printed as
+# instructions.
+cat > "$L/objdump" <<'SH'
+#!/bin/sh
+eval "f=\${$#}"
+case " $FAKE_BIN " in *" $f "*) ;; *) exit 1;; esac
+for a in "$@"; do
+	case "$a" in
+	--start-address=*)
+		[ -n "$FAKE_DIS" ] && { for x in $FAKE_DIS; do printf '  %s:\tinsn at %s\n' "$x" "$x"; done; exit 0; }
+		exec cat "$FAKE_STUB.objdump.${a#*=}.out";;
+	-t) exec cat "$FAKE_STUB.objdump.out";;
+	-p) exec cat "$FAKE_STUB.objdump.p.out";;
+	esac
+done
+exit 1
+SH
+chmod +x "$L/objdump"
+
+# LNT's own perf.data inputs (tests/testing/Inputs in llvm-lnt; not
+# copied here) and what LNT's tests/testing/cPerf.py expects of them.
+S=../shared/samples/perf-data/lnt
+if [ -f "$S/fib-aarch64.perf_data" ] && [ -f "$S/fib2-aarch64.perf_data" ] && have_python; then
+	# fib's symbol and segment, written here: ET_EXEC text at 0x400000.
+	printf '00000000004006c8 l     F .text\t0000000000000038 fib\n' > "$L/fib.objdump.out"
+	printf '    LOAD off    0x0 vaddr 0x400000 paddr 0x400000 align 2**16\n         filesz 0x1 memsz 0x1 flags r-x\n' \
+		> "$L/fib.objdump.p.out"
+	dis="4006c8 4006cc 4006d0 4006d4 4006d8 4006dc 4006e0 4006e4 4006e8 4006ec 4006f0 4006f4 4006f8 4006fc"
+	cat > "$L/fib.want" <<'W'
+total cycles 240949386
+fn fib cycles 99.77243187496647
+insn fib 4196040 cycles 22.476272172208624
+insn fib 4196044 cycles 20.81533649797271
+insn fib 4196060 cycles 10.065491723992467
+insn fib 4196068 cycles 5.858831022967777
+insn fib 4196080 cycles 7.57924022814841
+insn fib 4196084 cycles 19.240308514111305
+insn fib 4196088 cycles 13.964519840598708
+W
+	cat > "$L/fib2.want" <<'W'
+total branch-misses 1820692
+total cache-misses 33054
+total cycles 243618286
+fn fib branch-misses 99.7405382129432
+fn fib cache-misses 75.18000847098688
+fn fib cycles 99.78902404723429
+insn fib 4196040 branch-misses 21.904846340904687
+insn fib 4196040 cache-misses 37.4486921529175
+insn fib 4196040 cycles 23.48637833693693
+insn fib 4196044 branch-misses 2.6443747907452115
+insn fib 4196044 cache-misses 17.08651911468813
+insn fib 4196044 cycles 20.34001001463117
+insn fib 4196060 branch-misses 30.264575146698622
+insn fib 4196060 cache-misses 20.69215291750503
+insn fib 4196060 cycles 9.787981545863996
+insn fib 4196068 branch-misses 0.11195131191739062
+insn fib 4196068 cache-misses 2.3621730382293764
+insn fib 4196068 cycles 7.702120542412432
+insn fib 4196080 branch-misses 19.03265916580028
+insn fib 4196080 cache-misses 3.8229376257545273
+insn fib 4196080 cycles 7.362266427937867
+insn fib 4196084 branch-misses 4.9891297644011345
+insn fib 4196084 cache-misses 7.553319919517103
+insn fib 4196084 cycles 18.387547715628735
+insn fib 4196088 branch-misses 21.05246347953268
+insn fib 4196088 cache-misses 11.03420523138833
+insn fib 4196088 cycles 12.93369541658887
+W
+	for k in fib fib2; do
+		FAKE_BIN=/root/fib FAKE_STUB=$L/fib FAKE_DIS=$dis OBJDUMP=$L/objdump \
+			"$FL" --to lnt "$S/$k-aarch64.perf_data" -o "$L/$k.lntprof" 2> "$L/err"
+		if [ $? != 0 ]; then
+			fail "lnt: --to lnt on LNT's $k-aarch64.perf_data" "$(cat "$L/err")"
+		elif $LPF expect "$L/$k.lntprof" "$L/$k.want" > "$L/perr" 2>&1; then
+			pass "lnt: --to lnt on LNT's $k-aarch64.perf_data: cPerf's counters per function and instruction"
+		else
+			fail "lnt: --to lnt on LNT's $k-aarch64.perf_data" "$(cat "$L/perr")"
+		fi
+		FAKE_BIN=/root/fib FAKE_STUB=$L/fib FAKE_DIS=$dis OBJDUMP=$L/objdump \
+			"$FL" --to lnt "$S/$k-aarch64.perf_data" -o - 2> /dev/null | cmp -s - "$L/$k.lntprof" \
+			&& pass "lnt: --to lnt $k to stdout, the same bytes" || fail "lnt: --to lnt $k to stdout, the same bytes"
+	done
+	# Each of LNT's segment layouts (ET_DYN, ET_EXEC, an ET_DYN whose
+	# addresses are not its offsets): 'correct' holds over 98% (cPerf.py).
+	for k in dyn exec shifted; do
+		if [ ! -f "$S/segments-$k.objdump.out" ]; then
+			skip "lnt: --to lnt segments-$k" "objdump outputs absent"
+			continue
+		fi
+		FAKE_BIN=/tmp/segments-$k FAKE_STUB=$S/segments-$k FAKE_DIS=0 OBJDUMP=$L/objdump \
+			"$FL" --to lnt "$S/segments-$k.perf_data" -o "$L/seg.lntprof" 2> "$L/err"
+		python3 -c '
+import sys; sys.path.insert(0, "tests/tools"); import lntprof
+d = lntprof.load(sys.argv[1])
+assert d["counters"]["cpu-clock"] > 10000000, d["counters"]
+assert d["functions"]["correct"]["counters"]["cpu-clock"] > 98.0, d["functions"]
+' "$L/seg.lntprof" > "$L/perr" 2>&1 && pass "lnt: --to lnt on LNT's segments-$k: 'correct' over 98%" \
+			|| fail "lnt: --to lnt on LNT's segments-$k" "$(cat "$L/err" "$L/perr")"
+	done
+else
+	skip "lnt: --to lnt on LNT's perf.data inputs" "$S absent or no python3"
+fi
