@@ -337,3 +337,64 @@ assert d["functions"]["correct"]["counters"]["cpu-clock"] > 98.0, d["functions"]
 else
 	skip "lnt: --to lnt on LNT's perf.data inputs" "$S absent or no python3"
 fi
+
+# Recordings made here, checked against perf's own reading of them (perf
+# script: the periods, the symbols and offsets perf resolves) and
+# objdump's disassembly, by lntperf.py.
+R=$L/rec
+mkdir -p "$R/we ird;dir"
+if ! command -v perf > /dev/null 2>&1 || ! command -v objdump > /dev/null 2>&1 || ! have_python; then
+	skip "lnt: --to lnt on recordings made here" "no perf, objdump or python3"
+elif ! cc -O1 -o "$R/we ird;dir/spin" tests/data/lnt/spin.c ||
+     ! perf record -q -F 2999 -e cpu-clock -e task-clock -o "$R/a.data" -- "$R/we ird;dir/spin" 20000000 \
+	> /dev/null 2>&1 || [ ! -s "$R/a.data" ]; then
+	skip "lnt: --to lnt on recordings made here" "perf cannot record here"
+else
+	SPIN="$R/we ird;dir/spin"
+	own() {	# own NAME DATA: --to lnt of DATA agrees with perf script and objdump
+		perf script -i "$2" -F event,ip,sym,symoff,dso,period > "$R/script" 2> /dev/null
+		if ! "$FL" --to lnt "$2" -o "$R/$1.lntprof" 2> "$R/err"; then
+			fail "lnt: --to lnt $1" "$(cat "$R/err")"
+		elif $LPF own "$R/$1.lntprof" "$R/script" "$SPIN" > "$R/perr" 2>&1; then
+			pass "lnt: --to lnt $1: totals, functions, instructions as perf and objdump see them"
+		else
+			fail "lnt: --to lnt $1" "$(cat "$R/perr")"
+		fi
+	}
+	own "two events" "$R/a.data"
+	perf record -q -F 2999 -z -o "$R/z.data" -- "$SPIN" 20000000 > /dev/null 2>&1 && own "zstd" "$R/z.data"
+	perf record -q -F 2999 -o "$R/b.data" -- "$SPIN" 30000000 > /dev/null 2>&1 && own "another run" "$R/b.data"
+	# Pipe mode, from stdin: the same profile as from the file.
+	perf record -q -F 2999 -o - -- "$SPIN" 20000000 2> /dev/null > "$R/p.data"
+	"$FL" --to lnt - -o "$R/p1.lntprof" < "$R/p.data" 2> /dev/null
+	"$FL" --to lnt "$R/p.data" -o "$R/p2.lntprof" 2> /dev/null
+	if [ -s "$R/p1.lntprof" ] && cmp -s "$R/p1.lntprof" "$R/p2.lntprof"; then
+		pass "lnt: --to lnt of a pipe-mode recording from stdin"
+	else
+		fail "lnt: --to lnt of a pipe-mode recording from stdin"
+	fi
+	"$SLNT" --table "$R/two events.lntprof" > "$R/t" 2> "$R/err"
+	grep -q ' spin_a$' "$R/t" && grep -q ' spin_b$' "$R/t" && grep -q 'cpu-clock' "$R/t" && grep -q 'task-clock' "$R/t" \
+		&& pass "lnt: stackcollapse-lnt reads what --to lnt wrote" \
+		|| fail "lnt: stackcollapse-lnt reads what --to lnt wrote" "$(cat "$R/t" "$R/err")"
+	# Run against run: two recordings as a differential graph.
+	"$SLNT" "$R/zstd.lntprof" > "$R/a.folded" 2> /dev/null
+	"$SLNT" "$R/another run.lntprof" > "$R/b.folded" 2> /dev/null
+	"$B/difffolded" "$R/a.folded" "$R/b.folded" | "$B/flamegraph" --title T > "$R/want.svg"
+	"$FL" --diff --classic-diff --title T "$R/zstd.lntprof" "$R/another run.lntprof" -o "$R/got.svg" 2> /dev/null
+	same "--diff of two --to lnt profiles = difffolded | flamegraph" "$R/want.svg" "$R/got.svg"
+	"$FL" --diff "$R/zstd.lntprof" "$R/another run.lntprof" -o "$R/d.svg" 2> "$R/err"
+	[ $? = 0 ] && grep -q 'spin_a' "$R/d.svg" && pass "lnt: flame --diff of two --to lnt profiles" \
+		|| fail "lnt: flame --diff of two --to lnt profiles" "$(cat "$R/err")"
+	# No objdump: the totals stay, no functions, said on stderr.
+	expect_exit 0 "lnt: --to lnt without objdump" env OBJDUMP=/nonexistent/objdump "$FL" --to lnt "$R/b.data" -o "$R/n.lntprof"
+	expect_err "lnt: --to lnt without objdump says so" "objdump named no function in 1 of 1 files sampled"
+	"$SLNT" --table "$R/n.lntprof" > "$R/t" 2> /dev/null
+	[ "$(wc -l < "$R/t")" = 1 ] && pass "lnt: --to lnt without objdump: no functions" \
+		|| fail "lnt: --to lnt without objdump: no functions" "$(cat "$R/t")"
+fi
+expect_exit 1 "lnt: --to lnt of something not perf.data" "$FL" --to lnt tests/data/lnt/README -o "$L/x.lntprof"
+expect_err "lnt: --to lnt names the file" "tests/data/lnt/README: "
+[ -e "$L/x.lntprof" ] && fail "lnt: --to lnt of a bad input writes nothing" || pass "lnt: --to lnt of a bad input writes nothing"
+expect_exit 1 "lnt: --to lnt of a missing file" "$FL" --to lnt "$L/none.data" -o "$L/x.lntprof"
+expect_err "lnt: --to lnt of a missing file named" "cannot open '$L/none.data'"
