@@ -238,6 +238,9 @@ static const char *check(const struct flame_opts *f, int operands)
 		return "--split-by needs -o DIR (and no --diff, --collapsed or --to)";
 	if (f->to && (f->diff || f->fg.flamechart))
 		return "--to writes one profile: not with --diff or --flamechart";
+	if (f->to && f->to->convert && (stackops_count(f->ops) || filter_has_ids(&f->c.filter) ||
+					 filter_has_time(&f->c.filter)))
+		return "--to lnt is made from the recording itself: no stack operators or filters";
 	if (f->fg.flamechart && stackops_count(f->ops))
 		return "stack operators do not go with --flamechart (not yet)";
 	if (!operands && isatty(0))	/* would wait for typing */
