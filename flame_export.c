@@ -2,11 +2,13 @@
 #include "flame_export.h"
 #include "folded.h"
 #include "format.h"
-#include "lnt_perf.h"
 #include "perf_cli.h"
-#include <stdlib.h>
+#ifndef _WIN32
+#include "lnt_perf.h"
+#endif
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int save_collapsed(const struct strtab *t, const struct export_info *x, const char *path, char *err,
@@ -16,6 +18,7 @@ static int save_collapsed(const struct strtab *t, const struct export_info *x, c
 	return folded_save(t, path, err, errlen);
 }
 
+#ifndef _WIN32
 /* perf.data to an LNT profile: perf's --symfs, objdump from $OBJDUMP. */
 static int convert_lnt(const char *const *in, int n, const struct export_info *x, const char *path,
 		       char *err, size_t errlen)
@@ -30,6 +33,16 @@ static int convert_lnt(const char *const *in, int n, const struct export_info *x
 		o.objdump = NULL;
 	return lnt_perf_convert(in, n, &o, path, x->warn, x->ctx, err, errlen);
 }
+#else
+/* The Windows build has no perf.data reader (windows.mk). */
+static int convert_lnt(const char *const *in, int n, const struct export_info *x, const char *path,
+		       char *err, size_t errlen)
+{
+	(void)in, (void)n, (void)x, (void)path;
+	snprintf(err, errlen, "--to lnt reads perf.data, which needs the Linux build");
+	return -1;
+}
+#endif
 
 const struct flame_export flame_exports[] = {
 	{ "svg", "an interactive flame graph (the default)", NULL, NULL },

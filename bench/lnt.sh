@@ -6,7 +6,7 @@
 #                  this repo: g++ -O2 -DSTANDALONE cPerf.cpp $(pkg-config
 #                  --cflags --libs python3-embed)); it writes the raw dict
 #                  'lnt profile upgrade' would then turn into a v2 file
-#   perf report    perf report --sort sym --stdio: the per-function part
+#   perf report    perf report -g none --sort sym --stdio: the per-function part
 #                  only, no disassembly
 # Input: LNT_PERFDATA, else bench/out/real/perf.data (bench/record-real.sh),
 # else a recording of gcc made here.  The programs run in turns,
@@ -46,7 +46,7 @@ rm -f "$OUT/flame" "$OUT/perf-report" "$OUT/cperf"
 r=0
 while [ $r -lt "$ROUNDS" ]; do
 	one flame "$B/flame" --to lnt "$IN" -o "$OUT/out.lntprof"
-	command -v perf > /dev/null 2>&1 && one perf-report perf report -i "$IN" --sort sym --stdio
+	command -v perf > /dev/null 2>&1 && one perf-report perf report -i "$IN" -g none --sort sym --stdio
 	r=$((r + 1))
 done
 if [ -n "${CPERF:-}" ] && [ -x "$CPERF" ]; then
