@@ -364,6 +364,17 @@ else
 	own "two events" "$R/a.data"
 	perf record -q -F 2999 -z -o "$R/z.data" -- "$SPIN" 20000000 > /dev/null 2>&1 && own "zstd" "$R/z.data"
 	perf record -q -F 2999 -o "$R/b.data" -- "$SPIN" 30000000 > /dev/null 2>&1 && own "another run" "$R/b.data"
+	# Several inputs are one profile (LNT merges a recording's parts):
+	# the totals add up, whatever each file numbers its events.
+	"$FL" --to lnt "$R/a.data" "$R/b.data" -o "$R/ab.lntprof" 2> /dev/null
+	python3 -c '
+import sys; sys.path.insert(0, "tests/tools"); import lntprof
+a, b, ab = (lntprof.load(f)["counters"] for f in sys.argv[1:])
+want = {k: a.get(k, 0) + b.get(k, 0) for k in set(a) | set(b)}
+assert ab == want, (ab, want)
+' "$R/two events.lntprof" "$R/another run.lntprof" "$R/ab.lntprof" > "$R/perr" 2>&1 \
+		&& pass "lnt: --to lnt of two recordings: the totals add up" \
+		|| fail "lnt: --to lnt of two recordings: the totals add up" "$(cat "$R/perr")"
 	# Pipe mode, from stdin: the same profile as from the file.
 	perf record -q -F 2999 -o - -- "$SPIN" 20000000 2> /dev/null > "$R/p.data"
 	"$FL" --to lnt - -o "$R/p1.lntprof" < "$R/p.data" 2> /dev/null

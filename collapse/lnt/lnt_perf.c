@@ -351,6 +351,9 @@ static int read_one(struct lnt_perf *a, const char *path, lnt_perf_warn_fn *warn
 		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
 		return -1;
 	}
+	/* Another input: its event numbers and path strings are its own. */
+	memset(a->evcache, 0, sizeof(a->evcache));
+	a->last_path = NULL;
 	rc = perfdata_samples(name, lr, lnt_perf_add, a, &st, warn, ctx, msg, sizeof(msg));
 	lread_free(lr);
 	if (rc < 0)
