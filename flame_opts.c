@@ -22,7 +22,7 @@ static const struct cliopt own[] = {
 	{ "format", O_FORMAT, "NAME", "do not detect: read every input as NAME" },
 	{ "collapsed", O_COLLAPSED, NULL, "write collapsed stacks instead of SVG (--to collapsed)" },
 	/* Every row of flame_exports, as tests/options.sh checks. */
-	{ "to", O_TO, "FORMAT", "write FORMAT: svg (the default), collapsed" },
+	{ "to", O_TO, "FORMAT", "write FORMAT: svg (the default), collapsed, lnt" },
 	{ "list-formats", O_LIST_FORMATS, NULL, "list the formats flame reads, and exit" },
 	{ "pid", O_PID, "N,..", "ETW and perf inputs: keep these processes" },
 	{ "tid", O_TID, "N,..", "ETW and perf inputs: keep these threads" },
