@@ -399,7 +399,7 @@ assert ab == want, (ab, want)
 		|| fail "lnt: flame --diff of two --to lnt profiles" "$(cat "$R/err")"
 	# No objdump: the totals stay, no functions, said on stderr.
 	expect_exit 0 "lnt: --to lnt without objdump" env OBJDUMP=/nonexistent/objdump "$FL" --to lnt "$R/b.data" -o "$R/n.lntprof"
-	expect_err "lnt: --to lnt without objdump says so" "objdump named no function in 1 of 1 files sampled"
+	expect_err "lnt: --to lnt without objdump says so" "objdump named no function in "
 	"$SLNT" --table "$R/n.lntprof" > "$R/t" 2> /dev/null
 	[ "$(wc -l < "$R/t")" = 1 ] && pass "lnt: --to lnt without objdump: no functions" \
 		|| fail "lnt: --to lnt without objdump: no functions" "$(cat "$R/t")"
