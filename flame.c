@@ -256,7 +256,7 @@ static int chart(struct flame_opts *f, const struct strtab *t, const struct fseq
 /* --to FORMAT: t written by its format's writer. */
 static int export(const struct flame_opts *f, const struct strtab *t)
 {
-	struct export_info x = { f->fg.countname, f->fg.title };
+	struct export_info x = { f->fg.countname, f->fg.title, f->fopts, NULL, NULL };
 	char err[512];
 
 	if (f->to->save(t, &x, f->fg.output, err, sizeof(err)) < 0) {
@@ -346,12 +346,33 @@ static int run_streaming(struct flame_opts *f, const char *const *in, int n)
 	return r2 ? r2 : rc;
 }
 
+static void convert_warn(void *ctx, const char *file, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, PROG ": %s: %s\n", file, msg);
+}
+
+/* --to a format made from the recordings themselves (LNT's from
+ * perf.data): no stacks are collected. */
+static int convert(const struct flame_opts *f, const char *const *in, int n)
+{
+	struct export_info x = { f->fg.countname, f->fg.title, f->fopts, convert_warn, NULL };
+	char err[1024];
+	int rc = f->to->convert(in, n, &x, f->fg.output, err, sizeof(err));
+
+	if (rc < 0)
+		fprintf(stderr, PROG ": %s\n", err);
+	return rc != 0;
+}
+
 static int run(struct flame_opts *f, const char *const *in, int n)
 {
 	struct strtab *t;
 	struct fseq seq = { NULL, 0, 0 };
 	int rc;
 
+	if (f->to && f->to->convert)
+		return convert(f, in, n);
 	if (streaming(f))
 		return run_streaming(f, in, n);
 	t = strtab_new(sizeof(struct fcount));

@@ -13,6 +13,10 @@
 struct export_info {
 	const char *unit;	/* what the counts are ("samples", "ns", ...) */
 	const char *title;	/* the graph's title, a name for the profile */
+	void *const *fopts;	/* each format family's options (collect.h) */
+	/* Messages about an input (convert only): file, what. */
+	void (*warn)(void *ctx, const char *file, const char *msg);
+	void *ctx;		/* for warn */
 };
 
 struct flame_export {
@@ -23,6 +27,13 @@ struct flame_export {
 	 * err.  NULL for the SVG, which the renderer draws. */
 	int (*save)(const struct strtab *t, const struct export_info *x, const char *path, char *err,
 		    size_t errlen);
+	/* For a format made from the recordings themselves, not from
+	 * stacks (LNT's, from perf.data): writes the inputs in[0, n) to
+	 * path.  Returns 0, 1 when an input broke off (the rest written),
+	 * or -1 with a message in err.  NULL for the others; flame calls it
+	 * instead of collecting stacks. */
+	int (*convert)(const char *const *in, int n, const struct export_info *x, const char *path,
+		       char *err, size_t errlen);
 };
 
 /* The rows, ending with a NULL name; the first is the SVG. */

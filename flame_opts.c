@@ -22,7 +22,7 @@ static const struct cliopt own[] = {
 	{ "format", O_FORMAT, "NAME", "do not detect: read every input as NAME" },
 	{ "collapsed", O_COLLAPSED, NULL, "write collapsed stacks instead of SVG (--to collapsed)" },
 	/* Every row of flame_exports, as tests/options.sh checks. */
-	{ "to", O_TO, "FORMAT", "write FORMAT: svg (the default), collapsed,\npprof, speedscope" },
+	{ "to", O_TO, "FORMAT", "write FORMAT: svg (the default), collapsed,\npprof, speedscope, lnt" },
 	{ "list-formats", O_LIST_FORMATS, NULL, "list the formats flame reads, and exit" },
 	{ "pid", O_PID, "N,..", "ETW and perf inputs: keep these processes" },
 	{ "tid", O_TID, "N,..", "ETW and perf inputs: keep these threads" },
@@ -81,7 +81,7 @@ static int set_to(struct flame_opts *f, const char *a, char *err, size_t errlen)
 		return -1;
 	}
 	f->collapsed = strcmp(e->name, "collapsed") == 0;
-	f->to = e->save && !f->collapsed ? e : NULL;
+	f->to = (e->save || e->convert) && !f->collapsed ? e : NULL;
 	return 0;
 }
 
@@ -238,6 +238,9 @@ static const char *check(const struct flame_opts *f, int operands)
 		return "--split-by needs -o DIR (and no --diff, --collapsed or --to)";
 	if (f->to && (f->diff || f->fg.flamechart))
 		return "--to writes one profile: not with --diff or --flamechart";
+	if (f->to && f->to->convert && (stackops_count(f->ops) || filter_has_ids(&f->c.filter) ||
+					 filter_has_time(&f->c.filter)))
+		return "--to lnt is made from the recording itself: no stack operators or filters";
 	if (f->fg.flamechart && stackops_count(f->ops))
 		return "stack operators do not go with --flamechart (not yet)";
 	if (!operands && isatty(0))	/* would wait for typing */

@@ -39,6 +39,8 @@ EXE := .exe
 # Folders whose formats need Linux libraries (libelf, libdw, libzstd):
 # left out whole, so files added to them later stay out too.
 WIN_LINUX_ONLY := collapse/perfdata/%
+# flame --to lnt reads perf.data and runs objdump (posix_spawn).
+WIN_LINUX_ONLY += collapse/lnt/lnt_perf.c collapse/lnt/lnt_objdump.c
 COLLAPSE_SRC   := $(filter-out $(WIN_LINUX_ONLY),$(COLLAPSE_SRC))
 COLLAPSE_MAINS := $(filter-out $(WIN_LINUX_ONLY),$(COLLAPSE_MAINS))
 TOOLS          := flamegraph flame $(notdir $(COLLAPSE_MAINS:.c=))

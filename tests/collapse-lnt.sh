@@ -226,3 +226,188 @@ if have_python; then
 	else fail "lnt: hostile names are escaped in the SVG" "not found"; fi
 	xml_ok "$L/h.svg" && pass "lnt: the hostile SVG is well-formed XML" || fail "lnt: hostile SVG XML"
 fi
+
+# ---------------------------------------------------------------------
+# flame --to lnt: perf.data to an LNT v2 profile, as LNT's cPerf and
+# 'lnt profile upgrade' make one.  Profiles are read back with
+# lntprof.py's reader and checked by tests/tools/lntperf.py.
+LPF="python3 tests/tools/lntperf.py"
+
+# A stand-in objdump (LNT's tests use one too): answers for files named
+# in $FAKE_BIN only, from $FAKE_STUB.objdump.out (-t), .p.out (-p) and,
+# for -d, .0xSTART.out, or $FAKE_DIS lines "ADDR" printed as
+# instructions.
+cat > "$L/objdump" <<'SH'
+#!/bin/sh
+eval "f=\${$#}"
+case " $FAKE_BIN " in *" $f "*) ;; *) exit 1;; esac
+for a in "$@"; do
+	case "$a" in
+	--start-address=*)
+		[ -n "$FAKE_DIS" ] && { for x in $FAKE_DIS; do printf '  %s:\tinsn at %s\n' "$x" "$x"; done; exit 0; }
+		exec cat "$FAKE_STUB.objdump.${a#*=}.out";;
+	-t) exec cat "$FAKE_STUB.objdump.out";;
+	-p) exec cat "$FAKE_STUB.objdump.p.out";;
+	esac
+done
+exit 1
+SH
+chmod +x "$L/objdump"
+
+# LNT's own perf.data inputs (tests/testing/Inputs in llvm-lnt; not
+# copied here) and what LNT's tests/testing/cPerf.py expects of them.
+S=../shared/samples/perf-data/lnt
+if [ -f "$S/fib-aarch64.perf_data" ] && [ -f "$S/fib2-aarch64.perf_data" ] && have_python; then
+	# fib's symbol and segment, written here: ET_EXEC text at 0x400000.
+	printf '00000000004006c8 l     F .text\t0000000000000038 fib\n' > "$L/fib.objdump.out"
+	printf '    LOAD off    0x0 vaddr 0x400000 paddr 0x400000 align 2**16\n         filesz 0x1 memsz 0x1 flags r-x\n' \
+		> "$L/fib.objdump.p.out"
+	dis="4006c8 4006cc 4006d0 4006d4 4006d8 4006dc 4006e0 4006e4 4006e8 4006ec 4006f0 4006f4 4006f8 4006fc"
+	cat > "$L/fib.want" <<'W'
+total cycles 240949386
+fn fib cycles 99.77243187496647
+insn fib 4196040 cycles 22.476272172208624
+insn fib 4196044 cycles 20.81533649797271
+insn fib 4196060 cycles 10.065491723992467
+insn fib 4196068 cycles 5.858831022967777
+insn fib 4196080 cycles 7.57924022814841
+insn fib 4196084 cycles 19.240308514111305
+insn fib 4196088 cycles 13.964519840598708
+W
+	cat > "$L/fib2.want" <<'W'
+total branch-misses 1820692
+total cache-misses 33054
+total cycles 243618286
+fn fib branch-misses 99.7405382129432
+fn fib cache-misses 75.18000847098688
+fn fib cycles 99.78902404723429
+insn fib 4196040 branch-misses 21.904846340904687
+insn fib 4196040 cache-misses 37.4486921529175
+insn fib 4196040 cycles 23.48637833693693
+insn fib 4196044 branch-misses 2.6443747907452115
+insn fib 4196044 cache-misses 17.08651911468813
+insn fib 4196044 cycles 20.34001001463117
+insn fib 4196060 branch-misses 30.264575146698622
+insn fib 4196060 cache-misses 20.69215291750503
+insn fib 4196060 cycles 9.787981545863996
+insn fib 4196068 branch-misses 0.11195131191739062
+insn fib 4196068 cache-misses 2.3621730382293764
+insn fib 4196068 cycles 7.702120542412432
+insn fib 4196080 branch-misses 19.03265916580028
+insn fib 4196080 cache-misses 3.8229376257545273
+insn fib 4196080 cycles 7.362266427937867
+insn fib 4196084 branch-misses 4.9891297644011345
+insn fib 4196084 cache-misses 7.553319919517103
+insn fib 4196084 cycles 18.387547715628735
+insn fib 4196088 branch-misses 21.05246347953268
+insn fib 4196088 cache-misses 11.03420523138833
+insn fib 4196088 cycles 12.93369541658887
+W
+	for k in fib fib2; do
+		FAKE_BIN=/root/fib FAKE_STUB=$L/fib FAKE_DIS=$dis OBJDUMP=$L/objdump \
+			"$FL" --to lnt "$S/$k-aarch64.perf_data" -o "$L/$k.lntprof" 2> "$L/err"
+		if [ $? != 0 ]; then
+			fail "lnt: --to lnt on LNT's $k-aarch64.perf_data" "$(cat "$L/err")"
+		elif $LPF expect "$L/$k.lntprof" "$L/$k.want" > "$L/perr" 2>&1; then
+			pass "lnt: --to lnt on LNT's $k-aarch64.perf_data: cPerf's counters per function and instruction"
+		else
+			fail "lnt: --to lnt on LNT's $k-aarch64.perf_data" "$(cat "$L/perr")"
+		fi
+		FAKE_BIN=/root/fib FAKE_STUB=$L/fib FAKE_DIS=$dis OBJDUMP=$L/objdump \
+			"$FL" --to lnt "$S/$k-aarch64.perf_data" -o - 2> /dev/null | cmp -s - "$L/$k.lntprof" \
+			&& pass "lnt: --to lnt $k to stdout, the same bytes" || fail "lnt: --to lnt $k to stdout, the same bytes"
+	done
+	# Each of LNT's segment layouts (ET_DYN, ET_EXEC, an ET_DYN whose
+	# addresses are not its offsets): 'correct' holds over 98% (cPerf.py).
+	for k in dyn exec shifted; do
+		if [ ! -f "$S/segments-$k.objdump.out" ]; then
+			skip "lnt: --to lnt segments-$k" "objdump outputs absent"
+			continue
+		fi
+		FAKE_BIN=/tmp/segments-$k FAKE_STUB=$S/segments-$k FAKE_DIS=0 OBJDUMP=$L/objdump \
+			"$FL" --to lnt "$S/segments-$k.perf_data" -o "$L/seg.lntprof" 2> "$L/err"
+		python3 -c '
+import sys; sys.path.insert(0, "tests/tools"); import lntprof
+d = lntprof.load(sys.argv[1])
+assert d["counters"]["cpu-clock"] > 10000000, d["counters"]
+assert d["functions"]["correct"]["counters"]["cpu-clock"] > 98.0, d["functions"]
+' "$L/seg.lntprof" > "$L/perr" 2>&1 && pass "lnt: --to lnt on LNT's segments-$k: 'correct' over 98%" \
+			|| fail "lnt: --to lnt on LNT's segments-$k" "$(cat "$L/err" "$L/perr")"
+	done
+else
+	skip "lnt: --to lnt on LNT's perf.data inputs" "$S absent or no python3"
+fi
+
+# Recordings made here, checked against perf's own reading of them (perf
+# script: the periods, the symbols and offsets perf resolves) and
+# objdump's disassembly, by lntperf.py.
+R=$L/rec
+mkdir -p "$R/we ird;dir"
+if ! command -v perf > /dev/null 2>&1 || ! command -v objdump > /dev/null 2>&1 || ! have_python; then
+	skip "lnt: --to lnt on recordings made here" "no perf, objdump or python3"
+elif ! cc -O1 -o "$R/we ird;dir/spin" tests/data/lnt/spin.c ||
+     ! perf record -q -F 2999 -e cpu-clock -e task-clock -o "$R/a.data" -- "$R/we ird;dir/spin" 20000000 \
+	> /dev/null 2>&1 || [ ! -s "$R/a.data" ]; then
+	skip "lnt: --to lnt on recordings made here" "perf cannot record here"
+else
+	SPIN="$R/we ird;dir/spin"
+	own() {	# own NAME DATA: --to lnt of DATA agrees with perf script and objdump
+		perf script -i "$2" -F event,ip,sym,symoff,dso,period > "$R/script" 2> /dev/null
+		if ! "$FL" --to lnt "$2" -o "$R/$1.lntprof" 2> "$R/err"; then
+			fail "lnt: --to lnt $1" "$(cat "$R/err")"
+		elif $LPF own "$R/$1.lntprof" "$R/script" "$SPIN" > "$R/perr" 2>&1; then
+			pass "lnt: --to lnt $1: totals, functions, instructions as perf and objdump see them"
+		else
+			fail "lnt: --to lnt $1" "$(cat "$R/perr")"
+		fi
+	}
+	own "two events" "$R/a.data"
+	perf record -q -F 2999 -z -o "$R/z.data" -- "$SPIN" 20000000 > /dev/null 2>&1 && own "zstd" "$R/z.data"
+	perf record -q -F 2999 -o "$R/b.data" -- "$SPIN" 30000000 > /dev/null 2>&1 && own "another run" "$R/b.data"
+	# Several inputs are one profile (LNT merges a recording's parts):
+	# the totals add up, whatever each file numbers its events.
+	"$FL" --to lnt "$R/a.data" "$R/b.data" -o "$R/ab.lntprof" 2> /dev/null
+	python3 -c '
+import sys; sys.path.insert(0, "tests/tools"); import lntprof
+a, b, ab = (lntprof.load(f)["counters"] for f in sys.argv[1:])
+want = {k: a.get(k, 0) + b.get(k, 0) for k in set(a) | set(b)}
+assert ab == want, (ab, want)
+' "$R/two events.lntprof" "$R/another run.lntprof" "$R/ab.lntprof" > "$R/perr" 2>&1 \
+		&& pass "lnt: --to lnt of two recordings: the totals add up" \
+		|| fail "lnt: --to lnt of two recordings: the totals add up" "$(cat "$R/perr")"
+	# Pipe mode, from stdin: the same profile as from the file.
+	perf record -q -F 2999 -o - -- "$SPIN" 20000000 2> /dev/null > "$R/p.data"
+	"$FL" --to lnt - -o "$R/p1.lntprof" < "$R/p.data" 2> /dev/null
+	"$FL" --to lnt "$R/p.data" -o "$R/p2.lntprof" 2> /dev/null
+	if [ -s "$R/p1.lntprof" ] && cmp -s "$R/p1.lntprof" "$R/p2.lntprof"; then
+		pass "lnt: --to lnt of a pipe-mode recording from stdin"
+	else
+		fail "lnt: --to lnt of a pipe-mode recording from stdin"
+	fi
+	"$SLNT" --table "$R/two events.lntprof" > "$R/t" 2> "$R/err"
+	grep -q ' spin_a$' "$R/t" && grep -q ' spin_b$' "$R/t" && grep -q 'cpu-clock' "$R/t" && grep -q 'task-clock' "$R/t" \
+		&& pass "lnt: stackcollapse-lnt reads what --to lnt wrote" \
+		|| fail "lnt: stackcollapse-lnt reads what --to lnt wrote" "$(cat "$R/t" "$R/err")"
+	# Run against run: two recordings as a differential graph.
+	"$SLNT" "$R/zstd.lntprof" > "$R/a.folded" 2> /dev/null
+	"$SLNT" "$R/another run.lntprof" > "$R/b.folded" 2> /dev/null
+	"$B/difffolded" "$R/a.folded" "$R/b.folded" | "$B/flamegraph" --title T > "$R/want.svg"
+	"$FL" --diff --classic-diff --title T "$R/zstd.lntprof" "$R/another run.lntprof" -o "$R/got.svg" 2> /dev/null
+	same "--diff of two --to lnt profiles = difffolded | flamegraph" "$R/want.svg" "$R/got.svg"
+	"$FL" --diff "$R/zstd.lntprof" "$R/another run.lntprof" -o "$R/d.svg" 2> "$R/err"
+	[ $? = 0 ] && grep -q 'spin_a' "$R/d.svg" && pass "lnt: flame --diff of two --to lnt profiles" \
+		|| fail "lnt: flame --diff of two --to lnt profiles" "$(cat "$R/err")"
+	# No objdump: the totals stay, no functions, said on stderr.
+	expect_exit 0 "lnt: --to lnt without objdump" env OBJDUMP=/nonexistent/objdump "$FL" --to lnt "$R/b.data" -o "$R/n.lntprof"
+	expect_err "lnt: --to lnt without objdump says so" "objdump named no function in "
+	"$SLNT" --table "$R/n.lntprof" > "$R/t" 2> /dev/null
+	[ "$(wc -l < "$R/t")" = 1 ] && pass "lnt: --to lnt without objdump: no functions" \
+		|| fail "lnt: --to lnt without objdump: no functions" "$(cat "$R/t")"
+fi
+expect_exit 1 "lnt: --to lnt of something not perf.data" "$FL" --to lnt tests/data/lnt/README -o "$L/x.lntprof"
+expect_err "lnt: --to lnt names the file" "tests/data/lnt/README: "
+[ -e "$L/x.lntprof" ] && fail "lnt: --to lnt of a bad input writes nothing" || pass "lnt: --to lnt of a bad input writes nothing"
+expect_exit 1 "lnt: --to lnt of a missing file" "$FL" --to lnt "$L/none.data" -o "$L/x.lntprof"
+expect_err "lnt: --to lnt of a missing file named" "cannot open '$L/none.data'"
+expect_exit 2 "lnt: --to lnt with a stack operator: usage" "$FL" --to lnt --exclude x "$L/none.data" -o "$L/x.lntprof"
+expect_err "lnt: --to lnt with a stack operator: said" "no stack operators or filters"

@@ -377,33 +377,38 @@ static void pd_release(struct pd *d)
 	pd_emit_free(d);
 }
 
+int pd_run(struct pd *d, struct lread *lr, const char *symfs, char *err, size_t errlen)
+{
+	struct stream s = { lr, NULL, 0, 0, 0, 0, 0 };
+	int rc;
+
+	memset(d->st, 0, sizeof(*d->st));
+	pd_unwind_open(d, symfs);
+	pd_proc_init(d);
+	if (need(&s, 16) < 0) {
+		snprintf(err, errlen, "%s", s.failed ? lread_error(lr) : "byte 0: perf.data header cut short");
+		rc = -1;
+	} else if ((rc = magic(d, s.buf, err, errlen)) == 0) {
+		rc = pd_u64(d, s.buf + 8) == 16 ? pipe_mode(d, &s) : file_mode(d, &s, err, errlen);
+	}
+	free(s.buf);
+	pd_release(d);
+	return rc;
+}
+
 int perfdata_run(const char *name, struct lread *lr, struct perf *p, struct perfsym *sym,
 		 const char *symfs, int threads, struct perfdata_stats *st, perfdata_warn_fn *warn,
 		 void *ctx, char *err, size_t errlen)
 {
-	struct stream s = { lr, NULL, 0, 0, 0, 0, 0 };
 	struct pd d;
-	int rc;
 
 	memset(&d, 0, sizeof(d));
-	memset(st, 0, sizeof(*st));
 	d.name = name;
 	d.perf = p;
 	d.sym = sym;
 	d.workers = threads;
-	pd_unwind_open(&d, symfs);
 	d.warn = warn;
 	d.ctx = ctx;
 	d.st = st;
-	pd_proc_init(&d);
-	if (need(&s, 16) < 0) {
-		snprintf(err, errlen, "%s", s.failed ? lread_error(lr) : "byte 0: perf.data header cut short");
-		rc = -1;
-	} else if ((rc = magic(&d, s.buf, err, errlen)) == 0) {
-		rc = pd_u64(&d, s.buf + 8) == 16 ? pipe_mode(&d, &s) : file_mode(&d, &s, err, errlen);
-	}
-	free(s.buf);
-	pd_release(&d);
-	return rc;
+	return pd_run(&d, lr, symfs, err, errlen);
 }
-

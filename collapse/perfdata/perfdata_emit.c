@@ -336,6 +336,10 @@ void pd_emit(struct pd *d, const struct pd_sample *s)
 	struct perf_header h;
 	char ids[32];
 
+	if (d->hook) {
+		d->hook(d, s);
+		return;
+	}
 	memset(&h, 0, sizeof(h));
 	h.comm = pd_thread_comm(d, t, &h.commlen);
 	h.pid = ids;

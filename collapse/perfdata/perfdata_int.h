@@ -199,6 +199,9 @@ struct pd {
 	struct pd_batch *batch;		/* the batch being filled (owned) */
 	size_t bsample;			/* offset of its last sample */
 	size_t batch_bytes;		/* a batch is handed over when this full */
+	/* perfdata_sink.c: when set, samples go here instead of to perf */
+	void (*hook)(struct pd *d, const struct pd_sample *s);
+	void *hook_ctx;			/* for hook */
 };
 
 /* Numbers in the file's byte order. */
@@ -245,6 +248,10 @@ uint64_t pd_time_of(struct pd *d, const unsigned char *r, size_t len);
  * FINISHED_ROUND): queued, applied or counted.  Returns how many bytes
  * of payload follow the record in the input (TRACING_DATA, AUXTRACE). */
 uint64_t pd_record(struct pd *d, const unsigned char *r, size_t len, uint64_t off);
+
+/* perfdata.c: reads the input into d, whose name, perf or hook, sym,
+ * warn, ctx and st are set; releases d.  As perfdata_run. */
+int pd_run(struct pd *d, struct lread *lr, const char *symfs, char *err, size_t errlen);
 
 /* perfdata_emit.c: the DWARF unwinder (files under symfs, NULL: /). */
 void pd_unwind_open(struct pd *d, const char *symfs);
