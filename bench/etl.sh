@@ -24,10 +24,20 @@ fi
 [ -s "$OUT/bigz.etl" ] || "$B/tests/genetl" -z -n 80 "$OUT/etl.template" > "$OUT/bigz.etl"
 [ -s "$OUT/bigh.etl" ] || "$B/tests/genetl" -h -n 80 "$OUT/etl.template" > "$OUT/bigh.etl"
 [ -s "$OUT/quarter.etl" ] || "$B/tests/genetl" -n 20 "$OUT/etl.template" > "$OUT/quarter.etl"
+# The same trace in 64 KiB buffers, the size xperf and WPR write by
+# default (the template's 8 KiB make a Huffman table every 8 KiB).
+if [ ! -s "$OUT/etl64.template" ]; then
+	python3 tests/tools/etlwrite.py "$OUT/etl64.template" "$OUT/etl64.want" --samples 20000 --seed 11 \
+		--bufsize 65536
+fi
+[ -s "$OUT/big64z.etl" ] || "$B/tests/genetl" -z -n 80 "$OUT/etl64.template" > "$OUT/big64z.etl"
+[ -s "$OUT/big64h.etl" ] || "$B/tests/genetl" -h -n 80 "$OUT/etl64.template" > "$OUT/big64h.etl"
 plain=$(wc -c < "$OUT/big.etl")
 
-# etl_measure NAME FILE: best of 3 runs.
+# etl_measure NAME FILE [PLAIN]: best of 3 runs; PLAIN, the bytes of the
+# trace uncompressed (default: big.etl's).
 etl_measure() {
+	p=${3:-$plain}
 	best=
 	for i in 1 2 3; do
 		"$RUN" -o /dev/null -- "$SETW" "$2" 2> "$OUT/etl.stat" || true
@@ -36,7 +46,7 @@ etl_measure() {
 		if [ -z "$best" ] || awk "BEGIN { exit !($t < $best) }"; then best=$t; bestrss=$rss; fi
 	done
 	size=$(wc -c < "$2")
-	awk -v n="$1" -v t="$best" -v s="$size" -v p="$plain" -v r="$bestrss" 'BEGIN {
+	awk -v n="$1" -v t="$best" -v s="$size" -v p="$p" -v r="$bestrss" 'BEGIN {
 		printf "%-22s %7.1f MB %7.3f s %6.0f MB/s", n, s / 1e6, t, s / 1e6 / t
 		if (n ~ /compressed/) printf " (%.0f MB/s decompressed)", p / 1e6 / t
 		printf " %7.1f MB peak RSS\n", r / 1024 }'
@@ -44,7 +54,7 @@ etl_measure() {
 	# time (GNU time, when there is one) says what the reader costs.
 	if [ -x /usr/bin/time ]; then
 		/usr/bin/time -f '%U %S' "$SETW" "$2" 2> "$OUT/etl.cpu" > /dev/null
-		awk -v s="$size" -v p="$plain" -v n="$1" '{ t = $1 + $2
+		awk -v s="$size" -v p="$p" -v n="$1" '{ t = $1 + $2
 			printf "%-22s CPU %.3f s: %.0f MB/s", "", t, s / 1e6 / t
 			if (n ~ /compressed/) printf " (%.0f MB/s decompressed)", p / 1e6 / t
 			printf "\n" }' "$OUT/etl.cpu"
@@ -56,6 +66,10 @@ etl_measure "etl plain buffers" "$OUT/big.etl"
 etl_measure "etl compressed LZ77" "$OUT/bigz.etl"
 etl_measure "etl compressed Huffman" "$OUT/bigh.etl"
 etl_measure "etl plain, a quarter" "$OUT/quarter.etl"
+[ -s "$OUT/big64.etl" ] || "$B/tests/genetl" -n 80 "$OUT/etl64.template" > "$OUT/big64.etl"
+plain64=$(wc -c < "$OUT/big64.etl")
+etl_measure "etl compressed LZ77, 64 KiB buffers" "$OUT/big64z.etl" "$plain64"
+etl_measure "etl compressed Huffman, 64 KiB buffers" "$OUT/big64h.etl" "$plain64"
 if [ -f ../shared/samples/etl/net.4.5.2.x64.etl.zip ]; then
 	etl_measure "net.4.5.2.x64.etl.zip" ../shared/samples/etl/net.4.5.2.x64.etl.zip
 else
