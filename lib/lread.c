@@ -296,3 +296,8 @@ ssize_t lread_read(struct lread *lr, char *dst, size_t cap)
 		lr->eof = 1;
 	return n;
 }
+
+ssize_t lread_pull(void *lr, char *dst, size_t cap)
+{
+	return lread_read(lr, dst, cap);
+}

@@ -112,4 +112,7 @@ void lread_give_back(const char *p, size_t len);
  * before an error is all returned first. */
 ssize_t lread_read(struct lread *lr, char *dst, size_t cap);
 
+/* lread_read for readers that take a callback and a void * context. */
+ssize_t lread_pull(void *lr, char *dst, size_t cap);
+
 #endif

@@ -42,15 +42,10 @@ int trace_sniff(const char *head, size_t len)
 	return 0;
 }
 
-static ssize_t from_lread(void *lr, char *dst, size_t cap)
-{
-	return lread_read(lr, dst, cap);
-}
-
 static int run(const struct format_job *j, int (*read)(struct json *, struct chrome_opts *))
 {
 	struct chrome_opts o = { 0 };
-	struct json *js = json_new(from_lread, j->lr);
+	struct json *js = json_new(lread_pull, j->lr);
 	int rc;
 
 	o.t = j->t;
