@@ -46,7 +46,8 @@ COLLAPSE_MAINS := $(filter-out $(WIN_LINUX_ONLY),$(COLLAPSE_MAINS))
 TOOLS          := flamegraph flame $(notdir $(COLLAPSE_MAINS:.c=))
 # The format table names the perf.data reader once it exists: a stand-in
 # says that reading perf.data needs the Linux build.
-COLLAPSE_SRC   += $(if $(wildcard collapse/perfdata/perfdata_format.h),win/perfdata_none.c)
+COLLAPSE_SRC   += $(if $(wildcard collapse/perfdata/perfdata_format.h),win/perfdata_none.c \
+                  collapse/perfdata/perfdata_sniff.c)
 LIB_SRC        += lib/winsys.c
 # winsys.h goes ahead of every source; lib/win holds the POSIX headers
 # Windows lacks.  mingw's own printf and strtod (ANSI stdio) print and read

@@ -1,6 +1,7 @@
 /* compact: huge graphs as a drawing plus data; see compact.h for the form
  * and viewer.js (fg_data_*) for its reader, which must agree with it. */
 #include "compact.h"
+#include "draw.h"
 #include "xalloc.h"
 #include "xmlesc.h"
 
@@ -104,8 +105,8 @@ static void cframes_init(struct cframes *c, const struct svg_in *in, double heig
 		char *slot = c->colorbuf + c->colors.n * sizeof(fillbuf);
 
 		c->name[i] = fr->depth == 0 ? 0
-			     : intern_add(&c->names, fr->name, svg_strip(fr->name, fr->len));
-		svg_fill(in, fr, slot);
+			     : intern_add(&c->names, fr->name, draw_strip(fr->name, fr->len));
+		draw_fill(in, fr, slot);
 		c->color[i] = intern_add(&c->colors, slot, strlen(slot));
 	}
 }
@@ -140,7 +141,7 @@ static struct box box_of(const struct svg_in *in, const struct frame *fr, double
 	double end = fr->depth == 0 ? in->timemax : fr->end, y1, y2;
 	struct box b;
 
-	svg_frame_y(in->o, fr->depth, height, &y1, &y2);
+	draw_frame_y(in->o, fr->depth, height, &y1, &y2);
 	b.x1 = lround(10 * (SVG_XPAD + fr->start * wpt));
 	b.x2 = lround(10 * (SVG_XPAD + end * wpt));
 	b.ymid = lround(5 * (y1 + y2));
@@ -211,8 +212,8 @@ static void labels(FILE *f, const struct cframes *c)
 
 		if (x2 - x1 < minw)
 			continue;
-		svg_frame_y(in->o, fr->depth, c->height, &y1, &y2);
-		svg_label(f, in, fr, x1, x2, 3 + (y1 + y2) / 2);
+		draw_frame_y(in->o, fr->depth, c->height, &y1, &y2);
+		draw_label(f, in, fr, x1, x2, 3 + (y1 + y2) / 2);
 	}
 }
 
@@ -235,7 +236,7 @@ static void column(FILE *f, const struct cframes *c, int what)
 		else if (what == 'c')
 			fprintf(f, "%u", (unsigned)c->color[i]);
 		else
-			fputs(svg_num(nb, (fr->depth == 0 ? c->in->timemax : fr->end) - fr->start), f);
+			fputs(draw_num(nb, (fr->depth == 0 ? c->in->timemax : fr->end) - fr->start), f);
 	}
 	putc('\n', f);
 }
@@ -255,12 +256,12 @@ static void gaps(FILE *f, const struct cframes *c)
 
 	for (i = 0; i < lo->n; i++) {
 		const struct frame *fr = &lo->f[i];
-		double w = strtod(svg_num(nb, (fr->depth == 0 ? c->in->timemax : fr->end) - fr->start),
+		double w = strtod(draw_num(nb, (fr->depth == 0 ? c->in->timemax : fr->end) - fr->start),
 				  NULL);
 		double start = next[fr->depth];
 
 		if (fabs(fr->start - start) > tol) {
-			fprintf(f, "%s%zu:%s", any ? "," : "", i, svg_num(nb, fr->start - start));
+			fprintf(f, "%s%zu:%s", any ? "," : "", i, draw_num(nb, fr->start - start));
 			any = 1;
 			start = fr->start;
 		}

@@ -2,6 +2,7 @@
  * follows flamegraph.pl so graphs line up with the ones people know. */
 #include "svg.h"
 #include "compact.h"
+#include "draw.h"
 #include "numfmt.h"
 #include "nameattr.h"
 #include "palette.h"
@@ -14,34 +15,6 @@
 #include "render/assets.h"
 
 #define XPAD SVG_XPAD
-#define FRAMEPAD 1		/* vertical gap between frames */
-#define GONE_ID "fg-gone"	/* the pattern for frames gone from AFTER */
-
-const char *svg_num(char *buf, double v)
-{
-	numfmt_g15(buf, v);
-	return buf;
-}
-
-void svg_commify(char *buf, size_t size, double n)
-{
-	char digits[NUMFMT_MAX];
-	size_t len, i, o = 0, lead;
-	int neg;
-
-	numfmt_fixed(digits, n, 0);
-	neg = digits[0] == '-';
-	len = strlen(digits + neg);
-	lead = len % 3 ? len % 3 : 3;
-	if (neg && o + 1 < size)
-		buf[o++] = '-';
-	for (i = 0; i < len && o + 2 < size; i++) {
-		if (i >= lead && (i - lead) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = digits[neg + i];
-	}
-	buf[o] = '\0';
-}
 
 static void text_el(FILE *f, const char *id, double x, double y, const char *cls,
 		    const char *s)
@@ -49,7 +22,7 @@ static void text_el(FILE *f, const char *id, double x, double y, const char *cls
 	char ybuf[32], xbuf[NUMFMT_MAX];
 
 	numfmt_fixed(xbuf, x, 2);
-	fprintf(f, "<text id=\"%s\" x=\"%s\" y=\"%s\"%s>", id, xbuf, svg_num(ybuf, y), cls);
+	fprintf(f, "<text id=\"%s\" x=\"%s\" y=\"%s\"%s>", id, xbuf, draw_num(ybuf, y), cls);
 	xmlesc_write(f, s, strlen(s), (size_t)-1);
 	fputs("</text>\n", f);
 }
@@ -63,7 +36,7 @@ static void header(FILE *f, const struct fg_opts *o, double height)
 		o->encoding ? "\"" : "");
 	fputs("<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
 	      "\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n", f);
-	svg_num(hb, height);
+	draw_num(hb, height);
 	fprintf(f, "<svg version=\"1.1\" width=\"%ld\" height=\"%s\" viewBox=\"0 0 %ld %s\" "
 		"xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\"",
 		o->width, hb, o->width, hb);
@@ -100,14 +73,14 @@ static void style(FILE *f, const struct fg_opts *o)
 		"</linearGradient>", o->bg1, o->bg2);
 	/* Frames of stacks gone from AFTER: grey-blue diagonal stripes. */
 	if (o->diff_detail)
-		fputs("<pattern id=\"" GONE_ID "\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\""
+		fputs("<pattern id=\"" DRAW_GONE_ID "\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\""
 		      " patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"rgb(225,228,240)\"/>"
 		      "<rect width=\"2.5\" height=\"6\" fill=\"rgb(130,150,205)\"/></pattern>", f);
 	fputs("</defs>\n", f);
 	fputs("<style type=\"text/css\">\ntext{font-family:", f);
 	css_font(f, o->fonttype);
 	fprintf(f, ";font-size:%spx;fill:#000}\n#title{text-anchor:middle;font-size:%spx}\n",
-		svg_num(fs, o->fontsize), svg_num(ts, o->fontsize + 5));
+		draw_num(fs, o->fontsize), draw_num(ts, o->fontsize + 5));
 	fputs(viewer_css, f);
 	if (o->strokecolor)
 		fprintf(f, "#frames rect { stroke:%s; stroke-width:0.5; }\n", o->strokecolor);
@@ -153,8 +126,8 @@ static void settings(FILE *f, const struct svg_in *in, int compact)
 	char b1[32], b2[32];
 
 	fprintf(f, " data-xpad=\"%d\" data-fontsize=\"%s\" data-fontwidth=\"%s\" data-inverted=\"%d\""
-		" data-searchcolor=\"%s\" data-nametype=\"", XPAD, svg_num(b1, o->fontsize),
-		svg_num(b2, o->fontwidth), o->inverted, o->searchcolor);
+		" data-searchcolor=\"%s\" data-nametype=\"", XPAD, draw_num(b1, o->fontsize),
+		draw_num(b2, o->fontwidth), o->inverted, o->searchcolor);
 	xmlesc_write(f, o->nametype, strlen(o->nametype), (size_t)-1);
 	fputs("\" data-countname=\"", f);
 	xmlesc_write(f, o->countname, strlen(o->countname), (size_t)-1);
@@ -162,7 +135,7 @@ static void settings(FILE *f, const struct svg_in *in, int compact)
 	/* The compact form's viewer computes titles and geometry itself. */
 	if (compact)
 		fprintf(f, " data-timemax=\"%s\" data-factor=\"%s\" data-fractional=\"%d\""
-			" data-frameheight=\"%ld\"", svg_num(b1, in->timemax), svg_num(b2, o->factor),
+			" data-frameheight=\"%ld\"", draw_num(b1, in->timemax), draw_num(b2, o->factor),
 			in->fractional, o->frameheight);
 	fputs(">\n", f);
 }
@@ -197,20 +170,12 @@ static void chrome(FILE *f, const struct svg_in *in, double height, int compact)
 	text_el(f, "matched", w - XPAD - 100, height - ypad2 / 2, "", " ");
 }
 
-size_t svg_strip(const char *s, size_t n)
-{
-	if (n >= 4 && s[n - 4] == '_' && s[n - 3] == '[' && s[n - 1] == ']' &&
-	    strchr("kwij", s[n - 2]) && s[n - 2])
-		return n - 4;
-	return n;
-}
-
 /* "N countname, P%": n of all, as flame --diff's tooltips give it. */
 static void share(FILE *f, const struct svg_in *in, double n, double all)
 {
 	char num[64];
 
-	svg_commify(num, sizeof(num), n * in->o->factor);
+	draw_commify(num, sizeof(num), n * in->o->factor);
 	fprintf(f, "%s ", num);
 	xmlesc_write(f, in->o->countname, strlen(in->o->countname), (size_t)-1);
 	fprintf(f, ", %.2f%%", all > 0 ? 100 * n / all : 0.0);
@@ -230,14 +195,14 @@ static void detail_title(FILE *f, const struct svg_in *in, const struct frame *f
 	if (fr->depth == 0)
 		fputs("all", f);
 	else
-		xmlesc_write(f, fr->name, svg_strip(fr->name, fr->len), (size_t)-1);
+		xmlesc_write(f, fr->name, draw_strip(fr->name, fr->len), (size_t)-1);
 	fputs(" (", f);
 	share(f, in, fr->after, in->after_total);
 	fputs("; before ", f);
 	share(f, in, fr->before, in->before_total);
 	if (fabs(d) < 0.5)
 		d = 0;		/* rounds to 0: no "+0" or "-0" */
-	svg_commify(num, sizeof(num), d);
+	draw_commify(num, sizeof(num), d);
 	fprintf(f, "; %s%s ", d > 0 ? "+" : "", num);
 	xmlesc_write(f, in->o->countname, strlen(in->o->countname), (size_t)-1);
 	if (fabs(dp) < 0.005)
@@ -257,7 +222,7 @@ static void title(FILE *f, const struct svg_in *in, const struct frame *fr, doub
 	char num[NUMFMT_MAX], share[NUMFMT_MAX];
 	double pct;
 
-	svg_commify(num, sizeof(num), samples);
+	draw_commify(num, sizeof(num), samples);
 	fputs("<title>", f);
 	if (fr->depth == 0) {
 		fprintf(f, "all (%s ", num);
@@ -265,7 +230,7 @@ static void title(FILE *f, const struct svg_in *in, const struct frame *fr, doub
 		fputs(", 100%)</title>", f);
 		return;
 	}
-	xmlesc_write(f, fr->name, svg_strip(fr->name, fr->len), (size_t)-1);
+	xmlesc_write(f, fr->name, draw_strip(fr->name, fr->len), (size_t)-1);
 	fprintf(f, " (%s ", num);
 	xmlesc_write(f, o->countname, strlen(o->countname), (size_t)-1);
 	/* flamegraph.pl divides the rounded count; with fractional counts
@@ -282,68 +247,6 @@ static void title(FILE *f, const struct svg_in *in, const struct frame *fr, doub
 	fputs(")</title>", f);
 }
 
-/* --colordiffusion: the wider a frame, the redder; narrow ones pale.  In
- * 32 steps of the square root of its share, so a few colours serve. */
-static void diffusion(const struct svg_in *in, const struct frame *fr, char *out)
-{
-	double end = fr->depth == 0 ? in->timemax : fr->end;
-	double v = floor(32 * sqrt((end - fr->start) / in->timemax)) / 32;
-
-	sprintf(out, "rgb(%d,%d,%d)", 255 - (int)(25 * v), (int)(230 - 200 * v), (int)(200 - 190 * v));
-}
-
-void svg_fill(const struct svg_in *in, const struct frame *fr, char *out)
-{
-	if (fr->len == 2 && memcmp(fr->name, "--", 2) == 0)
-		strcpy(out, "rgb(160,160,160)");
-	else if (fr->len == 1 && fr->name[0] == '-')
-		strcpy(out, "rgb(200,200,200)");
-	else if (fr->has_delta && in->o->diff_detail && fr->after == 0 && fr->before > 0)
-		strcpy(out, "url(#" GONE_ID ")");
-	else if (fr->has_delta)
-		palette_diff(fr->delta, in->maxdelta, in->o->negate, out);
-	else if (in->o->colordiffusion)
-		diffusion(in, fr, out);
-	else
-		palette_color(in->pal, fr->name, fr->len, out);
-}
-
-void svg_label(FILE *f, const struct svg_in *in, const struct frame *fr, double x1,
-	       double x2, double ty)
-{
-	const struct fg_opts *o = in->o;
-	double room = (x2 - x1) / (o->fontsize * o->fontwidth);
-	size_t chars = room >= 1e9 ? (size_t)1e9 : (size_t)room;
-	size_t n = svg_strip(fr->name, fr->len), have;
-	char yb[32], xb[NUMFMT_MAX];
-
-	if (chars < 3 || n == 0)
-		return;
-	have = xmlesc_count(fr->name, n);
-	numfmt_fixed(xb, x1 + 3, 2);
-	fprintf(f, "<text x=\"%s\" y=\"%s\">", xb, svg_num(yb, ty));
-	if (have <= chars) {
-		xmlesc_write(f, fr->name, n, (size_t)-1);
-	} else {
-		xmlesc_write(f, fr->name, n, chars - 2);
-		fputs("..", f);
-	}
-	fputs("</text>", f);
-}
-
-void svg_frame_y(const struct fg_opts *o, unsigned depth, double height, double *y1, double *y2)
-{
-	double fh = (double)o->frameheight, ypad1 = o->fontsize * 3, ypad2 = o->fontsize * 2 + 10;
-
-	if (!o->inverted) {
-		*y1 = height - ypad2 - (depth + 1) * fh + FRAMEPAD;
-		*y2 = height - ypad2 - depth * fh;
-	} else {
-		*y1 = ypad1 + depth * fh;
-		*y2 = ypad1 + (depth + 1) * fh - FRAMEPAD;
-	}
-}
-
 static void frame(FILE *f, const struct svg_in *in, const struct frame *fr, double height)
 {
 	const struct fg_opts *o = in->o;
@@ -353,7 +256,7 @@ static void frame(FILE *f, const struct svg_in *in, const struct frame *fr, doub
 	const struct nattr *na = fr->depth ? nameattr_find(in->na, fr->name, fr->len) : NULL;
 	char xs1[NUMFMT_MAX], xs2[NUMFMT_MAX], w[NUMFMT_MAX], h[NUMFMT_MAX], yb[32], color[48];
 
-	svg_frame_y(o, fr->depth, height, &y1, &y2);
+	draw_frame_y(o, fr->depth, height, &y1, &y2);
 	if (na && na->a_attrs)
 		fprintf(f, "<a%s%s>", na->a_attrs, na->g_attrs);
 	else
@@ -372,10 +275,10 @@ static void frame(FILE *f, const struct svg_in *in, const struct frame *fr, doub
 	numfmt_fixed(xs2, x2, 1);
 	numfmt_fixed(w, strtod(xs2, NULL) - strtod(xs1, NULL), 1);
 	numfmt_fixed(h, y2 - y1, 1);
-	svg_fill(in, fr, color);
+	draw_fill(in, fr, color);
 	fprintf(f, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"%s\"/>", xs1,
-		svg_num(yb, y1), w, h, color);
-	svg_label(f, in, fr, x1, x2, 3 + (y1 + y2) / 2);
+		draw_num(yb, y1), w, h, color);
+	draw_label(f, in, fr, x1, x2, 3 + (y1 + y2) / 2);
 	fputs(na && na->a_attrs ? "</a>\n" : "</g>\n", f);
 }
 

@@ -32,27 +32,4 @@ void svg_write(FILE *f, const struct svg_in *in);
 /* Writes the small SVG that says there was no valid input. */
 void svg_write_empty(FILE *f, const struct fg_opts *o);
 
-/* Length of name without a trailing _[k] _[w] _[i] _[j] annotation: the
- * name as labels and titles show it. */
-size_t svg_strip(const char *s, size_t n);
-
-/* Writes fr's fill ("rgb(R,G,B)" or a url(#...) pattern) to out (48
- * bytes). */
-void svg_fill(const struct svg_in *in, const struct frame *fr, char *out);
-
-/* Writes fr's <text> label for a box from x1 to x2 (px) at baseline ty,
- * or nothing when fewer than 3 characters fit. */
-void svg_label(FILE *f, const struct svg_in *in, const struct frame *fr, double x1,
-	       double x2, double ty);
-
-/* The top and bottom (px) of frames at depth in an image of height. */
-void svg_frame_y(const struct fg_opts *o, unsigned depth, double height, double *y1, double *y2);
-
-/* Formats v as Perl prints a number (%.15g); returns buf. */
-const char *svg_num(char *buf, double v);
-
-/* Writes n with thousands separators ("1,234,567"), as flamegraph.pl
- * labels sample counts, after rounding it to an integer. */
-void svg_commify(char *buf, size_t size, double n);
-
 #endif

@@ -1,26 +1,16 @@
 /* perfdata_none: perf.data in the Windows build, which leaves
  * collapse/perfdata/ out (its reader needs libelf, libdw and libzstd).
- * A perf.data is still recognised, so that flame.exe says what to do
- * rather than calling it an unknown input.  windows.mk builds this file
+ * A perf.data is still recognised (perfdata_sniff.c is built), so that
+ * flame.exe says what to do rather than calling it an unknown input.  windows.mk builds this file
  * only when collapse/perfdata/perfdata_format.h exists; it stands in for
  * what collapse/perf/ and format.c call of that folder. */
 #include "perfdata.h"
 #include "perfdata_format.h"
 
 #include <stdio.h>
-#include <string.h>
 
 #define NEEDS_LINUX "reading perf.data needs the Linux build; on Linux, " \
 	"'perf script -i FILE > FILE.txt' writes text this build reads"
-
-int perfdata_fmt_sniff(const char *head, size_t len)
-{
-	/* Either byte order, and the older header. */
-	if (len < 8)
-		return 0;
-	return memcmp(head, "PERFILE2", 8) == 0 || memcmp(head, "2ELIFREP", 8) == 0 ||
-	       memcmp(head, "PERFFILE", 8) == 0 ? 100 : 0;
-}
 
 int perfdata_collect(const struct format_job *j)
 {

@@ -172,7 +172,12 @@ struct etl_key *etl_sorted(const struct erec *rec, size_t n, int cpus);
  * into the aggregate. */
 void etl_join(struct etl *x, int end);
 void etl_join_free(struct etl *x);
-int etl_kernel_addr(const struct etl *x, uint64_t a);
+
+/* Whether a is a kernel address in x's pointer size. */
+static inline int etl_kernel_addr(const struct etl *x, uint64_t a)
+{
+	return x->ptrsize == 4 ? a >= 0x80000000u : a >= 0xffff800000000000ULL;
+}
 
 /* etl_agg.c: a finished sample into the aggregate (the idle thread's and
  * those the time filter drops only counted). */

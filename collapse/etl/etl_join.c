@@ -39,11 +39,6 @@ static uint32_t get(const struct map64 *m, uint64_t key, uint32_t none)
 	return map64_next(m, key, &c, &v) == 0 ? v : none;
 }
 
-int etl_kernel_addr(const struct etl *x, uint64_t a)
-{
-	return x->ptrsize == 4 ? a >= 0x80000000u : a >= 0xffff800000000000ULL;
-}
-
 /* The live sample of link i (seq + 1), or NULL when none or finished. */
 static struct esample *live(struct join *j, uint32_t i)
 {

@@ -35,23 +35,6 @@ static size_t hex(char *out, uint64_t v)
 	return n;
 }
 
-#define FCACHE_SLOTS ((size_t)1 << 16)	/* 3 MB of frames emitted lately */
-
-uint32_t pd_map_serial(struct pd *d)
-{
-	if (++d->map_serial == 0) {	/* wrapped: old serials would match new maps */
-		pd_emit_flush(d);
-		d->map_serial = 1;
-	}
-	return d->map_serial;
-}
-
-void pd_emit_flush(struct pd *d)
-{
-	if (d->fcache)
-		memset(d->fcache, 0, FCACHE_SLOTS * sizeof(*d->fcache));
-}
-
 void pd_emit_free(struct pd *d)
 {
 	free(d->fcache);
@@ -91,7 +74,7 @@ static size_t slot_of(const struct pd *d, const struct pd_map *m, uint64_t ip, i
 	uint32_t pid = kernel ? 0 : d->cur_pid;
 	uint64_t h = (ip ^ ((uint64_t)m->serial << 40) ^ pid) * 0x9e3779b97f4a7c15ULL;
 
-	return (size_t)(h >> 40) & (FCACHE_SLOTS - 1);
+	return (size_t)(h >> 40) & (PD_FCACHE_SLOTS - 1);
 }
 
 /* The map of f (its mode and ip set), or NULL: mode
@@ -360,7 +343,7 @@ void pd_emit(struct pd *d, const struct pd_sample *s)
 	d->st->samples++;
 	if (!d->out_started) {
 		d->out_started = 1;
-		d->fcache = xcalloc(FCACHE_SLOTS, sizeof(*d->fcache));
+		d->fcache = xcalloc(PD_FCACHE_SLOTS, sizeof(*d->fcache));
 		pd_out_start(d, d->stable ? d->workers : 1);
 	}
 	if (pd_out_begin(d, &h)) {

@@ -46,8 +46,10 @@ static void report(const struct sink *s, const char *name, const struct perfdata
 	}
 }
 
-int perfdata_collapse(struct perf *p, const struct perf_opts *o, struct lread *lr,
-		      const char *name, perf_warn_fn *warn, void *ctx, char *err, size_t errlen)
+/* perfdata_collapse, called here by this name: the Windows build's
+ * stand-in (win/perfdata_none.c) defines perfdata_collapse too. */
+static int collapse(struct perf *p, const struct perf_opts *o, struct lread *lr, const char *name,
+		    perf_warn_fn *warn, void *ctx, char *err, size_t errlen)
 {
 	struct sink s = { warn, ctx };
 	struct perfdata_stats st;
@@ -66,12 +68,10 @@ int perfdata_collapse(struct perf *p, const struct perf_opts *o, struct lread *l
 	return rc;
 }
 
-int perfdata_fmt_sniff(const char *head, size_t len)
+int perfdata_collapse(struct perf *p, const struct perf_opts *o, struct lread *lr,
+		      const char *name, perf_warn_fn *warn, void *ctx, char *err, size_t errlen)
 {
-	if (len < 8)
-		return 0;
-	return memcmp(head, "PERFILE2", 8) == 0 || memcmp(head, "2ELIFREP", 8) == 0 ||
-	       memcmp(head, "PERFFILE", 8) == 0 ? 100 : 0;
+	return collapse(p, o, lr, name, warn, ctx, err, errlen);
 }
 
 /* Other events and filters, as the text path reports them. */
@@ -107,7 +107,7 @@ int perfdata_collect(const struct format_job *j)
 		po.pid = po.tid = 1;
 	po.seq = j->o->seq;
 	p = perf_new(&po, j->t, j->warn, j->ctx);
-	rc = perfdata_collapse(p, &po, j->lr, j->name, j->warn, j->ctx, msg, sizeof(msg));
+	rc = collapse(p, &po, j->lr, j->name, j->warn, j->ctx, msg, sizeof(msg));
 	if (rc < 0)
 		snprintf(j->err, j->errlen, "%s: %s", j->name, msg);
 	report_perf(j, perf_stats(p));

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct strtab;
 struct perf;
@@ -97,6 +98,8 @@ struct pd_rframe {
 /* One frame as emitted, kept by (map serial, pid, address): hot code is
  * sampled over and over, and this skips the map's file, the symbol
  * search and the hex formatting for it. */
+#define PD_FCACHE_SLOTS ((size_t)1 << 16)	/* 3 MB of frames emitted lately */
+
 struct pd_fcache {
 	uint64_t ip;			/* the address sampled */
 	uint32_t serial;		/* its map's serial; 0: empty */
@@ -287,12 +290,27 @@ void pd_jit_free(struct pd *d);
 
 /* perfdata_emit.c */
 void pd_emit(struct pd *d, const struct pd_sample *s);
+void pd_emit_free(struct pd *d);
+
 /* Forgets the frames emitted so far: the names a map gives changed (a
  * build id noted late, serials wrapped).  pd_emit_free frees the cache. */
-void pd_emit_flush(struct pd *d);
-void pd_emit_free(struct pd *d);
-/* A new map serial (never 0). */
-uint32_t pd_map_serial(struct pd *d);
+static inline void pd_emit_flush(struct pd *d)
+{
+	if (d->fcache)
+		memset(d->fcache, 0, PD_FCACHE_SLOTS * sizeof(*d->fcache));
+}
+
+/* A new map serial (never 0); the frame cache, keyed by them, is
+ * forgotten when they wrap (old serials would match new maps).  Inline
+ * here: the process tables make maps, the emitter caches by them. */
+static inline uint32_t pd_map_serial(struct pd *d)
+{
+	if (++d->map_serial == 0) {
+		pd_emit_flush(d);
+		d->map_serial = 1;
+	}
+	return d->map_serial;
+}
 
 /* perfdata_out.c: samples to the collapser, through a second thread
  * when threads is not 1, the input a file, and every sample kept (one

@@ -1,5 +1,6 @@
 /* Unit tests for render/layout, render/xmlesc and render/svg helpers. */
 #include "check.h"
+#include "draw.h"
 #include "layout.h"
 #include "stree.h"
 #include "svg.h"
@@ -59,16 +60,16 @@ static void test_numbers(void)
 {
 	char b[64];
 
-	svg_commify(b, sizeof(b), 1234567);
+	draw_commify(b, sizeof(b), 1234567);
 	CHECK_STR(b, "1,234,567");
-	svg_commify(b, sizeof(b), 999);
+	draw_commify(b, sizeof(b), 999);
 	CHECK_STR(b, "999");
-	svg_commify(b, sizeof(b), 1000);
+	draw_commify(b, sizeof(b), 1000);
 	CHECK_STR(b, "1,000");
-	svg_commify(b, sizeof(b), 2.5);	/* %.0f rounds half to even, as Perl's sprintf */
+	draw_commify(b, sizeof(b), 2.5);	/* %.0f rounds half to even, as Perl's sprintf */
 	CHECK_STR(b, "2");
-	CHECK_STR(svg_num(b, 117), "117");
-	CHECK_STR(svg_num(b, 66.5), "66.5");
+	CHECK_STR(draw_num(b, 117), "117");
+	CHECK_STR(draw_num(b, 66.5), "66.5");
 }
 
 int main(void)
