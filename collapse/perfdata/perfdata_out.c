@@ -114,7 +114,8 @@ void pd_out_frame(struct pd *d, const struct pd_rframe *f)
 		return;
 	}
 	/* Room was made for PD_MAX_STACK frames; inlined ones may add more. */
-	xgrow(&d->batch->buf, &d->batch->cap, d->batch->len + sizeof(*f), 1);
+	if (d->batch->len + sizeof(*f) > d->batch->cap)	/* no call per frame */
+		xgrow(&d->batch->buf, &d->batch->cap, d->batch->len + sizeof(*f), 1);
 	s = (struct bsample *)(void *)(d->batch->buf + d->bsample);
 	memcpy(d->batch->buf + d->batch->len, f, sizeof(*f));
 	d->batch->len += sizeof(*f);
