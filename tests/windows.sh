@@ -1,6 +1,7 @@
 # The Windows build (make windows, build-win/*.exe) under wine: the same
 # bytes as the Linux build for the golden flamegraph cases, the examples
-# and the ETW, Visual Studio and PerfView inputs, from files and stdin,
+# and the ETW, Visual Studio and PerfView inputs and .etl traces (plain,
+# LZ77+Huffman, zipped, split by thread, with --symbols), from files and stdin,
 # with worker threads, a zip written and read; the collapsers' cases
 # against their hand-written results; a path with spaces, non-ASCII
 # characters and backslashes; an existing output replaced; no CR byte in
@@ -101,6 +102,7 @@ windows_suite() {
 	no_cr "windows: SVG and folded output" "$W/all-svg" "$W/win.folded" "$W/win.diff"
 
 	windows_paths
+	windows_etl
 	windows_linux_only
 }
 
@@ -154,6 +156,60 @@ windows_paths() {
 	same "windows: stackcollapse-etw --split lists Windows paths" "$W/want.list" "$W/win.list"
 	[ "$(ls "$_d/etw split" | wc -l)" = 2 ] && pass "windows: stackcollapse-etw --split: two files apart by case alone stay two" \
 		|| fail "windows: stackcollapse-etw --split files" "$(ls "$_d/etw split")"
+}
+
+# .etl read by the .exe files on their own (no wpaexporter): traces
+# written by tests/tools/etlwrite.py, plain and in LZ77+Huffman buffers,
+# zipped as PerfView ships them, split by thread for a menu hook, named
+# through --symbols maps; the shared PerfView trace when it is there.
+windows_etl() {
+	_e="$W/etl"
+	mkdir -p "$_e"
+	python3 tests/tools/etlwrite.py "$_e/plain.etl" "$_e/plain.want" --samples 1500 --seed 5
+	python3 tests/tools/etlwrite.py "$_e/huff.etl" "$_e/huff.want" --huffman --ptr 4 --seed 7
+	for _k in plain huff; do
+		wexe stackcollapse-etw "$_e/$_k.etl" > "$_e/win.folded" 2> "$W/err"
+		same "windows: stackcollapse-etw.exe reads $_k.etl as written" "$_e/$_k.want" "$_e/win.folded"
+		wexe flame "$_e/$_k.etl" --title "$_k.etl" > "$W/win.svg" 2>/dev/null
+		"$B/flame" "$_e/$_k.etl" --title "$_k.etl" > "$W/lin.svg" 2>/dev/null
+		same "windows: flame.exe draws $_k.etl as on Linux" "$W/lin.svg" "$W/win.svg"
+	done
+	python3 -c 'import sys, zipfile
+with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+    z.write(sys.argv[2], "trace.etl")' "$_e/huff.etl.zip" "$_e/huff.etl"
+	wexe stackcollapse-etw "$(winpath "$_e/huff.etl.zip")" > "$_e/win.folded" 2> "$W/err"
+	same "windows: an .etl inside a .zip, as PerfView ships them" "$_e/huff.want" "$_e/win.folded"
+
+	# A menu hook's --split-by on the trace itself: the same graphs and
+	# list as the Linux build's, in Windows paths.
+	"$B/flame" --split-by thread --top 3 -o "$_e/split" "$_e/plain.etl" 2>/dev/null |
+		while IFS= read -r _p; do winpath "$_p"; echo; done > "$_e/lin.list"
+	mv "$_e/split" "$_e/lin-split"
+	wexe flame --split-by thread --top 3 -o "$(winpath "$_e/split")" "$(winpath "$_e/plain.etl")" \
+		> "$_e/win.list" 2> "$W/err"
+	same "windows: flame.exe --split-by thread --top 3 on an .etl lists its graphs" "$_e/lin.list" "$_e/win.list"
+	[ "$(wc -l < "$_e/win.list")" = 3 ] && diff -r "$_e/lin-split" "$_e/split" > /dev/null \
+		&& pass "windows: --split-by on an .etl: the Linux build's three graphs" \
+		|| fail "windows: --split-by on an .etl" "$(cat "$_e/win.list" "$W/err"; ls "$_e/split")"
+
+	python3 tests/tools/etlwrite.py "$_e/addrs.etl" "$_e/addrs.want" --addrs --seed 2
+	mkdir -p "$_e/sym"
+	awk 'BEGIN { for (a = 0; a < 524288; a += 4096) printf "%x 1000 Nt_%x\n", a, a }' > "$_e/sym/ntdll.dll.sym"
+	"$B/stackcollapse-etw" --symbols "$_e/sym" "$_e/addrs.etl" > "$_e/lin.folded"
+	wexe stackcollapse-etw --symbols "$(winpath "$_e/sym")" "$(winpath "$_e/addrs.etl")" > "$_e/win.folded" 2> "$W/err"
+	grep -q 'ntdll.dll!Nt_' "$_e/lin.folded" && same "windows: --symbols DIR names frames as on Linux" \
+		"$_e/lin.folded" "$_e/win.folded" || fail "windows: --symbols: no named frame on Linux"
+	no_cr "windows: .etl output" "$_e/win.folded" "$_e/win.list"
+
+	_z=../shared/samples/etl/net.4.5.2.x64.etl.zip
+	if [ -f "$_z" ]; then
+		wexe stackcollapse-etw "$_z" > "$_e/win.folded" 2>/dev/null
+		"$B/stackcollapse-etw" "$_z" > "$_e/lin.folded" 2>/dev/null
+		[ -s "$_e/lin.folded" ] && same "windows: the shared PerfView .etl as on Linux" "$_e/lin.folded" "$_e/win.folded" \
+			|| fail "windows: the shared PerfView .etl: no stacks on Linux"
+	else
+		skip "windows: the shared PerfView .etl" "../shared/samples/etl is not present"
+	fi
 }
 
 # What needs Linux says so, and fails.
