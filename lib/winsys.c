@@ -34,7 +34,7 @@ const char *winsys_progname = "flame";
 
 /* s as UTF-16 (the caller frees), or NULL with errno ENOENT when s is not
  * valid UTF-8. */
-static wchar_t *wide(const char *s)
+wchar_t *winsys_wide(const char *s)
 {
 	int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, NULL, 0);
 	wchar_t *w;
@@ -138,7 +138,7 @@ int wmain(int argc, wchar_t **wargv)
 
 int winsys_open(const char *path, int flags, ...)
 {
-	wchar_t *w = wide(path);
+	wchar_t *w = winsys_wide(path);
 	int mode = 0, fd;
 	va_list ap;
 
@@ -166,7 +166,7 @@ static const char *binary_mode(const char *mode, char *buf, size_t n)
 FILE *winsys_fopen(const char *path, const char *mode)
 {
 	char m[16];
-	wchar_t *w = wide(path), *wm = wide(binary_mode(mode, m, sizeof(m)));
+	wchar_t *w = winsys_wide(path), *wm = winsys_wide(binary_mode(mode, m, sizeof(m)));
 	FILE *f = w && wm ? _wfopen(w, wm) : NULL;
 
 	free(w);
@@ -183,7 +183,7 @@ FILE *winsys_fdopen(int fd, const char *mode)
 
 int winsys_stat(const char *path, struct _stat64 *st)
 {
-	wchar_t *w = wide(path);
+	wchar_t *w = winsys_wide(path);
 	int rc = w ? _wstat64(w, st) : -1;
 
 	free(w);
@@ -192,7 +192,7 @@ int winsys_stat(const char *path, struct _stat64 *st)
 
 int winsys_access(const char *path, int mode)
 {
-	wchar_t *w = wide(path);
+	wchar_t *w = winsys_wide(path);
 	int rc = w ? _waccess(w, mode & ~X_OK) : -1;	/* Windows has no execute bit */
 
 	free(w);
@@ -201,7 +201,7 @@ int winsys_access(const char *path, int mode)
 
 int winsys_unlink(const char *path)
 {
-	wchar_t *w = wide(path);
+	wchar_t *w = winsys_wide(path);
 	int rc = w ? _wunlink(w) : -1;
 
 	free(w);
@@ -210,7 +210,7 @@ int winsys_unlink(const char *path)
 
 int winsys_mkdir(const char *path)
 {
-	wchar_t *w = wide(path);
+	wchar_t *w = winsys_wide(path);
 	int rc = w ? _wmkdir(w) : -1;
 
 	free(w);
@@ -245,7 +245,7 @@ int winsys_mkstemp(char *tmpl)
 
 int winsys_rename(const char *from, const char *to)
 {
-	wchar_t *wf = wide(from), *wt = wide(to);
+	wchar_t *wf = winsys_wide(from), *wt = winsys_wide(to);
 	int rc = -1;
 
 	if (wf && wt) {
@@ -261,7 +261,7 @@ int winsys_rename(const char *from, const char *to)
 
 char *winsys_realpath(const char *path, char *resolved)
 {
-	wchar_t *w = wide(path), *full = w ? _wfullpath(NULL, w, 0) : NULL;
+	wchar_t *w = winsys_wide(path), *full = w ? _wfullpath(NULL, w, 0) : NULL;
 	char *s = full ? narrow(full) : NULL;
 
 	(void)resolved;	/* flame passes NULL: the result is allocated */

@@ -41,6 +41,10 @@ int winsys_unlink(const char *path);
 int winsys_mkdir(const char *path);
 int winsys_mkstemp(char *tmpl);
 
+/* s as UTF-16 (the caller frees), or NULL with errno ENOENT when s is not
+ * valid UTF-8. */
+wchar_t *winsys_wide(const char *s);
+
 /* MoveFileExW with MOVEFILE_REPLACE_EXISTING: replaces an existing file
  * (Windows' rename refuses to), as POSIX rename does. */
 int winsys_rename(const char *from, const char *to);

@@ -289,6 +289,10 @@ for ln in sys.stdin:
 	same "--symbols: a PE image's PDB through llvm-symbolizer" "$XE/want" "$XE/got"
 	grep -q 'lib.dll!fn[0-9]' "$XE/got" && pass "etl: --symbols PE: fnN frames" \
 		|| fail "etl: --symbols PE: no fnN frames" "$(head -3 "$XE/got")"
+	PATH=/nonexistent "$SETW" --symbols "$XE/pe" "$XE/p.etl" 2> "$XE/err" > "$XE/got"
+	grep -q 'lib.dll: llvm-symbolizer cannot be run' "$XE/err" && grep -q 'lib.dll!?' "$XE/got" \
+		&& pass "etl: --symbols PE without llvm-symbolizer: said, frames left unnamed" \
+		|| fail "etl: --symbols PE without llvm-symbolizer" "$(cat "$XE/err")"
 }
 
 # The shared PerfView trace: Windows 8 x64, 8 CPUs, compressed buffers.

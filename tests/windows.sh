@@ -200,6 +200,8 @@ with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
 	grep -q 'ntdll.dll!Nt_' "$_e/lin.folded" && same "windows: --symbols DIR names frames as on Linux" \
 		"$_e/lin.folded" "$_e/win.folded" || fail "windows: --symbols: no named frame on Linux"
 	no_cr "windows: .etl output" "$_e/win.folded" "$_e/win.list"
+	windows_symbolizer
+
 
 	_z=../shared/samples/etl/net.4.5.2.x64.etl.zip
 	if [ -f "$_z" ]; then
@@ -210,6 +212,40 @@ with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
 	else
 		skip "windows: the shared PerfView .etl" "../shared/samples/etl is not present"
 	fi
+}
+
+# A PE image named through llvm-symbolizer, run as a child process with
+# pipes (CreateProcessW): tests/tools/fakesym.c built for Windows plays
+# it, from a directory with a space and a non-ASCII character, reached by
+# PATH; it answers only when its --obj= argument arrived whole.  The
+# names expected are those a --symbols map gives the Linux build.
+windows_symbolizer() {
+	_wcc=${WIN_CC:-x86_64-w64-mingw32-gcc}
+	if ! command -v "$_wcc" > /dev/null 2>&1; then
+		skip "windows: llvm-symbolizer as a child process" "$_wcc is not installed"
+		return
+	fi
+	_s="$_e/sym dir ü"
+	mkdir -p "$_s/bin" "$_e/map"
+	printf 'int f(void) { return 1; }\n' > "$_e/lib.c"
+	if ! "$_wcc" -O2 -o "$_s/bin/llvm-symbolizer.exe" tests/tools/fakesym.c 2> "$W/err" ||
+	   ! "$_wcc" -shared -Wl,--image-base,0x180000000 -o "$_s/lib.dll" "$_e/lib.c" 2>> "$W/err"; then
+		fail "windows: building the stand-in symbolizer" "$(cat "$W/err")"
+		return
+	fi
+	python3 tests/tools/etlwrite.py "$_e/pe.etl" "$_e/pe.addrs" --addrs --seed 2
+	tr ';' '\n' < "$_e/pe.addrs" | sed -n 's/^lib\.dll!0x\([0-9a-f]*\).*/\1/p' | sort -u |
+		while read -r _r; do printf '%s 1 at_0x%x_lib.dll\n' "$_r" $((0x180000000 + 0x$_r)); done \
+		> "$_e/map/lib.dll.sym"
+	"$B/stackcollapse-etw" --symbols "$_e/map" "$_e/pe.etl" > "$_e/lin.folded"
+	WINEPATH="$(winpath "$_s/bin")" wexe stackcollapse-etw --symbols "$(winpath "$_s")" \
+		"$(winpath "$_e/pe.etl")" > "$_e/win.folded" 2> "$W/err"
+	grep -q 'lib.dll!at_0x18' "$_e/lin.folded" && same "windows: a PE image named through llvm-symbolizer (a child process)" \
+		"$_e/lin.folded" "$_e/win.folded" || fail "windows: symbolizer: no named frame on Linux" "$(head -3 "$_e/lin.folded")"
+	wexe stackcollapse-etw --symbols "$(winpath "$_s")" "$(winpath "$_e/pe.etl")" > "$_e/win.folded" 2> "$W/err"
+	grep -q 'lib.dll: llvm-symbolizer cannot be run' "$W/err" && grep -q 'lib.dll!?' "$_e/win.folded" \
+		&& pass "windows: no llvm-symbolizer on PATH: said, frames left unnamed" \
+		|| fail "windows: no llvm-symbolizer" "$(cat "$W/err")"
 }
 
 # What needs Linux says so, and fails.

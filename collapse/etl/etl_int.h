@@ -200,9 +200,9 @@ int etl_sym_module(struct etl *x, const char *name, size_t len);
 int etl_sym_name(struct etl *x, int mod, uint64_t rva, uint32_t *name);
 
 /* etl_pe.c: a PE image asked through llvm-symbolizer; NULL when file is
- * no PE image or llvm-symbolizer cannot be run. */
+ * no PE image or llvm-symbolizer cannot be run (then *why says which). */
 struct etl_pe;
-struct etl_pe *etl_pe_new(const char *file);
+struct etl_pe *etl_pe_new(const char *file, const char **why);
 /* The function at rva into buf (cap bytes): its length, 0 when unknown. */
 size_t etl_pe_name(struct etl_pe *p, uint64_t rva, char *buf, size_t cap);
 void etl_pe_free(struct etl_pe *p);

@@ -3,6 +3,7 @@
  * header, turns an RVA into the address llvm-symbolizer expects; one
  * process per image, asked an address a line and answering two lines
  * (--output-style=GNU: function, file:line). */
+#include "child.h"
 #include "etl_int.h"
 #include "xalloc.h"
 
@@ -10,41 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _WIN32
-
-struct etl_pe *etl_pe_new(const char *file)
-{
-	(void)file;
-	return NULL;
-}
-
-size_t etl_pe_name(struct etl_pe *p, uint64_t rva, char *buf, size_t cap)
-{
-	(void)p, (void)rva, (void)buf, (void)cap;
-	return 0;
-}
-
-void etl_pe_free(struct etl_pe *p)
-{
-	(void)p;
-}
-
-#else
-
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char **environ;
-
 struct etl_pe {
 	uint64_t base;		/* the image's preferred base */
-	pid_t pid;		/* llvm-symbolizer */
-	int fd;			/* its stdin and stdout */
-	FILE *in;		/* its answers */
+	struct child *sym;	/* llvm-symbolizer */
 	int dead;		/* it stopped answering */
 };
 
@@ -72,59 +41,41 @@ static int image_base(const char *file, uint64_t *base)
 	return 0;
 }
 
-/* Starts llvm-symbolizer on file, talking over a socket pair. */
+/* Starts llvm-symbolizer on file, asked on its stdin. */
 static int start(struct etl_pe *p, const char *file)
 {
-	char prog[] = "llvm-symbolizer", gnu[] = "--output-style=GNU", flat[] = "--no-inlines";
-	char fn[] = "--functions=linkage", dem[] = "--demangle";
 	char *obj = xmalloc(strlen(file) + 7);
-	char *argv[] = { prog, obj, gnu, flat, fn, dem, NULL };
-	posix_spawn_file_actions_t fa;
-	int sv[2], rc;
+	const char *argv[] = { "llvm-symbolizer", obj, "--output-style=GNU", "--no-inlines",
+			       "--functions=linkage", "--demangle", NULL };
 
 	sprintf(obj, "--obj=%s", file);
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0) {
-		free(obj);
-		return -1;
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, sv[1], 0);
-	posix_spawn_file_actions_adddup2(&fa, sv[1], 1);
-	posix_spawn_file_actions_addclose(&fa, sv[0]);
-	posix_spawn_file_actions_addclose(&fa, sv[1]);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	rc = posix_spawnp(&p->pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(sv[1]);
+	p->sym = child_start(argv, 1);
 	free(obj);
-	if (rc != 0 || (p->in = fdopen(sv[0], "r")) == NULL) {
-		close(sv[0]);
-		if (rc == 0)
-			waitpid(p->pid, NULL, 0);
-		return -1;
-	}
-	p->fd = sv[0];
-	return 0;
+	return p->sym ? 0 : -1;
 }
 
-struct etl_pe *etl_pe_new(const char *file)
+struct etl_pe *etl_pe_new(const char *file, const char **why)
 {
 	struct etl_pe *p = xcalloc(1, sizeof(*p));
 
-	if (image_base(file, &p->base) < 0 || start(p, file) < 0) {
-		free(p);
-		return NULL;
+	*why = "is no PE image; its frames stay unnamed";
+	if (image_base(file, &p->base) == 0) {
+		*why = "llvm-symbolizer cannot be run (is it on PATH?); the image's frames stay unnamed";
+		if (start(p, file) == 0)
+			return p;
 	}
-	return p;
+	free(p);
+	return NULL;
 }
 
 /* Reads one answer line into buf (cap bytes), newline dropped; its length
  * or -1. */
 static long answer(struct etl_pe *p, char *buf, size_t cap)
 {
+	FILE *in = child_out(p->sym);
 	size_t n;
 
-	if (!fgets(buf, (int)cap, p->in))
+	if (!fgets(buf, (int)cap, in))
 		return -1;
 	n = strlen(buf);
 	if (n && buf[n - 1] == '\n')
@@ -132,9 +83,11 @@ static long answer(struct etl_pe *p, char *buf, size_t cap)
 	else {
 		int c;
 
-		while ((c = getc(p->in)) != EOF && c != '\n')
+		while ((c = getc(in)) != EOF && c != '\n')
 			;		/* a name longer than buf: cut */
 	}
+	if (n && buf[n - 1] == '\r')
+		buf[--n] = 0;		/* a Windows build of it */
 	return (long)n;
 }
 
@@ -145,7 +98,7 @@ size_t etl_pe_name(struct etl_pe *p, uint64_t rva, char *buf, size_t cap)
 	long len;
 	size_t i;
 
-	if (p->dead || send(p->fd, line, (size_t)n, MSG_NOSIGNAL) != n ||
+	if (p->dead || child_send(p->sym, line, (size_t)n) < 0 ||
 	    (len = answer(p, buf, cap)) < 0 || answer(p, where, sizeof(where)) < 0) {
 		p->dead = 1;
 		return 0;
@@ -162,9 +115,6 @@ void etl_pe_free(struct etl_pe *p)
 {
 	if (!p)
 		return;
-	fclose(p->in);
-	waitpid(p->pid, NULL, 0);
+	child_finish(p->sym);
 	free(p);
 }
-
-#endif

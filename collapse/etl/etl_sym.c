@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define SYM_MSGS 3		/* faults named per map file */
 
@@ -42,13 +44,10 @@ struct etl_syms {
 struct etl_syms *etl_syms_new(const char *path)
 {
 	struct etl_syms *s = xcalloc(1, sizeof(*s));
-	DIR *d = opendir(path);
+	struct stat st;
 
 	s->path = xstrndup(path, strlen(path));
-	if (d) {
-		s->is_dir = 1;
-		closedir(d);
-	}
+	s->is_dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 	return s;
 }
 
@@ -138,14 +137,21 @@ static void load_map(struct etl *x, struct smod *m, FILE *f, const char *file)
 }
 
 /* Finds the file of module name in the symbols directory, any case: its
- * path (owned by the caller) or NULL. */
+ * path (owned by the caller) or NULL.  The name as given is tried first
+ * (on Windows, whose file names ignore case, that is the whole search). */
 static char *find_file(const struct etl_syms *s, const char *name)
 {
-	DIR *d = opendir(s->path);
+	char *hit = xmalloc(strlen(s->path) + strlen(name) + 2);
 	struct dirent *e;
-	char *hit = NULL;
+	DIR *d;
 
-	if (!d)
+	/* A module name is the trace's: never a path out of the directory. */
+	sprintf(hit, "%s/%s", s->path, name);
+	if (!strpbrk(name, "/\\") && strcmp(name, "..") != 0 && access(hit, F_OK) == 0)
+		return hit;
+	free(hit);
+	hit = NULL;
+	if (!(d = opendir(s->path)))
 		return NULL;
 	while (!hit && (e = readdir(d)) != NULL) {
 		if (strcasecmp(e->d_name, name) == 0) {
@@ -165,6 +171,12 @@ static void load(struct etl *x, struct smod *m)
 	const char *base = strrchr(s->path, '/');
 	FILE *f;
 
+#ifdef _WIN32
+	const char *bs = strrchr(s->path, '\\');
+
+	if (bs && (!base || bs > base))
+		base = bs;
+#endif
 	sprintf(sym, "%s.sym", m->name);
 	if (s->is_dir)
 		file = find_file(s, sym);
@@ -176,7 +188,10 @@ static void load(struct etl *x, struct smod *m)
 	} else if (file) {
 		x->warn(x->ctx, file, 0, "cannot be read");
 	} else if (s->is_dir && (file = find_file(s, m->name)) != NULL) {
-		m->pe = etl_pe_new(file);
+		const char *why;
+
+		if (!(m->pe = etl_pe_new(file, &why)))
+			x->warn(x->ctx, file, 0, why);
 	}
 	free(file);
 	free(sym);

@@ -1,18 +1,11 @@
 /* lnt_objdump: objdump run and read as cPerf does (see the header). */
+#include "child.h"
 #include "lnt_objdump.h"
 #include "xalloc.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char **environ;
 
 #define MAX_SYMS ((size_t)1 << 22)	/* symbols kept from one file */
 
@@ -134,7 +127,7 @@ int lnt_objdump_segline(const char *prev, size_t plen, const char *s, size_t len
 
 /* A running objdump and its output. */
 struct run {
-	pid_t pid;		/* the child */
+	struct child *c;	/* objdump */
 	FILE *out;		/* its stdout */
 	char *line;		/* the current line (getline's) */
 	size_t cap;		/* its room */
@@ -144,8 +137,6 @@ struct run {
 static int run_start(struct run *r, const char *objdump, const char *const *args)
 {
 	const char *argv[12];
-	posix_spawn_file_actions_t fa;
-	int fd[2], rc;
 	size_t n = 0;
 
 	argv[n++] = objdump;
@@ -153,22 +144,9 @@ static int run_start(struct run *r, const char *objdump, const char *const *args
 		argv[n++] = *args++;
 	argv[n] = NULL;
 	memset(r, 0, sizeof(*r));
-	if (pipe(fd) < 0)
+	if (!(r->c = child_start(argv, 0)))
 		return -1;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
-	posix_spawn_file_actions_addclose(&fa, fd[0]);
-	posix_spawn_file_actions_addclose(&fa, fd[1]);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	rc = posix_spawnp(&r->pid, objdump, &fa, NULL, (char *const *)(uintptr_t)argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(fd[1]);
-	if (rc != 0 || !(r->out = fdopen(fd[0], "r"))) {
-		close(fd[0]);
-		if (rc == 0)
-			waitpid(r->pid, NULL, 0);
-		return -1;
-	}
+	r->out = child_out(r->c);
 	return 0;
 }
 
@@ -190,11 +168,7 @@ static ssize_t run_line(struct run *r)
 /* Closes the pipe (a child still writing gets SIGPIPE) and reaps it. */
 static void run_end(struct run *r)
 {
-	int st;
-
-	fclose(r->out);
-	while (waitpid(r->pid, &st, 0) < 0 && errno == EINTR)
-		;
+	child_finish(r->c);
 	free(r->line);
 }
 

@@ -1,5 +1,6 @@
 /* a2l: addr2line and nm as child processes, answers cached. */
 #include "a2l.h"
+#include "child.h"
 #include "strtab.h"
 #include "xalloc.h"
 
@@ -10,12 +11,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#ifndef _WIN32
-#include <spawn.h>
-#include <sys/wait.h>
-
-extern char **environ;
-#endif
 
 struct answer {
 	char *text;	/* frames joined by ';', NULL when unknown */
@@ -76,57 +71,29 @@ void a2l_free(struct a2l *a)
 	free(a);
 }
 
-#ifdef _WIN32
-/* addr2line reads Linux binaries: the Windows build has no use for it. */
-static char *run(char *const argv[])
-{
-	(void)argv;
-	return NULL;
-}
-#else
 /* Runs argv (no shell) and returns its standard output, NUL-terminated
  * (caller frees); NULL when it cannot run.  Stderr is discarded. */
-static char *run(char *const argv[])
+static char *run(const char *const argv[])
 {
-	posix_spawn_file_actions_t fa;
-	int fd[2], status;
+	struct child *c = child_start(argv, 0);
 	char *out = NULL;
-	size_t len = 0, cap = 0;
-	pid_t pid;
-	ssize_t n;
+	size_t len = 0, cap = 0, n;
 
-	if (pipe(fd) < 0)
+	if (!c)
 		return NULL;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
-	posix_spawn_file_actions_addclose(&fa, fd[0]);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ) != 0) {
-		posix_spawn_file_actions_destroy(&fa);
-		close(fd[0]);
-		close(fd[1]);
-		return NULL;
-	}
-	posix_spawn_file_actions_destroy(&fa);
-	close(fd[1]);
 	do {
 		xgrow(&out, &cap, len + 65536, 1);
-		n = read(fd[0], out + len, cap - len - 1);
-		if (n > 0)
-			len += (size_t)n;
+		n = fread(out + len, 1, cap - len - 1, child_out(c));
+		len += n;
 	} while (n > 0);
-	close(fd[0]);
-	waitpid(pid, &status, 0);
+	child_finish(c);
 	out[len] = '\0';
 	return out;
 }
-#endif
 
 static char *addr2line(const char *pc, const char *dso)
 {
-	char *argv[] = { (char *)(size_t)"addr2line", (char *)(size_t)"-a", (char *)(size_t)pc,
-			 (char *)(size_t)"-e", (char *)(size_t)dso, (char *)(size_t)"-i",
-			 (char *)(size_t)"-f", (char *)(size_t)"-s", (char *)(size_t)"-C", NULL };
+	const char *argv[] = { "addr2line", "-a", pc, "-e", dso, "-i", "-f", "-s", "-C", NULL };
 
 	return run(argv);
 }
@@ -139,7 +106,7 @@ static uint64_t nm_address(struct a2l *a, const char *dso, size_t dlen, const ch
 	const char *p;
 
 	if (added) {
-		char *argv[] = { (char *)(size_t)"nm", (char *)(size_t)dso, NULL };
+		const char *argv[] = { "nm", dso, NULL };
 
 		*text = run(argv);
 	}
