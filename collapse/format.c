@@ -24,6 +24,7 @@
 #include "perf_cli.h"
 #include "perf_format.h"
 #include "perfdata_format.h"
+#include "jfr_format.h"
 #include "pprof_cli.h"
 #include "pprof_format.h"
 #include "pv_format.h"
@@ -117,6 +118,7 @@ const struct format formats[] = {
 	{ "lnt", "LLVM LNT profile (v1 or v2)", lnt_format_sniff, lnt_collect, &lnt_cli_family, 0, 0 },
 	{ "pprof", "pprof profile (profile.proto, gzipped or not)", pprof_fmt_sniff, pprof_collect,
 	  &pprof_cli_family, 0, 0 },
+	{ "jfr", "Java Flight Recorder recording (.jfr)", jfr_fmt_sniff, jfr_collect, NULL, 0, 0 },
 	{ "collapsed", "collapsed stacks (flamegraph.pl's input)", folded_sniff, folded_collect,
 	  NULL, 0, 0 },
 	{ NULL, NULL, NULL, NULL, NULL, 0, 0 }

@@ -301,3 +301,27 @@ ssize_t lread_pull(void *lr, char *dst, size_t cap)
 {
 	return lread_read(lr, dst, cap);
 }
+
+char *lread_slurp(struct lread *lr, uint64_t max, size_t *len, char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t n = 1;
+
+	*len = 0;
+	err[0] = '\0';
+	while (n > 0) {
+		if (*len >= max) {
+			snprintf(err, errlen, "larger than %llu bytes", (unsigned long long)max);
+			free(buf);
+			return NULL;
+		}
+		xgrow(&buf, &cap, *len + 65537, 1);
+		n = lread_read(lr, buf + *len, cap - *len - 1);
+		*len += n > 0 ? (size_t)n : 0;
+	}
+	if (n < 0)
+		snprintf(err, errlen, "%s", lread_error(lr));
+	buf[*len] = '\0';
+	return buf;
+}

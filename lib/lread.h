@@ -112,6 +112,13 @@ void lread_give_back(const char *p, size_t len);
  * before an error is all returned first. */
 ssize_t lread_read(struct lread *lr, char *dst, size_t cap);
 
+/* All of lr's decoded bytes read into memory (*len bytes, one more kept
+ * for a NUL; the caller frees), for binary formats read whole.  NULL with
+ * a message in err when there are more than max bytes.  When reading
+ * breaks off, what came before is returned and err holds the fault;
+ * else err is "". */
+char *lread_slurp(struct lread *lr, uint64_t max, size_t *len, char *err, size_t errlen);
+
 /* lread_read for readers that take a callback and a void * context. */
 ssize_t lread_pull(void *lr, char *dst, size_t cap);
 

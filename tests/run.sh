@@ -65,6 +65,7 @@ suite collapse-lnt tests/collapse-lnt.sh
 # issue 20: the rest of FlameGraph's collapsers
 suite collapse-fgmore tests/collapse-fgmore.sh
 suite collapse-pprof tests/collapse-pprof.sh
+suite collapse-jfr tests/collapse-jfr.sh
 suite collapse-speedscope tests/collapse-speedscope.sh
 suite collapse-chrome tests/collapse-chrome.sh
 suite flame tests/flame.sh
