@@ -64,7 +64,8 @@ windows_suite() {
 	# flame.exe on the examples and one input of each Windows format.
 	for _in in examples/threads.perf.gz examples/templates.folded tests/data/etw/cpu.csv \
 		   tests/data/etw/dumper.txt tests/data/vsp/tree-en.csv tests/data/vsp/graph-vs2010.csv \
-		   tests/data/perfview/coreclr.PerfView.json tests/data/perfview/inline.PerfView.xml; do
+		   tests/data/perfview/coreclr.PerfView.json tests/data/perfview/inline.PerfView.xml \
+		   tests/data/jfr/work.jfr; do
 		wexe flame "$_in" > "$W/win.svg" 2>"$W/err"
 		"$B/flame" "$_in" > "$W/lin.svg" 2>/dev/null
 		same "windows: flame.exe $_in as on Linux" "$W/lin.svg" "$W/win.svg"
