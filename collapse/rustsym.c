@@ -10,10 +10,12 @@
 #define ONES 0x0101010101010101ULL
 #define HIGHS 0x8080808080808080ULL
 
-static int is_hex(char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
+/* Hex digits, either case. */
+static const unsigned char hex[256] = {
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+	['8'] = 1, ['9'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
+};
 
 /* The "$u.." escapes, by their two hex digits. */
 static char uescape(char a, char b)
@@ -78,13 +80,16 @@ static size_t plain(const char *s, size_t n)
 
 size_t rustsym_fix(const char *s, size_t n, char *out)
 {
+	const unsigned char *u = (const unsigned char *)s;
 	size_t i, o = 0, used, k;
+	unsigned all = 1;
 
 	if (n < HASH || s[n - HASH] != 'h')
 		return (size_t)-1;
 	for (i = n - HASH + 1; i < n; i++)
-		if (!is_hex(s[i]))
-			return (size_t)-1;
+		all &= hex[u[i]];	/* no branch a digit */
+	if (!all)
+		return (size_t)-1;
 	n -= HASH;
 	if (n >= 2 && s[n - 2] == ':' && s[n - 1] == ':')
 		n -= 2;
