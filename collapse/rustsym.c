@@ -2,8 +2,10 @@
  * have no escape and no "..": the bytes up to the next '$' or '.' are
  * found a word at a time and copied in one go. */
 #include "rustsym.h"
+#include "xalloc.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define HASH 17	/* "h" and 16 hex digits */
@@ -115,4 +117,60 @@ size_t rustsym_fix(const char *s, size_t n, char *out)
 		}
 	}
 	return o;
+}
+
+#define SLOTS 1024	/* cache entries, picked by the hash's last digits */
+#define LONGEST 288	/* longer symbols are fixed every time */
+
+struct entry {
+	size_t n;		/* the symbol's length, 0: empty */
+	size_t fixed;		/* the fixed one's length, or (size_t)-1 */
+	char s[LONGEST];	/* the symbol */
+	char out[LONGEST];	/* fixed */
+};
+
+struct rustsym_cache {
+	struct entry *e;	/* SLOTS entries, allocated when first used */
+	char *tmp;		/* a long symbol, fixed */
+	size_t tmpcap;		/* its room */
+};
+
+struct rustsym_cache *rustsym_cache_new(void)
+{
+	return xcalloc(1, sizeof(struct rustsym_cache));
+}
+
+void rustsym_cache_free(struct rustsym_cache *c)
+{
+	if (!c)
+		return;
+	free(c->e);
+	free(c->tmp);
+	free(c);
+}
+
+size_t rustsym_cached(struct rustsym_cache *c, const char *s, size_t n, const char **out)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	struct entry *e;
+
+	if (n < HASH || s[n - HASH] != 'h')
+		return (size_t)-1;
+	if (n > LONGEST) {
+		xgrow(&c->tmp, &c->tmpcap, n, 1);
+		*out = c->tmp;
+		return rustsym_fix(s, n, c->tmp);
+	}
+	if (!c->e)
+		c->e = xcalloc(SLOTS, sizeof(*c->e));
+	/* The low four bits of the last three digits: even when they are
+	 * not hex (then the fix says no), they pick a slot. */
+	e = &c->e[((u[n - 1] & 15u) | (u[n - 2] & 15u) << 4 | (u[n - 3] & 3u) << 8) % SLOTS];
+	if (e->n != n || memcmp(e->s, s, n) != 0) {
+		memcpy(e->s, s, n);
+		e->n = n;
+		e->fixed = rustsym_fix(s, n, e->out);
+	}
+	*out = e->out;
+	return e->fixed;
 }

@@ -30,6 +30,7 @@ struct dtrace {
 	unsigned long first;		/* line of its leaf */
 	char *tmp;			/* a frame being tidied */
 	size_t tmpcap;			/* its room */
+	struct rustsym_cache *rc;	/* Rust symbols fixed lately */
 	struct dtrace_stats st;		/* counters */
 };
 
@@ -49,6 +50,7 @@ struct dtrace *dtrace_new(const struct dtrace_opts *o, struct strtab *t, struct 
 	d->ctx = ctx;
 	d->name = name;
 	d->in_header = 1;
+	d->rc = rustsym_cache_new();
 	d->cap = 4096;
 	d->buf = xmalloc(d->cap);
 	d->at = d->cap;
@@ -61,6 +63,7 @@ void dtrace_free(struct dtrace *d)
 		return;
 	free(d->buf);
 	free(d->tmp);
+	rustsym_cache_free(d->rc);
 	free(d);
 }
 
@@ -113,7 +116,7 @@ static size_t offset_at(const char *s, size_t n)
 
 /* The bytes scan stops at; all others pass in one test. */
 static const unsigned char special[256] = {
-	['+'] = 1, [':'] = 1, [';'] = 1, ['>'] = 1, ['`'] = 1, ['\n'] = 1,
+	['+'] = 1, [':'] = 1, [';'] = 1, ['>'] = 1, ['`'] = 1, ['\n'] = 1, ['('] = 1, ['<'] = 1,
 };
 
 /* A frame line's bytes, read once: where it ends and what it holds. */
@@ -121,6 +124,8 @@ struct scanned {
 	size_t n;		/* its length up to the line end ('\n' or end) */
 	size_t plus;		/* where its last '+' is, or n: none */
 	size_t bt;		/* where its first '`' is, or n: none */
+	size_t scope;		/* where its first "::" ends, or SIZE_MAX: none */
+	size_t cut;		/* where its last '(' or '<' is, or SIZE_MAX */
 	unsigned f;		/* HAS_* */
 };
 
@@ -132,8 +137,15 @@ static inline int note(const char *s, size_t i, struct scanned *sc)
 	case '+': sc->plus = i; break;
 	case '`': sc->bt = sc->bt == SIZE_MAX ? i : sc->bt; break;
 	case ';': sc->f |= HAS_SEMI; break;
+	case '(': sc->cut = i; break;
+	case '<': sc->cut = i; break;
 	case '>': sc->f |= i > 0 && s[i - 1] == '-' ? HAS_INLINE : 0; break;
-	default: sc->f |= i > 0 && s[i - 1] == ':' ? HAS_CPP : 0; break;
+	default:
+		if (i > 0 && s[i - 1] == ':' && !(sc->f & HAS_CPP)) {
+			sc->f |= HAS_CPP;
+			sc->scope = i + 1;
+		}
+		break;
 	}
 	return 0;
 }
@@ -149,6 +161,8 @@ static inline unsigned specials16(const char *s)
 	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('>')));
 	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('`')));
 	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('(')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('<')));
 	return (unsigned)_mm_movemask_epi8(m);
 }
 #endif
@@ -159,7 +173,7 @@ static void scan(const char *s, size_t n, struct scanned *sc)
 {
 	size_t i = 0;
 
-	sc->plus = sc->bt = SIZE_MAX;
+	sc->plus = sc->bt = sc->scope = sc->cut = SIZE_MAX;
 	sc->f = 0;
 #ifdef __SSE2__
 	for (; i + 16 <= n; i += 16) {
@@ -203,7 +217,7 @@ static size_t uncpp(const char *s, size_t n)
  * d->tmp, or s itself; bt: where its first '`' is, or NULL: none. */
 static const char *rust(struct dtrace *d, const char *s, size_t *n, const char *bt)
 {
-	const char *fn, *end = s + *n, *plus = end;
+	const char *fn, *end = s + *n, *plus = end, *fixed;
 	size_t pre, len;
 
 	if (!bt)
@@ -220,9 +234,10 @@ static const char *rust(struct dtrace *d, const char *s, size_t *n, const char *
 	if (len < 17 || fn[len - 17] != 'h')
 		return s;	/* the common case, quickly */
 	pre = (size_t)(fn - s);
-	xgrow(&d->tmp, &d->tmpcap, *n + 1, 1);
-	if ((len = rustsym_fix(fn, len, d->tmp + pre)) == (size_t)-1)
+	if ((len = rustsym_cached(d->rc, fn, len, &fixed)) == (size_t)-1)
 		return s;
+	xgrow(&d->tmp, &d->tmpcap, *n + 1, 1);
+	memcpy(d->tmp + pre, fixed, len);
 	memcpy(d->tmp, s, pre);
 	memcpy(d->tmp + pre + len, plus, (size_t)(end - plus));
 	*n = pre + len + (size_t)(end - plus);
@@ -277,10 +292,9 @@ static void frame(struct dtrace *d, const char *s, size_t n, const struct scanne
 {
 	unsigned f = HAS_INLINE | HAS_CPP | HAS_SEMI;
 	const char *bt = NULL;
+	struct scanned own;
 
 	if (!d->o.includeoffset) {
-		struct scanned own;
-
 		if (!sc) {
 			scan(s, n, &own);
 			sc = &own;
@@ -291,7 +305,9 @@ static void frame(struct dtrace *d, const char *s, size_t n, const struct scanne
 	} else {
 		bt = memchr(s, '`', n);
 	}
-	if (f & HAS_CPP)
+	if ((f & HAS_CPP) && sc && sc->cut < n)
+		n = sc->cut >= sc->scope ? sc->cut : n;	/* the last '(' or '<' before n */
+	else if ((f & HAS_CPP) && (!sc || sc->cut != SIZE_MAX))
 		n = uncpp(s, n);
 	if (n == 0) {
 		s = "-";

@@ -39,8 +39,7 @@ struct sample {
 	uint64_t samples;		/* the current node's count */
 	int marked;			/* 1: open1 and openz are known */
 	const char *open1, *openz;	/* the line's first and last '(', or NULL */
-	char *tmp;			/* a Rust symbol being finished */
-	size_t tmpcap;			/* its room */
+	struct rustsym_cache *rc;	/* Rust symbols fixed lately */
 	struct sample_stats st;		/* counters */
 };
 
@@ -62,6 +61,7 @@ struct sample *sample_new(const struct sample_opts *o, struct strtab *t, struct 
 	s->warn = warn;
 	s->ctx = ctx;
 	s->name = name;
+	s->rc = rustsym_cache_new();
 	return s;
 }
 
@@ -71,7 +71,7 @@ void sample_free(struct sample *s)
 		return;
 	free(s->path);
 	free(s->ends);
-	free(s->tmp);
+	rustsym_cache_free(s->rc);
 	free(s);
 }
 
@@ -115,9 +115,10 @@ static void push(struct sample *s, const char *mod, size_t mlen, const char *fn,
 	size_t fixed;
 
 	if (flen >= 17 && fn[flen - 17] == 'h') {
-		xgrow(&s->tmp, &s->tmpcap, flen, 1);
-		if ((fixed = rustsym_fix(fn, flen, s->tmp)) != (size_t)-1) {
-			fn = s->tmp;
+		const char *f;
+
+		if ((fixed = rustsym_cached(s->rc, fn, flen, &f)) != (size_t)-1) {
+			fn = f;
 			flen = fixed;
 		}
 	}
