@@ -329,6 +329,24 @@ for kind in dtrace rust-dtrace sample; do
 	[ "$peers" = ours ] && echo "inferno-collapse-$tool: not found (set INFERNO_BIN to compare)" ||
 		echo "inferno-collapse-$tool: $(awk "BEGIN { printf \"%.1fx\", $C_inferno / $C_ours }") the CPU time of stackcollapse-$tool (medians of ${CROUNDS:-5}, in turns)"
 done
+# The perf collapser per byte, the other target: tests/data/perf's
+# recordings repeated to ~106 MB, one thread, the same way.
+pin106=$OUT/perf106.txt
+if [ ! -s "$pin106" ]; then
+	for f in threads cpp node dwarf pidtid system events; do zcat "tests/data/perf/$f.txt.gz"; done > "$OUT/one.txt"
+	n=$((106000000 / $(wc -c < "$OUT/one.txt") + 1))
+	i=0
+	while [ $i -lt $n ]; do cat "$OUT/one.txt"; i=$((i + 1)); done > "$pin106"
+	rm -f "$OUT/one.txt"
+fi
+size=$(wc -c < "$pin106")
+cat "$pin106" > /dev/null
+rm -f "$OUT"/c.ours
+r=0
+while [ $r -lt "${CROUNDS:-5}" ]; do r=$((r + 1)); cmeasure "$B/stackcollapse-perf" --threads 1 "$pin106" >> "$OUT/c.ours"; done
+c=$(cut -d' ' -f1 "$OUT/c.ours" | median)
+printf '%-8s %-28s %7.3f s CPU %6.0f MB/s (perf script text, %.1f MB)\n' ours "stackcollapse-perf -t1" "$c" \
+	"$(awk "BEGIN { print $size / 1e6 / $c }")" "$(awk "BEGIN { print $size / 1e6 }")"
 rm -f "$OUT"/c.cpu "$OUT"/c.stat "$OUT"/c.ours "$OUT"/c.inferno
 
 fi
