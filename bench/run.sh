@@ -254,43 +254,100 @@ if section collapsers; then
 # ---- stackcollapse-dtrace and -sample (issue 20) ----
 # ~100 MB inputs made by repeating a real one with its offsets or thread
 # names changed each time (so the stacks differ): inferno's test inputs
-# from ../shared/conformance when present, else ours in tests/data.
-# inferno's collapsers are compared when on PATH or in INFERNO_BIN.
+# from ../shared/conformance when present, else ours in tests/data; and
+# the Rust-heavy DTrace input (rust-names.txt) the same way, as its
+# symbols take the most work.  inferno's collapsers (on PATH or in
+# INFERNO_BIN) run in turns with ours, CROUNDS rounds (default 5); the
+# medians of user+sys CPU time are compared (the machine may be shared:
+# CPU time is the steadier measure), wall time and peak RSS shown too.
 CC_DIR=../shared/conformance/collapsers
 IBIN=${INFERNO_BIN:-$(dirname "$(command -v inferno-collapse-dtrace || echo ./x)")}
 dsrc=$CC_DIR/dtrace/example-dtrace-stacks.txt
 [ -f "$dsrc" ] || dsrc=tests/data/dtrace/own.txt
+rsrc=$CC_DIR/dtrace/rust-names.txt
 ssrc=$CC_DIR/sample/sample.txt
 [ -f "$ssrc" ] || ssrc=tests/data/sample/own.txt
 din=$OUT/big.dtrace
+rin=$OUT/big-rust.dtrace
 sin=$OUT/big.sample
-if [ ! -s "$din" ]; then
-	dn=$((100000000 / $(wc -c < "$dsrc") + 1))
-	{ head -n 3 "$dsrc"; i=0; while [ $i -lt $dn ]; do i=$((i + 1)); tail -n +4 "$dsrc" | sed "s/+0x/+0x$i/"; done; } > "$din"
-fi
+# repeat_dtrace SRC OUT: SRC's header once, then its stacks to >= 100 MB,
+# "+0x" becoming "+0x<copy>" in each copy.
+repeat_dtrace() {
+	n=$((100000000 / $(wc -c < "$1") + 1))
+	{ head -n 3 "$1"; tail -n +4 "$1" | awk -v n=$n '{ l[NR] = $0 }
+		END { for (i = 1; i <= n; i++) for (j = 1; j <= NR; j++) { s = l[j]; sub(/\+0x/, "+0x" i, s); print s } }'; } > "$2"
+}
+[ -s "$din" ] || repeat_dtrace "$dsrc" "$din"
+[ -s "$rin" ] || [ ! -f "$rsrc" ] || repeat_dtrace "$rsrc" "$rin"
 if [ ! -s "$sin" ]; then
 	sn=$((100000000 / $(wc -c < "$ssrc") + 1))
 	{ sed '/^Call graph:/q' "$ssrc"
-	  i=0; while [ $i -lt $sn ]; do i=$((i + 1))
-		sed -n '/^Call graph:/,/^Total number in stack/p' "$ssrc" | sed '1d;$d' | sed "s/Thread_/Thread_$i-/"
-	  done
+	  sed -n '/^Call graph:/,/^Total number in stack/p' "$ssrc" | sed '1d;$d' | awk -v n=$sn '{ l[NR] = $0 }
+		END { for (i = 1; i <= n; i++) for (j = 1; j <= NR; j++) { s = l[j]; sub(/Thread_/, "Thread_" i "-", s); print s } }'
 	  sed -n '/^Total number in stack/,$p' "$ssrc"; } > "$sin"
 fi
-for kind in dtrace sample; do
-	[ "$kind" = dtrace ] && in=$din || in=$sin
+# cmeasure CMD...: "CPU_S WALL_S RSS_KB" of one run (CPU from time's -f
+# where present, else the wall time).
+cmeasure() {
+	"$RUN" -o /dev/null -- /usr/bin/time -f '%U %S' -o "$OUT/c.cpu" "$@" 2> "$OUT/c.stat" || true
+	w=$(tail -n 1 "$OUT/c.stat")
+	if [ -s "$OUT/c.cpu" ]; then c=$(tail -n 1 "$OUT/c.cpu" | awk '{ print $1 + $2 }'); else c=${w%% *}; fi
+	echo "$c $w"
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+for kind in dtrace rust-dtrace sample; do
+	case $kind in dtrace) in=$din tool=dtrace ;; rust-dtrace) in=$rin tool=dtrace ;; *) in=$sin tool=sample ;; esac
+	[ -s "$in" ] || continue
 	size=$(wc -c < "$in")
 	echo "$kind input: $(echo "$size" | awk '{ printf "%.1f", $1 / 1e6 }') MB"
 	cat "$in" > /dev/null
-	measure "ours_$kind" "$B/stackcollapse-$kind" "$in"
-	if [ -x "$IBIN/inferno-collapse-$kind" ]; then
-		measure "inferno_$kind" "$IBIN/inferno-collapse-$kind" "$in"
-		eval "ti=\$T_inferno_$kind to=\$T_ours_$kind"
-		echo "inferno-collapse-$kind: $(awk "BEGIN { printf \"%.1fx\", $ti / $to }") slower than stackcollapse-$kind"
-	else
-		echo "inferno-collapse-$kind: not found (set INFERNO_BIN to compare)"
-	fi
+	peers="ours"
+	[ -x "$IBIN/inferno-collapse-$tool" ] && peers="ours inferno"
+	rm -f "$OUT"/c.ours "$OUT"/c.inferno
+	r=0
+	while [ $r -lt "${CROUNDS:-5}" ]; do
+		r=$((r + 1))
+		for p in $peers; do
+			[ $p = ours ] && cmd=$B/stackcollapse-$tool || cmd=$IBIN/inferno-collapse-$tool
+			if [ $tool = dtrace ] && [ $p = inferno ]; then
+				set -- "$cmd" --nthreads 1 "$in"	# one thread: its CPU time compares
+			else
+				set -- "$cmd" "$in"
+			fi
+			cmeasure "$@" >> "$OUT/c.$p"
+		done
+	done
+	for p in $peers; do
+		c=$(cut -d' ' -f1 "$OUT/c.$p" | median)
+		w=$(cut -d' ' -f2 "$OUT/c.$p" | median)
+		rss=$(cut -d' ' -f3 "$OUT/c.$p" | sort -n | tail -n 1)
+		printf '%-8s %-28s %7.3f s CPU %6.0f MB/s %7.3f s wall %7.1f MB peak RSS\n' "$p" \
+			"$([ $p = ours ] && echo stackcollapse-$tool || echo inferno-collapse-$tool)" \
+			"$c" "$(awk "BEGIN { print $size / 1e6 / $c }")" "$w" "$(awk "BEGIN { print $rss / 1024 }")"
+		eval "C_$p=$c"
+	done
+	[ "$peers" = ours ] && echo "inferno-collapse-$tool: not found (set INFERNO_BIN to compare)" ||
+		echo "inferno-collapse-$tool: $(awk "BEGIN { printf \"%.1fx\", $C_inferno / $C_ours }") the CPU time of stackcollapse-$tool (medians of ${CROUNDS:-5}, in turns)"
 done
-rm -f "$OUT"/*.svg
+# The perf collapser per byte, the other target: tests/data/perf's
+# recordings repeated to ~106 MB, one thread, the same way.
+pin106=$OUT/perf106.txt
+if [ ! -s "$pin106" ]; then
+	for f in threads cpp node dwarf pidtid system events; do zcat "tests/data/perf/$f.txt.gz"; done > "$OUT/one.txt"
+	n=$((106000000 / $(wc -c < "$OUT/one.txt") + 1))
+	i=0
+	while [ $i -lt $n ]; do cat "$OUT/one.txt"; i=$((i + 1)); done > "$pin106"
+	rm -f "$OUT/one.txt"
+fi
+size=$(wc -c < "$pin106")
+cat "$pin106" > /dev/null
+rm -f "$OUT"/c.ours
+r=0
+while [ $r -lt "${CROUNDS:-5}" ]; do r=$((r + 1)); cmeasure "$B/stackcollapse-perf" --threads 1 "$pin106" >> "$OUT/c.ours"; done
+c=$(cut -d' ' -f1 "$OUT/c.ours" | median)
+printf '%-8s %-28s %7.3f s CPU %6.0f MB/s (perf script text, %.1f MB)\n' ours "stackcollapse-perf -t1" "$c" \
+	"$(awk "BEGIN { print $size / 1e6 / $c }")" "$(awk "BEGIN { print $size / 1e6 }")"
+rm -f "$OUT"/c.cpu "$OUT"/c.stat "$OUT"/c.ours "$OUT"/c.inferno
 
 fi
 

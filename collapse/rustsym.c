@@ -1,51 +1,97 @@
-/* rustsym: the legacy Rust mangling's leftovers, undone. */
+/* rustsym: the legacy Rust mangling's leftovers, undone.  Most symbols
+ * have no escape and no "..": the bytes up to the next '$' or '.' are
+ * found a word at a time and copied in one go. */
 #include "rustsym.h"
+#include "xalloc.h"
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define HASH 17	/* "h" and 16 hex digits */
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
 
-static int is_hex(char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-/* Each escape, its length and what it stands for. */
-static const struct {
-	const char *s;
-	size_t len;
-	char c;
-} escapes[] = {
-	{ "$SP$", 4, '@' }, { "$BP$", 4, '*' }, { "$RF$", 4, '&' }, { "$LT$", 4, '<' },
-	{ "$GT$", 4, '>' }, { "$LP$", 4, '(' }, { "$RP$", 4, ')' }, { "$C$", 3, ',' },
-	{ "$u7e$", 5, '~' }, { "$u20$", 5, ' ' }, { "$u27$", 5, '\'' }, { "$u3d$", 5, '=' },
-	{ "$u5b$", 5, '[' }, { "$u5d$", 5, ']' }, { "$u7b$", 5, '{' }, { "$u7d$", 5, '}' },
-	{ "$u3b$", 5, ';' }, { "$u2b$", 5, '+' }, { "$u21$", 5, '!' }, { "$u22$", 5, '"' },
+/* Hex digits, either case. */
+static const unsigned char hex[256] = {
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+	['8'] = 1, ['9'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
 };
 
-/* The escape at s (n bytes): its length, its character in *c; 0: none. */
-static size_t escape(const char *s, size_t n, char *c)
+/* The "$u.." escapes, by their two hex digits. */
+static char uescape(char a, char b)
 {
+	static const struct {
+		char a, b, c;	/* the digits and what they stand for */
+	} u[] = {
+		{ '7', 'e', '~' }, { '2', '0', ' ' }, { '2', '7', '\'' }, { '3', 'd', '=' },
+		{ '5', 'b', '[' }, { '5', 'd', ']' }, { '7', 'b', '{' }, { '7', 'd', '}' },
+		{ '3', 'b', ';' }, { '2', 'b', '+' }, { '2', '1', '!' }, { '2', '2', '"' },
+	};
 	size_t k;
 
-	for (k = 0; k < sizeof(escapes) / sizeof(escapes[0]); k++)
-		if (n >= escapes[k].len && s[1] == escapes[k].s[1] &&
-		    memcmp(s, escapes[k].s, escapes[k].len) == 0) {
-			*c = escapes[k].c;
-			return escapes[k].len;
+	for (k = 0; k < sizeof(u) / sizeof(u[0]); k++)
+		if (u[k].a == a && u[k].b == b)
+			return u[k].c;
+	return 0;
+}
+
+/* The escape at s (n bytes, s[0] == '$'): its length, its character in
+ * *c; 0: none.  "$SP$" '@', "$BP$" '*', "$RF$" '&', "$LT$" '<', "$GT$"
+ * '>', "$LP$" '(', "$RP$" ')', "$C$" ',', and "$u7e$" and the like. */
+static size_t escape(const char *s, size_t n, char *c)
+{
+	static const char two[][3] = { "SP@", "BP*", "RF&", "LT<", "GT>", "LP(", "RP)" };
+	size_t k;
+
+	if (n >= 3 && s[1] == 'C' && s[2] == '$') {
+		*c = ',';
+		return 3;
+	}
+	if (n >= 5 && s[1] == 'u' && s[4] == '$')
+		return (*c = uescape(s[2], s[3])) ? 5 : 0;
+	if (n < 4 || s[3] != '$')
+		return 0;
+	for (k = 0; k < sizeof(two) / sizeof(two[0]); k++)
+		if (s[1] == two[k][0] && s[2] == two[k][1]) {
+			*c = two[k][2];
+			return 4;
 		}
 	return 0;
 }
 
+/* How many of the n bytes at s come before the first '$' or '.'. */
+static size_t plain(const char *s, size_t n)
+{
+	size_t i = 0;
+	uint64_t w, d, p;
+
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, s + i, 8);
+		d = w ^ (ONES * '$');
+		p = w ^ (ONES * '.');
+		d = ((d - ONES) & ~d) | ((p - ONES) & ~p);
+		if (d & HIGHS)
+			break;
+	}
+	while (i < n && s[i] != '$' && s[i] != '.')
+		i++;
+	return i;
+}
+
 size_t rustsym_fix(const char *s, size_t n, char *out)
 {
-	size_t i, o = 0, used;
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i, o = 0, used, k;
+	unsigned all = 1;
 
 	if (n < HASH || s[n - HASH] != 'h')
 		return (size_t)-1;
 	for (i = n - HASH + 1; i < n; i++)
-		if (!is_hex(s[i]))
-			return (size_t)-1;
+		all &= hex[u[i]];	/* no branch a digit */
+	if (!all)
+		return (size_t)-1;
 	n -= HASH;
 	if (n >= 2 && s[n - 2] == ':' && s[n - 1] == ':')
 		n -= 2;
@@ -56,9 +102,11 @@ size_t rustsym_fix(const char *s, size_t n, char *out)
 			out[o++] = ':';
 			i += 2;
 		} else if (s[i] != '$') {
-			out[o++] = s[i++];
-			while (i < n && s[i] != '$' && s[i] != '.')
-				out[o++] = s[i++];
+			/* A lone '.' is kept, with the run after it. */
+			k = (s[i] == '.') + plain(s + i + (s[i] == '.'), n - i - (s[i] == '.'));
+			memcpy(out + o, s + i, k);
+			o += k;
+			i += k;
 		} else if ((used = escape(s + i, n - i, out + o))) {
 			o++;
 			i += used;
@@ -69,4 +117,60 @@ size_t rustsym_fix(const char *s, size_t n, char *out)
 		}
 	}
 	return o;
+}
+
+#define SLOTS 1024	/* cache entries, picked by the hash's last digits */
+#define LONGEST 288	/* longer symbols are fixed every time */
+
+struct entry {
+	size_t n;		/* the symbol's length, 0: empty */
+	size_t fixed;		/* the fixed one's length, or (size_t)-1 */
+	char s[LONGEST];	/* the symbol */
+	char out[LONGEST];	/* fixed */
+};
+
+struct rustsym_cache {
+	struct entry *e;	/* SLOTS entries, allocated when first used */
+	char *tmp;		/* a long symbol, fixed */
+	size_t tmpcap;		/* its room */
+};
+
+struct rustsym_cache *rustsym_cache_new(void)
+{
+	return xcalloc(1, sizeof(struct rustsym_cache));
+}
+
+void rustsym_cache_free(struct rustsym_cache *c)
+{
+	if (!c)
+		return;
+	free(c->e);
+	free(c->tmp);
+	free(c);
+}
+
+size_t rustsym_cached(struct rustsym_cache *c, const char *s, size_t n, const char **out)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	struct entry *e;
+
+	if (n < HASH || s[n - HASH] != 'h')
+		return (size_t)-1;
+	if (n > LONGEST) {
+		xgrow(&c->tmp, &c->tmpcap, n, 1);
+		*out = c->tmp;
+		return rustsym_fix(s, n, c->tmp);
+	}
+	if (!c->e)
+		c->e = xcalloc(SLOTS, sizeof(*c->e));
+	/* The low four bits of the last three digits: even when they are
+	 * not hex (then the fix says no), they pick a slot. */
+	e = &c->e[((u[n - 1] & 15u) | (u[n - 2] & 15u) << 4 | (u[n - 3] & 3u) << 8) % SLOTS];
+	if (e->n != n || memcmp(e->s, s, n) != 0) {
+		memcpy(e->s, s, n);
+		e->n = n;
+		e->fixed = rustsym_fix(s, n, e->out);
+	}
+	*out = e->out;
+	return e->fixed;
 }

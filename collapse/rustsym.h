@@ -12,4 +12,20 @@
  * returns its length; else returns (size_t)-1 and writes nothing. */
 size_t rustsym_fix(const char *s, size_t n, char *out);
 
+/* A few hundred symbols fixed lately, each by its hash, for readers whose
+ * symbols come back again and again (a stack's frames): a symbol seen
+ * before costs a compare and a copy instead of a fix.  At most about
+ * 600 KB. */
+struct rustsym_cache;
+
+/* Returns an empty cache; free with rustsym_cache_free. */
+struct rustsym_cache *rustsym_cache_new(void);
+
+/* Frees c.  rustsym_cache_free(NULL) does nothing. */
+void rustsym_cache_free(struct rustsym_cache *c);
+
+/* As rustsym_fix, but *out points at the fixed symbol, owned by c and
+ * valid until the next call with c. */
+size_t rustsym_cached(struct rustsym_cache *c, const char *s, size_t n, const char **out);
+
 #endif

@@ -7,9 +7,13 @@
 #include "strtab.h"
 #include "xalloc.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 struct dtrace {
 	struct dtrace_opts o;		/* options */
@@ -26,6 +30,7 @@ struct dtrace {
 	unsigned long first;		/* line of its leaf */
 	char *tmp;			/* a frame being tidied */
 	size_t tmpcap;			/* its room */
+	struct rustsym_cache *rc;	/* Rust symbols fixed lately */
 	struct dtrace_stats st;		/* counters */
 };
 
@@ -45,6 +50,7 @@ struct dtrace *dtrace_new(const struct dtrace_opts *o, struct strtab *t, struct 
 	d->ctx = ctx;
 	d->name = name;
 	d->in_header = 1;
+	d->rc = rustsym_cache_new();
 	d->cap = 4096;
 	d->buf = xmalloc(d->cap);
 	d->at = d->cap;
@@ -57,6 +63,7 @@ void dtrace_free(struct dtrace *d)
 		return;
 	free(d->buf);
 	free(d->tmp);
+	rustsym_cache_free(d->rc);
 	free(d);
 }
 
@@ -107,32 +114,87 @@ static size_t offset_at(const char *s, size_t n)
 	return n;
 }
 
-/* The bytes scan looks at; all others pass in one test. */
+/* The bytes scan stops at; all others pass in one test. */
 static const unsigned char special[256] = {
-	['+'] = 1, [':'] = 1, [';'] = 1, ['>'] = 1,
+	['+'] = 1, [':'] = 1, [';'] = 1, ['>'] = 1, ['`'] = 1, ['\n'] = 1, ['('] = 1, ['<'] = 1,
 };
 
-/* The flags of s, and its length without the offset (default mode). */
-static unsigned scan(const char *s, size_t *n)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	unsigned f = 0;
-	size_t i, plus = *n;
+/* A frame line's bytes, read once: where it ends and what it holds. */
+struct scanned {
+	size_t n;		/* its length up to the line end ('\n' or end) */
+	size_t plus;		/* where its last '+' is, or n: none */
+	size_t bt;		/* where its first '`' is, or n: none */
+	size_t scope;		/* where its first "::" ends, or SIZE_MAX: none */
+	size_t cut;		/* where its last '(' or '<' is, or SIZE_MAX */
+	unsigned f;		/* HAS_* */
+};
 
-	for (i = 0; i < *n; i++) {
-		if (!special[u[i]])
-			continue;
-		if (u[i] == '+')
-			plus = i;
-		else if (u[i] == ';')
-			f |= HAS_SEMI;
-		else if (i > 0 && u[i] == '>' && u[i - 1] == '-')
-			f |= HAS_INLINE;
-		else if (i > 0 && u[i] == ':' && u[i - 1] == ':')
-			f |= HAS_CPP;
+/* Notes the special byte at s[i] in sc; 1 when it ends the line. */
+static inline int note(const char *s, size_t i, struct scanned *sc)
+{
+	switch (s[i]) {
+	case '\n': return 1;
+	case '+': sc->plus = i; break;
+	case '`': sc->bt = sc->bt == SIZE_MAX ? i : sc->bt; break;
+	case ';': sc->f |= HAS_SEMI; break;
+	case '(': sc->cut = i; break;
+	case '<': sc->cut = i; break;
+	case '>': sc->f |= i > 0 && s[i - 1] == '-' ? HAS_INLINE : 0; break;
+	default:
+		if (i > 0 && s[i - 1] == ':' && !(sc->f & HAS_CPP)) {
+			sc->f |= HAS_CPP;
+			sc->scope = i + 1;
+		}
+		break;
 	}
-	*n = plus;
-	return f;
+	return 0;
+}
+
+#ifdef __SSE2__
+/* Which of the 16 bytes at s are special, a bit each. */
+static inline unsigned specials16(const char *s)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)s), m;
+
+	m = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('+')), _mm_cmpeq_epi8(v, _mm_set1_epi8(':')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(';')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('>')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('`')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('(')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('<')));
+	return (unsigned)_mm_movemask_epi8(m);
+}
+#endif
+
+/* Reads the frame line at s, up to its '\n' or n bytes: 16 bytes at a
+ * time where SSE2 is there, only the special ones looked at one by one. */
+static void scan(const char *s, size_t n, struct scanned *sc)
+{
+	size_t i = 0;
+
+	sc->plus = sc->bt = sc->scope = sc->cut = SIZE_MAX;
+	sc->f = 0;
+#ifdef __SSE2__
+	for (; i + 16 <= n; i += 16) {
+		unsigned m = specials16(s + i);
+
+		for (; m; m &= m - 1)
+			if (note(s, i + (size_t)__builtin_ctz(m), sc)) {
+				i += (size_t)__builtin_ctz(m);
+				goto done;
+			}
+	}
+#endif
+	for (; i < n; i++)
+		if (special[(unsigned char)s[i]] && note(s, i, sc))
+			break;
+#ifdef __SSE2__
+done:
+#endif
+	sc->n = i;
+	sc->plus = sc->plus == SIZE_MAX ? i : sc->plus;
+	sc->bt = sc->bt == SIZE_MAX ? i : sc->bt;
 }
 
 /* "ns::f(int)" -> "ns::f": from the first "::", cut at the last '(' or '<'. */
@@ -152,10 +214,10 @@ static size_t uncpp(const char *s, size_t n)
 }
 
 /* The frame with its Rust symbol finished ("module`sym::h0123..."), in
- * d->tmp, or s itself. */
-static const char *rust(struct dtrace *d, const char *s, size_t *n)
+ * d->tmp, or s itself; bt: where its first '`' is, or NULL: none. */
+static const char *rust(struct dtrace *d, const char *s, size_t *n, const char *bt)
 {
-	const char *bt = memchr(s, '`', *n), *fn, *end = s + *n, *plus = end;
+	const char *fn, *end = s + *n, *plus = end, *fixed;
 	size_t pre, len;
 
 	if (!bt)
@@ -172,9 +234,10 @@ static const char *rust(struct dtrace *d, const char *s, size_t *n)
 	if (len < 17 || fn[len - 17] != 'h')
 		return s;	/* the common case, quickly */
 	pre = (size_t)(fn - s);
-	xgrow(&d->tmp, &d->tmpcap, *n + 1, 1);
-	if ((len = rustsym_fix(fn, len, d->tmp + pre)) == (size_t)-1)
+	if ((len = rustsym_cached(d->rc, fn, len, &fixed)) == (size_t)-1)
 		return s;
+	xgrow(&d->tmp, &d->tmpcap, *n + 1, 1);
+	memcpy(d->tmp + pre, fixed, len);
 	memcpy(d->tmp, s, pre);
 	memcpy(d->tmp + pre + len, plus, (size_t)(end - plus));
 	*n = pre + len + (size_t)(end - plus);
@@ -223,20 +286,34 @@ static void inlined(struct dtrace *d, const char *s, size_t n, int semi)
 	piece(d, s, end, 1, 0, semi);
 }
 
-/* A frame line (trimmed, n bytes). */
-static void frame(struct dtrace *d, const char *s, size_t n)
+/* A frame line (trimmed, n bytes) as sc read it, or (sc NULL) to be
+ * read here. */
+static void frame(struct dtrace *d, const char *s, size_t n, const struct scanned *sc)
 {
 	unsigned f = HAS_INLINE | HAS_CPP | HAS_SEMI;
+	const char *bt = NULL;
+	struct scanned own;
 
-	if (!d->o.includeoffset)
-		f = scan(s, &n);
-	if (f & HAS_CPP)
+	if (!d->o.includeoffset) {
+		if (!sc) {
+			scan(s, n, &own);
+			sc = &own;
+		}
+		f = sc->f;
+		bt = sc->bt < sc->plus ? s + sc->bt : NULL;
+		n = sc->plus;
+	} else {
+		bt = memchr(s, '`', n);
+	}
+	if ((f & HAS_CPP) && sc && sc->cut < n)
+		n = sc->cut >= sc->scope ? sc->cut : n;	/* the last '(' or '<' before n */
+	else if ((f & HAS_CPP) && (!sc || sc->cut != SIZE_MAX))
 		n = uncpp(s, n);
 	if (n == 0) {
 		s = "-";
 		n = 1;
 	} else {
-		s = rust(d, s, &n);
+		s = rust(d, s, &n, bt && bt < s + n ? bt : NULL);
 	}
 	if (f & HAS_INLINE)
 		inlined(d, s, n, (f & HAS_SEMI) != 0);
@@ -279,27 +356,84 @@ static void end_stack(struct dtrace *d, uint64_t count, unsigned long lineno)
 	d->nframes = 0;
 }
 
-int dtrace_line(struct dtrace *d, const char *s, size_t n, unsigned long lineno)
+/* Where a line's text starts: spaces 8 at a time, then any blank but '\n'. */
+static const char *skip_ws(const char *p, const char *end)
+{
+	uint64_t w;
+
+	while (end - p >= 8) {
+		memcpy(&w, p, 8);
+		if (w != 0x2020202020202020ULL)
+			break;
+		p += 8;
+	}
+	while (p < end && *p != '\n' && is_ws(*p))
+		p++;
+	return p;
+}
+
+/* A line that is not a stack's frame read in one pass: [s, s + n) is
+ * what follows its leading blanks. */
+static void other_line(struct dtrace *d, const char *s, size_t n, unsigned long lineno)
 {
 	uint64_t count;
 
 	while (n > 0 && is_ws(s[n - 1]))
 		n--;
-	while (n > 0 && is_ws(*s))
-		s++, n--;
 	if (d->in_header) {
 		d->in_header = n > 0;
-		return 0;
+		return;
 	}
 	if (n == 0)
-		return 0;
+		return;
 	if (count_of(s, n, &count)) {
 		end_stack(d, count, lineno);
-		return 0;
+		return;
 	}
 	if (d->nframes == 0)
 		d->first = lineno;
-	frame(d, s, n);
+	frame(d, s, n, NULL);
+}
+
+/* The line at p, up to its '\n' or end; returns where the next starts.
+ * A frame line (most lines) is read in one pass, its end found as its
+ * bytes are looked at. */
+static const char *one(struct dtrace *d, const char *p, const char *end, unsigned long lineno)
+{
+	const char *s = skip_ws(p, end), *nl;
+	struct scanned sc;
+	size_t n;
+
+	if (s < end && *s != '\n' && *s != '+' && (*s < '0' || *s > '9') && !d->in_header &&
+	    !d->o.includeoffset) {
+		scan(s, (size_t)(end - s), &sc);
+		nl = s + sc.n;
+		for (n = sc.n; n > 0 && is_ws(s[n - 1]); n--)
+			;
+		if (sc.plus > n)
+			sc.plus = n;
+		if (d->nframes == 0)
+			d->first = lineno;
+		frame(d, s, n, &sc);
+		return nl < end ? nl + 1 : end;
+	}
+	nl = memchr(s, '\n', (size_t)(end - s));
+	other_line(d, s, (size_t)((nl ? nl : end) - s), lineno);
+	return nl ? nl + 1 : end;
+}
+
+int dtrace_line(struct dtrace *d, const char *s, size_t n, unsigned long lineno)
+{
+	one(d, s, s + n, lineno);
+	return 0;
+}
+
+int dtrace_text(struct dtrace *d, const char *text, size_t len, unsigned long *lineno)
+{
+	const char *p = text, *end = text + len;
+
+	while (p < end)
+		p = one(d, p, end, ++*lineno);
 	return 0;
 }
 

@@ -37,8 +37,13 @@ struct dtrace *dtrace_new(const struct dtrace_opts *o, struct strtab *t, struct 
 /* Frees d.  dtrace_free(NULL) does nothing. */
 void dtrace_free(struct dtrace *d);
 
-/* Reads one line (no line end).  Always returns 0. */
+/* Reads one line (no line end: it stops at a '\n').  Always returns 0. */
 int dtrace_line(struct dtrace *d, const char *s, size_t n, unsigned long lineno);
+
+/* Reads the whole lines in text (each ending in '\n', the last one may
+ * lack it), *lineno being the number of lines before them; adds the
+ * lines read to *lineno.  Always returns 0 (an lblock_fn). */
+int dtrace_text(struct dtrace *d, const char *text, size_t len, unsigned long *lineno);
 
 /* Ends the input; returns 0, or 1 when it ended in its header or in the
  * middle of a stack (said through warn; the stacks before are kept). */

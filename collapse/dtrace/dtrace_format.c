@@ -2,6 +2,7 @@
  * collect. */
 #include "dtrace.h"
 #include "collect.h"
+#include "lblock.h"
 #include "lread.h"
 
 #include <string.h>
@@ -57,15 +58,15 @@ int dtrace_sniff(const char *head, size_t len)
 	return 0;
 }
 
-static int feed(void *d, const char *s, size_t n, unsigned long no)
+static int feed(void *d, const char *text, size_t len, unsigned long *lineno)
 {
-	return dtrace_line(d, s, n, no);
+	return dtrace_text(d, text, len, lineno);
 }
 
 int dtrace_collect(const struct format_job *j)
 {
 	struct dtrace *d = dtrace_new(j->fopts, j->t, j->o->seq, j->warn, j->ctx, j->name);
-	int rc = format_fault(j, lread_feed(j->lr, feed, d, j->err, j->errlen) < 0);
+	int rc = format_fault(j, lblock_feed(j->lr, feed, d, j->err, j->errlen) < 0);
 
 	rc |= dtrace_end(d);
 	dtrace_free(d);

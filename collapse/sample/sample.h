@@ -41,6 +41,11 @@ void sample_free(struct sample *s);
  * (the rest of the report is not needed). */
 int sample_line(struct sample *s, const char *line, size_t n, unsigned long lineno);
 
+/* Reads the whole lines in text (each ending in '\n', the last one may
+ * lack it), *lineno being the number of lines before them; adds the
+ * lines read to *lineno.  Returns as sample_line (an lblock_fn). */
+int sample_text(struct sample *s, const char *text, size_t len, unsigned long *lineno);
+
 /* Ends the input: returns 0, or 1 when it ended before the call graph did
  * (the stacks read are kept) or had none; said through warn. */
 int sample_end(struct sample *s);

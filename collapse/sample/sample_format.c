@@ -2,6 +2,7 @@
  * collect. */
 #include "sample.h"
 #include "collect.h"
+#include "lblock.h"
 #include "lread.h"
 
 #include <string.h>
@@ -29,15 +30,15 @@ int sample_sniff(const char *head, size_t len)
 	return 0;
 }
 
-static int feed(void *s, const char *line, size_t n, unsigned long no)
+static int feed(void *s, const char *text, size_t len, unsigned long *lineno)
 {
-	return sample_line(s, line, n, no);
+	return sample_text(s, text, len, lineno);
 }
 
 int sample_collect(const struct format_job *j)
 {
 	struct sample *s = sample_new(j->fopts, j->t, j->o->seq, j->warn, j->ctx, j->name);
-	int rc = format_fault(j, lread_feed(j->lr, feed, s, j->err, j->errlen) < 0);
+	int rc = format_fault(j, lblock_feed(j->lr, feed, s, j->err, j->errlen) < 0);
 
 	rc |= sample_end(s);
 	sample_free(s);

@@ -1,12 +1,16 @@
 /* libFuzzer target: DTrace stack output through the dtrace collapser.
  * The first byte picks --includeoffset and whether stacks are also kept
- * in input order (flame's chart). */
+ * in input order (flame's chart).  The input is read twice, a line at a
+ * time (dtrace_line) and in blocks of lines (lblock_feed, dtrace_text):
+ * both must give the same stacks, or the target aborts. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dtrace.h"
 #include "folded.h"
 #include "fuzz.h"
+#include "lblock.h"
 #include "strtab.h"
 
 static int feed(void *d, const char *line, size_t len, unsigned long lineno)
@@ -14,18 +18,60 @@ static int feed(void *d, const char *line, size_t len, unsigned long lineno)
 	return dtrace_line(d, line, len, lineno);
 }
 
+static int feed_block(void *d, const char *text, size_t len, unsigned long *lineno)
+{
+	return dtrace_text(d, text, len, lineno);
+}
+
 static void quiet(void *ctx, const char *file, unsigned long line, const char *msg)
 {
 	fuzz_quiet(ctx, file, line, msg);
+}
+
+/* The stacks of data read one way (blocks or lines), in t. */
+static void run(const struct dtrace_opts *o, int keep, int blocks, const uint8_t *data,
+		size_t size, struct strtab *t)
+{
+	struct fseq seq = { NULL, 0, 0 };
+	struct dtrace *d = dtrace_new(o, t, keep ? &seq : NULL, quiet, NULL, "fuzz");
+	char err[256];
+
+	if (blocks) {
+		struct lread *lr = lread_from_mem(data, size, "fuzz");
+
+		(void)lblock_feed(lr, feed_block, d, err, sizeof(err));
+		lread_free(lr);
+	} else {
+		fuzz_lines(data, size, feed, d);
+	}
+	dtrace_end(d);
+	dtrace_free(d);
+	fseq_release(&seq);
+}
+
+/* Aborts unless a and b hold the same stacks with the same counts. */
+static void same(const struct strtab *a, const struct strtab *b)
+{
+	size_t i, n = strtab_count(a), len;
+
+	if (strtab_count(b) != n)
+		abort();
+	for (i = 0; i < n; i++) {
+		const char *s = strtab_str(a, (uint32_t)i, &len);
+		uint32_t j = strtab_find(b, s, len);
+
+		if (j == UINT32_MAX || memcmp(strtab_val(a, (uint32_t)i), strtab_val(b, j),
+					      sizeof(struct fcount)) != 0)
+			abort();
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct dtrace_opts o = { { 0 }, 0 };
 	struct strtab *t = strtab_new(sizeof(struct fcount));
-	struct fseq seq = { NULL, 0, 0 };
+	struct strtab *u = strtab_new(sizeof(struct fcount));
 	int keep = 0;
-	struct dtrace *d;
 
 	if (size > 0) {
 		o.includeoffset = data[0] & 1;
@@ -33,12 +79,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		data++;
 		size--;
 	}
-	d = dtrace_new(&o, t, keep ? &seq : NULL, quiet, NULL, "fuzz");
-	fuzz_lines(data, size, feed, d);
-	dtrace_end(d);
+	run(&o, keep, 0, data, size, t);
+	run(&o, keep, 1, data, size, u);
+	same(t, u);
 	free(strtab_sorted(t));
-	dtrace_free(d);
-	fseq_release(&seq);
 	strtab_free(t);
+	strtab_free(u);
 	return 0;
 }

@@ -1,10 +1,14 @@
 /* libFuzzer target: sample(1) reports through the sample collapser.  The
- * first byte picks --no-modules. */
+ * first byte picks --no-modules.  The input is read twice, a line at a
+ * time (sample_line) and in blocks of lines (lblock_feed, sample_text):
+ * both must give the same stacks, or the target aborts. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "folded.h"
 #include "fuzz.h"
+#include "lblock.h"
 #include "sample.h"
 #include "strtab.h"
 
@@ -13,27 +17,68 @@ static int feed(void *s, const char *line, size_t len, unsigned long lineno)
 	return sample_line(s, line, len, lineno);
 }
 
+static int feed_block(void *s, const char *text, size_t len, unsigned long *lineno)
+{
+	return sample_text(s, text, len, lineno);
+}
+
 static void quiet(void *ctx, const char *file, unsigned long line, const char *msg)
 {
 	fuzz_quiet(ctx, file, line, msg);
+}
+
+/* The stacks of data read one way (blocks or lines), in t. */
+static void run(const struct sample_opts *o, int blocks, const uint8_t *data, size_t size,
+		struct strtab *t)
+{
+	struct sample *s = sample_new(o, t, NULL, quiet, NULL, "fuzz");
+	char err[256];
+
+	if (blocks) {
+		struct lread *lr = lread_from_mem(data, size, "fuzz");
+
+		(void)lblock_feed(lr, feed_block, s, err, sizeof(err));
+		lread_free(lr);
+	} else {
+		fuzz_lines(data, size, feed, s);
+	}
+	sample_end(s);
+	sample_free(s);
+}
+
+/* Aborts unless a and b hold the same stacks with the same counts. */
+static void same(const struct strtab *a, const struct strtab *b)
+{
+	size_t i, n = strtab_count(a), len;
+
+	if (strtab_count(b) != n)
+		abort();
+	for (i = 0; i < n; i++) {
+		const char *s = strtab_str(a, (uint32_t)i, &len);
+		uint32_t j = strtab_find(b, s, len);
+
+		if (j == UINT32_MAX || memcmp(strtab_val(a, (uint32_t)i), strtab_val(b, j),
+					      sizeof(struct fcount)) != 0)
+			abort();
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sample_opts o = { { 0 }, 0 };
 	struct strtab *t = strtab_new(sizeof(struct fcount));
-	struct sample *s;
+	struct strtab *u = strtab_new(sizeof(struct fcount));
 
 	if (size > 0) {
 		o.no_modules = data[0] & 1;
 		data++;
 		size--;
 	}
-	s = sample_new(&o, t, NULL, quiet, NULL, "fuzz");
-	fuzz_lines(data, size, feed, s);
-	sample_end(s);
+	run(&o, 0, data, size, t);
+	run(&o, 1, data, size, u);
+	same(t, u);
 	free(strtab_sorted(t));
-	sample_free(s);
 	strtab_free(t);
+	strtab_free(u);
 	return 0;
 }
