@@ -117,6 +117,14 @@ static uint32_t slot_len(size_t len)
 	return len < UINT32_MAX ? (uint32_t)len : UINT32_MAX;
 }
 
+/* A key's first slot: the top bits of its hash, so that while the table
+ * has at most 2^32 slots the 32 bits a slot keeps place it again when the
+ * table grows, with no hashing of the key. */
+static size_t home(uint64_t h, unsigned bits)
+{
+	return (size_t)(h >> (64 - bits));
+}
+
 static void grow_slots(struct strtab *t)
 {
 	unsigned bits = t->bits + 1;
@@ -131,8 +139,12 @@ static void grow_slots(struct strtab *t)
 
 		if (!old.entry)
 			continue;
-		str = entry_str(t, old.entry, &len);
-		j = (size_t)XXH3_64bits(str, len) & mask;
+		if (bits <= 32) {
+			j = home((uint64_t)old.hash << 32, bits);
+		} else {
+			str = entry_str(t, old.entry, &len);
+			j = home(XXH3_64bits(str, len), bits);
+		}
 		while (s[j].entry)
 			j = (j + 1) & mask;
 		s[j] = old;
@@ -147,7 +159,7 @@ static void grow_slots(struct strtab *t)
 static size_t probe(const struct strtab *t, const char *s, size_t len, uint64_t h)
 {
 	size_t mask = ((size_t)1 << t->bits) - 1;
-	size_t j = (size_t)h & mask;
+	size_t j = home(h, t->bits);
 	uint32_t hi = (uint32_t)(h >> 32), sl_len = slot_len(len);
 
 	for (;; j = (j + 1) & mask) {
