@@ -29,7 +29,7 @@ measure() {
 }
 
 # BENCH_ONLY="perf flame" runs only those sections (flamegraph, perf, etw,
-# etl, pprof, perfview, flame, stackops, collapsers, json, real, perfdata, browser); the perf input is still made when flame needs it.
+# etl, pprof, jfr, perfview, flame, stackops, collapsers, json, real, perfdata, browser); the perf input is still made when flame needs it.
 section() { [ -z "${BENCH_ONLY:-}" ] || case " $BENCH_ONLY " in *" $1 "*) true ;; *) false ;; esac; }
 if section flamegraph; then
 big=$OUT/big.folded
@@ -158,6 +158,11 @@ fi
 if section pprof; then
 # ---- pprof profiles (bench/pprof.sh) ----
 B=$B OUT=$OUT sh bench/pprof.sh
+fi
+
+if section jfr; then
+# ---- Java Flight Recorder recordings (bench/jfr.sh) ----
+B=$B OUT=$OUT sh bench/jfr.sh
 fi
 
 if section perfview; then
