@@ -202,6 +202,10 @@ struct pd {
 	struct pd_batch *batch;		/* the batch being filled (owned) */
 	size_t bsample;			/* offset of its last sample */
 	size_t batch_bytes;		/* a batch is handed over when this full */
+	char keep[64];			/* with pool: the event the collapser keeps
+					   (as its perf_stats names it)... */
+	size_t keeplen;			/* ...its length... */
+	int keep_known;			/* ...once known (else: the first seen) */
 	/* perfdata_sink.c: when set, samples go here instead of to perf */
 	void (*hook)(struct pd *d, const struct pd_sample *s);
 	void *hook_ctx;			/* for hook */
@@ -313,9 +317,11 @@ static inline uint32_t pd_map_serial(struct pd *d)
 }
 
 /* perfdata_out.c: samples to the collapser, through a second thread
- * when threads is not 1, the input a file, and every sample kept (one
- * event); pd_out_finish waits for it (before perf_end).  pd_out_begin
- * returns 0 when the sample's frames are not wanted. */
+ * when threads is not 1, the input a file, and the collapser's choice of
+ * event foreseeable (it keeps the one it was told or saw first); no
+ * filter of its own (the caller passes threads 1 then).  pd_out_finish
+ * waits for it (before perf_end).  pd_out_begin returns 0 when the
+ * sample's frames are not wanted. */
 struct perf_header;
 void pd_out_start(struct pd *d, int threads);
 int pd_out_begin(struct pd *d, const struct perf_header *h);
