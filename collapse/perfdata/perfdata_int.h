@@ -130,6 +130,8 @@ struct pd_thread {
 	int exited;		/* EXIT seen (and no FORK of the tid since) */
 };
 
+#define PD_IDHIT 64	/* ids remembered: one per CPU and event, often */
+
 /* A sample id and the attr it belongs to. */
 struct pd_idmap {
 	uint64_t id;			/* the id */
@@ -162,6 +164,8 @@ struct pd {
 	size_t nattrs;			/* how many */
 	struct pd_idmap *idmap;		/* ids -> attrs, sorted by id */
 	size_t nidmap;			/* entries */
+	struct pd_idmap idhit[PD_IDHIT]; /* ids found lately, by id % PD_IDHIT;
+					   attr + 1 (0: empty); pd_layout empties */
 	int id_pos;			/* ID's u64 index in a sample, -1: none */
 	int id_trail;			/* ID's u64 index from a trailer's end */
 	struct strtab *names;		/* comms and paths, interned */
