@@ -72,6 +72,31 @@ for _f in fp z ev2 nocg; do
 		fi
 	done
 done
+# With several events the reader foretells which one the collapser keeps
+# (the one it is told, or was given by an earlier input, or meets first)
+# and names frames for those samples only: the same on one thread and
+# two.  tc.txt: perf script text of ev2's task-clock samples alone, read
+# first so that the collapser has chosen before the perf.data begins.
+gzip -dc "$PD/ev2.script.gz" | awk -v RS= -v ORS='\n\n' '/task-clock:/' > "$TMP/tc.txt"
+for _o in "--event-filter task-clock $PD/ev2.data" "--event-filter cpu-clock $PD/ev2.data" \
+	  "--event-filter nosuch $PD/ev2.data" "$TMP/tc.txt $PD/ev2.data" "$PD/fp.data $PD/ev2.data"; do
+	# shellcheck disable=SC2086
+	"$SC" --threads 1 $_o > "$TMP/pd.a" 2> "$TMP/pd.ea"
+	# shellcheck disable=SC2086
+	FLAME_PD_BATCH=1 "$SC" --threads 2 $_o > "$TMP/pd.b" 2> "$TMP/pd.eb"
+	_n="perfdata ${_o#"$PD"/}: one thread and two agree"
+	if cmp -s "$TMP/pd.a" "$TMP/pd.b" && cmp -s "$TMP/pd.ea" "$TMP/pd.eb"; then
+		pass "$_n"
+	else
+		fail "$_n" "$(diff "$TMP/pd.a" "$TMP/pd.b" | head -5; diff "$TMP/pd.ea" "$TMP/pd.eb" | head -5)"
+	fi
+done
+if [ "$(grep -c . "$TMP/tc.txt")" -gt 100 ] &&
+   "$SC" "$TMP/tc.txt" "$PD/ev2.data" 2>&1 >/dev/null | grep -q "kept only 'task-clock'"; then
+	pass "perfdata after a text input: its event is kept"
+else
+	fail "perfdata after a text input: its event is kept" "no task-clock message"
+fi
 # stdin: pipe mode streams, file mode is read whole; gzip is inflated.
 for _f in fp pipe zpipe; do
 	"$SC" --addrs < "$PD/$_f.data" | LC_ALL=C sort > "$TMP/pd.a"

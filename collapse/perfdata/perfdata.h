@@ -37,9 +37,9 @@ struct perfdata_stats {
  * through warn); -1 with a message in err when it is no perf.data this
  * reader takes (a v1 "PERFFILE", a header that cannot be read).
  * threads 1 keeps all the work on the calling thread; otherwise, for a
- * file of one event on a machine of several cores, a second thread feeds
- * p while this one reads and names frames (the output is the same); pass
- * 1 when p drops samples by a filter of its own. */
+ * file on a machine of several cores, a second thread feeds p while this
+ * one reads and names frames (the output is the same); pass 1 when p
+ * drops samples by a filter of its own, or keeps the event named "". */
 int perfdata_run(const char *name, struct lread *lr, struct perf *p, struct perfsym *sym,
 		 const char *symfs, int threads, struct perfdata_stats *st, perfdata_warn_fn *warn,
 		 void *ctx, char *err, size_t errlen);

@@ -67,12 +67,35 @@ static void resolve(struct pd *d, const struct pd_map *m, uint64_t ip, int raw, 
 	e->symlen = (uint32_t)strlen(e->sym);
 }
 
-/* Where (m, ip) goes in the cache; the pid only counts for a process's
- * own maps (a JIT map's names are the process's). */
-static size_t slot_of(const struct pd *d, const struct pd_map *m, uint64_t ip, int kernel)
+/* The frame cache's key for ip in map m: (file id, offset into the
+ * file), or (serial, address, pid) for a map whose names follow the
+ * address or whose addresses are printed (raw: the sample's own). */
+struct fkey {
+	uint64_t at;			/* offset or address */
+	uint32_t id;			/* file id or map serial */
+	uint32_t pid;			/* 0 unless the map's by_pid */
+};
+
+static inline struct fkey key_of(const struct pd *d, const struct pd_map *m, uint64_t ip, int raw)
 {
-	uint32_t pid = kernel ? 0 : d->cur_pid;
-	uint64_t h = (ip ^ ((uint64_t)m->serial << 40) ^ pid) * 0x9e3779b97f4a7c15ULL;
+	struct fkey k;
+
+	if (m->file && !raw) {
+		k.at = ip - m->start + m->pgoff;
+		k.id = m->file;
+		k.pid = 0;
+	} else {
+		k.at = ip;
+		k.id = m->serial;
+		k.pid = m->by_pid ? d->cur_pid : 0;
+	}
+	return k;
+}
+
+/* Where key k goes in the cache. */
+static size_t slot_of(struct fkey k)
+{
+	uint64_t h = (k.at ^ ((uint64_t)k.id << 40) ^ k.pid) * 0x9e3779b97f4a7c15ULL;
 
 	return (size_t)(h >> 40) & (PD_FCACHE_SLOTS - 1);
 }
@@ -90,8 +113,8 @@ static const struct pd_map *map_of(struct pd *d, struct pd_proc *user, const str
  * (slot_of) of map m, resolving it there when it is not. */
 static void fill(struct pd *d, const struct pd_map *m, size_t i, struct pd_rframe *f, int raw)
 {
-	uint32_t pid = f->mode == PERF_RECORD_MISC_KERNEL ? 0 : d->cur_pid;
 	struct pd_fcache *e = &d->fcache[i];
+	struct fkey k;
 
 	if (!m) {
 		f->pclen = (uint8_t)hex(f->pc, f->ip);
@@ -99,11 +122,12 @@ static void fill(struct pd *d, const struct pd_map *m, size_t i, struct pd_rfram
 		f->symlen = f->dlen = 9;
 		return;
 	}
-	if (e->serial != m->serial || e->ip != f->ip || e->pid != pid || e->raw != raw) {
+	k = key_of(d, m, f->ip, raw);
+	if (e->serial != k.id || e->ip != k.at || e->pid != k.pid || e->raw != raw) {
 		resolve(d, m, f->ip, raw, e);
-		e->serial = m->serial;
-		e->ip = f->ip;
-		e->pid = pid;
+		e->serial = k.id;
+		e->ip = k.at;
+		e->pid = k.pid;
 		e->raw = (uint8_t)raw;
 	}
 	memcpy(f->pc, e->pc, sizeof(f->pc));
@@ -118,7 +142,7 @@ static void lookup(struct pd *d, struct pd_proc *user, struct pd_rframe *f, int 
 {
 	const struct pd_map *m = map_of(d, user, f);
 
-	fill(d, m, m ? slot_of(d, m, f->ip, f->mode == PERF_RECORD_MISC_KERNEL) : 0, f, raw);
+	fill(d, m, m ? slot_of(key_of(d, m, f->ip, raw)) : 0, f, raw);
 }
 
 static void put(struct pd *d, const struct pd_rframe *f)
@@ -283,7 +307,7 @@ static void emit_chain(struct pd *d, struct pd_proc *user)
 
 		d->curmap[i] = m;
 		if (m) {
-			d->curslot[i] = slot_of(d, m, d->cur[i].ip, d->cur[i].mode == PERF_RECORD_MISC_KERNEL);
+			d->curslot[i] = slot_of(key_of(d, m, d->cur[i].ip, 0));
 			__builtin_prefetch(&d->fcache[d->curslot[i]]);
 		}
 	}

@@ -58,9 +58,12 @@ static int collapse(struct perf *p, const struct perf_opts *o, struct lread *lr,
 	int rc;
 
 	perf_begin(p, name);
-	/* A filter drops samples: then everything stays on this thread. */
-	rc = perfdata_run(name, lr, p, sym, o->symfs, o->filter ? 1 : o->threads, &st, relay, &s,
-			  err, errlen);
+	/* A filter drops samples: then everything stays on this thread; so
+	 * for an empty --event-filter, which p's stats cannot tell from none
+	 * (perfdata_out.c foretells the event kept from them). */
+	rc = perfdata_run(name, lr, p, sym, o->symfs,
+			  o->filter || (o->event_filter && !o->event_filter[0]) ? 1 : o->threads, &st,
+			  relay, &s, err, errlen);
 	perf_end(p);
 	if (rc >= 0)
 		report(&s, name, &st);

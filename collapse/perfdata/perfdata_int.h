@@ -72,11 +72,17 @@ struct pd_map {
 	uint32_t serial;		/* names this map's contents: a map made
 					   or cut gets a new one, a fork's copy
 					   keeps it (the frame cache's key) */
+	uint8_t by_pid;			/* its names depend on the process too
+					   (PERFSYM_BY_PID), else on it alone */
+	uint32_t file;			/* its file's id (perfdata_fid.c): the
+					   names follow the offset into it
+					   alone; 0: they follow the address */
 };
 
 struct pd_proc;
 struct pd_gone;
 struct pd_jit;
+struct pd_fid;
 
 /* perf script shows at most this many frames (kernel.perf_event_max_stack). */
 #define PD_MAX_STACK 127
@@ -95,15 +101,20 @@ struct pd_rframe {
 };
 
 
-/* One frame as emitted, kept by (map serial, pid, address): hot code is
- * sampled over and over, and this skips the map's file, the symbol
- * search and the hex formatting for it. */
+/* One frame as emitted, kept by (file id, offset into the map's file)
+ * or, for maps whose names follow the address (pd_map.file 0), by (map
+ * serial, address, and the pid for a map whose names depend on it): hot
+ * code is sampled over and over, also in the many processes that map
+ * the same files, and this skips the symbol search and the hex
+ * formatting for it.  File ids have PD_FILE_KEY set, serials never. */
+#define PD_FILE_KEY ((uint32_t)1 << 31)
 #define PD_FCACHE_SLOTS ((size_t)1 << 16)	/* 3 MB of frames emitted lately */
 
 struct pd_fcache {
-	uint64_t ip;			/* the address sampled */
-	uint32_t serial;		/* its map's serial; 0: empty */
-	uint32_t pid;			/* the process (0 for kernel maps) */
+	uint64_t ip;			/* the address sampled, or the offset
+					   into the file */
+	uint32_t serial;		/* its map's serial or file's id; 0: empty */
+	uint32_t pid;			/* the process (0 unless the map's by_pid) */
 	const char *sym;		/* its name (perfsym's), or "[unknown]" */
 	uint32_t symlen;		/* its length */
 	uint8_t raw;			/* printed as the address itself */
@@ -118,6 +129,8 @@ struct pd_thread {
 	int comm_set;		/* named by COMM (else ":TID") */
 	int exited;		/* EXIT seen (and no FORK of the tid since) */
 };
+
+#define PD_IDHIT 64	/* ids remembered: one per CPU and event, often */
 
 /* A sample id and the attr it belongs to. */
 struct pd_idmap {
@@ -151,6 +164,8 @@ struct pd {
 	size_t nattrs;			/* how many */
 	struct pd_idmap *idmap;		/* ids -> attrs, sorted by id */
 	size_t nidmap;			/* entries */
+	struct pd_idmap idhit[PD_IDHIT]; /* ids found lately, by id % PD_IDHIT;
+					   attr + 1 (0: empty); pd_layout empties */
 	int id_pos;			/* ID's u64 index in a sample, -1: none */
 	int id_trail;			/* ID's u64 index from a trailer's end */
 	struct strtab *names;		/* comms and paths, interned */
@@ -190,6 +205,8 @@ struct pd {
 	struct pd_gone *gone;		/* processes whose maps go soon, by time */
 	size_t ngone, gonecap;		/* entries, capacity */
 	uint32_t map_serial;		/* the last serial given to a map */
+	struct pd_fid *fids;		/* file ids (perfdata_fid.c), open addressing */
+	size_t nfids, fidcap;		/* entries, slots */
 	struct pd_fcache *fcache;	/* frames emitted lately (owned), or NULL */
 	struct pd_rframe cur[PD_MAX_STACK]; /* the chain being emitted */
 	size_t ncur;			/* its frames */
@@ -202,6 +219,10 @@ struct pd {
 	struct pd_batch *batch;		/* the batch being filled (owned) */
 	size_t bsample;			/* offset of its last sample */
 	size_t batch_bytes;		/* a batch is handed over when this full */
+	char keep[64];			/* with pool: the event the collapser keeps
+					   (as its perf_stats names it)... */
+	size_t keeplen;			/* ...its length... */
+	int keep_known;			/* ...once known (else: the first seen) */
 	/* perfdata_sink.c: when set, samples go here instead of to perf */
 	void (*hook)(struct pd *d, const struct pd_sample *s);
 	void *hook_ctx;			/* for hook */
@@ -305,17 +326,25 @@ static inline void pd_emit_flush(struct pd *d)
  * here: the process tables make maps, the emitter caches by them. */
 static inline uint32_t pd_map_serial(struct pd *d)
 {
-	if (++d->map_serial == 0) {
+	if (++d->map_serial >= PD_FILE_KEY) {
 		pd_emit_flush(d);
 		d->map_serial = 1;
 	}
 	return d->map_serial;
 }
 
+/* perfdata_fid.c: sets m's frame cache key (by_pid, file) once its
+ * path, sympath, ident, pgoff and build id are; kernel: one of the
+ * kernel's maps.  pd_fid_free frees the ids. */
+void pd_map_key(struct pd *d, struct pd_map *m, int kernel);
+void pd_fid_free(struct pd *d);
+
 /* perfdata_out.c: samples to the collapser, through a second thread
- * when threads is not 1, the input a file, and every sample kept (one
- * event); pd_out_finish waits for it (before perf_end).  pd_out_begin
- * returns 0 when the sample's frames are not wanted. */
+ * when threads is not 1, the input a file, and the collapser's choice of
+ * event foreseeable (it keeps the one it was told or saw first); no
+ * filter of its own (the caller passes threads 1 then).  pd_out_finish
+ * waits for it (before perf_end).  pd_out_begin returns 0 when the
+ * sample's frames are not wanted. */
 struct perf_header;
 void pd_out_start(struct pd *d, int threads);
 int pd_out_begin(struct pd *d, const struct perf_header *h);

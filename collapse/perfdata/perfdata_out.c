@@ -14,6 +14,7 @@
 #include "tpool.h"
 #include "xalloc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -69,14 +70,23 @@ static void new_batch(struct pd *d)
 
 void pd_out_start(struct pd *d, int threads)
 {
+	const struct perf_stats *st = perf_stats(d->perf);
 	void *none = NULL;
 
-	/* Only when every sample is kept: perf_event_begin's answer (other
-	 * events, filters) cannot come back from the worker in time, and
-	 * naming the frames of samples it drops would name (and report as
-	 * missing) files the one-thread run never opens. */
-	if (threads == 1 || d->nattrs != 1 || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+	/* perf_event_begin's answer cannot come back from the worker in
+	 * time, and naming the frames of samples it drops would name (and
+	 * report as missing) files the one-thread run never opens: so its
+	 * answer is foretold here.  Filters (the caller's threads 1 then)
+	 * cannot be; the event can: the collapser keeps the one it names in
+	 * its stats (--event-filter, or an earlier input's), or else the
+	 * first it meets.  Events it met unnamed leave that unknown. */
+	if (threads == 1 || sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		return;
+	if (!st->event[0] && st->samples + st->filtered > 0)
+		return;
+	d->keeplen = strlen(st->event);
+	memcpy(d->keep, st->event, d->keeplen + 1);
+	d->keep_known = d->keeplen > 0;
 	d->batch_bytes = getenv("FLAME_PD_BATCH") ? strtoul(getenv("FLAME_PD_BATCH"), NULL, 10) : 0;
 	if (!d->batch_bytes || d->batch_bytes > BATCH_BYTES)
 		d->batch_bytes = BATCH_BYTES;
@@ -91,6 +101,11 @@ int pd_out_begin(struct pd *d, const struct perf_header *h)
 
 	if (!d->pool)
 		return perf_event_begin(d->perf, h);
+	if (!d->keep_known) {	/* as perf_event_begin notes the first */
+		snprintf(d->keep, sizeof(d->keep), "%.*s", (int)h->eventlen, h->event);
+		d->keeplen = strlen(d->keep);
+		d->keep_known = 1;
+	}
 	if (d->batch->len >= d->batch_bytes) {
 		tpool_submit(d->pool, d->batch);
 		new_batch(d);
@@ -102,7 +117,8 @@ int pd_out_begin(struct pd *d, const struct perf_header *h)
 	memcpy(s->ids + 16, h->tid, h->tidlen < 16 ? h->tidlen : 16);
 	s->nframes = 0;
 	d->batch->len += sizeof(*s);
-	return 1;
+	/* The header goes over either way: the worker counts it. */
+	return h->eventlen == d->keeplen && memcmp(h->event, d->keep, d->keeplen) == 0;
 }
 
 void pd_out_frame(struct pd *d, const struct pd_rframe *f)

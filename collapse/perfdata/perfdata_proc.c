@@ -141,6 +141,7 @@ void pd_proc_release(struct pd *d)
 	free(d->kernel->maps);
 	free(d->kernel);
 	strtab_free(d->names);
+	pd_fid_free(d);
 	free(d->gone);
 	free(d->q);
 	free(d->qtmp);
@@ -207,6 +208,8 @@ void pd_map_add(struct pd *d, struct pd_proc *p, const struct pd_map *m)
 	struct pd_map c = *m;
 
 	c.serial = pd_map_serial(d);	/* a new map: no frame cached for it */
+	pd_map_key(d, &c, p == d->kernel);
+	c.file = 0;	/* JIT code: a name may be defined again */
 	map_insert(d, p, &c);
 }
 
@@ -311,6 +314,7 @@ void pd_apply_mmap(struct pd *d, const unsigned char *r, size_t len, uint64_t of
 	if (kernel && m.ident && m.start == 0 && m.end == 0)
 		m.end = UINT64_MAX;
 	m.serial = pd_map_serial(d);
+	pd_map_key(d, &m, kernel);
 	map_insert(d, kernel ? d->kernel : proc_get(d, pd_thread_get(d, pid, pd_u32(d, r + 12))->pid), &m);
 }
 

@@ -82,6 +82,7 @@ void pd_layout(struct pd *d)
 			    !!(t & PERF_SAMPLE_TIME) + !!(t & PERF_SAMPLE_ADDR);
 		d->id_trail = 1 + !!(t & PERF_SAMPLE_STREAM_ID) + !!(t & PERF_SAMPLE_CPU);
 	}
+	memset(d->idhit, 0, sizeof(d->idhit));
 	free(d->idmap);
 	d->idmap = n ? xmalloc(n * sizeof(*d->idmap)) : NULL;
 	d->nidmap = 0;
@@ -94,15 +95,23 @@ void pd_layout(struct pd *d)
 		qsort(d->idmap, d->nidmap, sizeof(*d->idmap), cmp_id);
 }
 
+/* Each record asks (twice: its time, then its fields), so the ids met
+ * lately are remembered before the binary search. */
 static const struct pd_attr *attr_by_id(struct pd *d, uint64_t id)
 {
+	struct pd_idmap *hit = &d->idhit[id % PD_IDHIT];
 	size_t lo = 0, hi = d->nidmap;
 
+	if (hit->attr && hit->id == id)
+		return &d->attrs[hit->attr - 1];
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (d->idmap[mid].id == id)
+		if (d->idmap[mid].id == id) {
+			hit->id = id;
+			hit->attr = d->idmap[mid].attr + 1;
 			return &d->attrs[d->idmap[mid].attr];
+		}
 		if (d->idmap[mid].id < id)
 			lo = mid + 1;
 		else

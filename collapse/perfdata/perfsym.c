@@ -212,6 +212,18 @@ static enum kind kind_of(const char *path)
 	return path[0] ? K_ELF : K_NONE;
 }
 
+int perfsym_varies(const char *path)
+{
+	switch (kind_of(path)) {
+	case K_JIT:
+		return PERFSYM_BY_PID;
+	case K_KERNEL:
+		return PERFSYM_BY_ADDR;
+	default:	/* K_DEFINED (a K_ELF path) too: ip - start */
+		return PERFSYM_BY_OFFSET;
+	}
+}
+
 /* The build id to look for: the map's own, else one the recording noted. */
 static void wanted_id(const struct perfsym *s, const struct perfsym_map *m, const uint8_t **id,
 		      size_t *len)

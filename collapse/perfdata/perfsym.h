@@ -66,6 +66,15 @@ void perfsym_define(struct perfsym *s, const char *path, const char *name, size_
 const char *perfsym_lookup(struct perfsym *s, const struct perfsym_map *m, uint64_t ip,
 			   uint64_t *off);
 
+/* What the name perfsym_lookup gives for an address of a map of this
+ * path follows, for callers that cache names: with the same path, build
+ * id and pgoff, PERFSYM_BY_OFFSET the address's offset into the map
+ * alone (files, wherever mapped); PERFSYM_BY_ADDR the address itself
+ * (the kernel, modules); PERFSYM_BY_PID the address and the map's pid
+ * (anonymous memory: /tmp/perf-PID.map). */
+enum { PERFSYM_BY_OFFSET, PERFSYM_BY_ADDR, PERFSYM_BY_PID };
+int perfsym_varies(const char *path);
+
 /* One frame of the functions inlined at an address. */
 struct perfsym_inl {
 	const char *name;	/* shown name, valid until perfsym_free */
