@@ -2,7 +2,9 @@
  *
  * Each slot holds the entry's address, 32 bits of the key's hash and the
  * key's length, so a probe reads the string only when both match, and a
- * hit costs one cache miss for the slot and one for the entry.  Entries
+ * hit costs one cache miss for the slot and one for the entry.  A key's
+ * home slot is taken from the top of those 32 bits, so the table grows
+ * without reading its strings again.  Entries
  * are laid out in the arena as [value][id][length][bytes NUL]; the
  * id -> entry array gives insertion-ordered ids. */
 #include "strtab.h"
@@ -117,6 +119,14 @@ static uint32_t slot_len(size_t len)
 	return len < UINT32_MAX ? (uint32_t)len : UINT32_MAX;
 }
 
+/* The home slot of hash h among 2^bits: its top bits, so that while
+ * bits <= 32 it follows from the 32 bits a slot keeps, and growing the
+ * table reads no string again. */
+static size_t home(uint64_t h, unsigned bits)
+{
+	return (size_t)(h >> (64 - bits));
+}
+
 static void grow_slots(struct strtab *t)
 {
 	unsigned bits = t->bits + 1;
@@ -131,8 +141,12 @@ static void grow_slots(struct strtab *t)
 
 		if (!old.entry)
 			continue;
-		str = entry_str(t, old.entry, &len);
-		j = (size_t)XXH3_64bits(str, len) & mask;
+		if (bits <= 32)
+			j = (size_t)(old.hash >> (32 - bits));
+		else {
+			str = entry_str(t, old.entry, &len);
+			j = home(XXH3_64bits(str, len), bits);
+		}
 		while (s[j].entry)
 			j = (j + 1) & mask;
 		s[j] = old;
@@ -147,7 +161,7 @@ static void grow_slots(struct strtab *t)
 static size_t probe(const struct strtab *t, const char *s, size_t len, uint64_t h)
 {
 	size_t mask = ((size_t)1 << t->bits) - 1;
-	size_t j = (size_t)h & mask;
+	size_t j = home(h, t->bits);
 	uint32_t hi = (uint32_t)(h >> 32), sl_len = slot_len(len);
 
 	for (;; j = (j + 1) & mask) {
