@@ -7,7 +7,13 @@
 # test recordings repeated.  Run in turns, 3 rounds; MB/s are of the
 # input as given, per CPU second (user + sys: other work on the machine
 # inflates wall time), and the wall time and peak RSS of the best round.
+# Real profiles, when there are some (PPROF_REAL: files, default the
+# shared samples' large.cpu.pb.gz), are read inflated, REPEAT runs a
+# measurement (they are small: the per-byte figure includes starting the
+# program REPEAT times).  PPROF_BEFORE=path/to/an/older/stackcollapse-pprof
+# runs it in the same turns ("before").
 B=${B:-build}
+REPEAT=${REPEAT:-20}
 OUT=${OUT:-bench/out}
 RUN=$B/tests/runstat
 mkdir -p "$OUT"
@@ -30,6 +36,15 @@ if [ ! -s "$OUT/perf100.txt" ]; then
 	fi
 fi
 
+# The real profiles, inflated (the protobuf reading is what is measured).
+: > "$OUT/pp.real"
+for _r in ${PPROF_REAL:-../shared/samples/pprof/large.cpu.pb.gz}; do
+	[ -s "$_r" ] || continue
+	_b=$(basename "$_r" .gz)
+	{ gzip -dc "$_r" 2> /dev/null || cat "$_r"; } > "$OUT/real-$_b"
+	echo "real-$_b" >> "$OUT/pp.real"
+done
+
 # one NAME FILE CMD...: one run; appends "NAME cpu wall rss" to $OUT/pp.t.
 one() {
 	_n=$1 _f=$2
@@ -43,11 +58,20 @@ for r in 1 2 3; do
 	one stackcollapse-pprof "$OUT/big.pprof" "$B/stackcollapse-pprof"
 	one stackcollapse-pprof-gz "$OUT/big.pprof.gz" "$B/stackcollapse-pprof"
 	one stackcollapse-perf-1thread "$OUT/perf100.txt" "$B/stackcollapse-perf" --threads 1
+	[ -z "$PPROF_BEFORE" ] || one stackcollapse-pprof-before "$OUT/big.pprof" "$PPROF_BEFORE"
+	while read -r _b; do
+		# REPEAT runs as one: sizes are counted REPEAT times below.
+		one "x$REPEAT-$_b" "$OUT/$_b" sh -c 'for i in $(seq '"$REPEAT"'); do "$0" "$1" > /dev/null; done' \
+			"$B/stackcollapse-pprof"
+		[ -z "$PPROF_BEFORE" ] || one "x$REPEAT-$_b-before" "$OUT/$_b" \
+			sh -c 'for i in $(seq '"$REPEAT"'); do "$0" "$1" > /dev/null; done' "$PPROF_BEFORE"
+	done < "$OUT/pp.real"
 done
 echo "pprof input: $(wc -c < "$OUT/big.pprof" | awk '{ printf "%.1f", $1 / 1e6 }') MB" \
 	"($(wc -c < "$OUT/big.pprof.gz" | awk '{ printf "%.1f", $1 / 1e6 }') MB gzipped)," \
 	"$("$B/stackcollapse-pprof" "$OUT/big.pprof" | wc -l) distinct stacks; perf text: $(wc -c < "$OUT/perf100.txt" | awk '{ printf "%.1f", $1 / 1e6 }') MB"
-awk '{ if (!($1 in cpu) || $2 < cpu[$1]) { cpu[$1] = $2; wall[$1] = $3; rss[$1] = $4; size[$1] = $5 } }
+awk '{ if ($1 ~ /^x[0-9]+-/) { r = substr($1, 2); sub(/-.*/, "", r); $5 *= r }
+	if (!($1 in cpu) || $2 < cpu[$1]) { cpu[$1] = $2; wall[$1] = $3; rss[$1] = $4; size[$1] = $5 } }
 	END { for (n in cpu) { printf "%-28s CPU %6.2f s %7.0f MB/s per CPU s   wall %6.2f s   %7.1f MB peak RSS\n",
 		n, cpu[n], size[n] / 1e6 / cpu[n], wall[n], rss[n] / 1024
 		mbs[n] = size[n] / 1e6 / cpu[n] }

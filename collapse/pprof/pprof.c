@@ -258,6 +258,12 @@ void pprof_give_back(const struct pprof_prof *p, size_t at, size_t n)
 		lread_give_back((const char *)p->buf + at, n);
 }
 
+void pprof_release(const struct pprof_prof *p, size_t at, size_t n)
+{
+	if ((p->mapped || (p->owned && p->once)) && at <= p->len && n <= p->len - at)
+		lread_give_back((const char *)p->buf + at, n);
+}
+
 void pprof_free(struct pprof_prof *p)
 {
 	if (!p)

@@ -49,6 +49,10 @@ struct pprof_prof {
 	int owned;			/* buf is from xmalloc and ours */
 	int mapped;			/* buf is a file mapped (lread_whole):
 					   pages done with may be given back */
+	int once;			/* set by the caller: the samples are
+					   drawn once, so an owned input's
+					   pages of samples drawn may be given
+					   back (their bytes lost) */
 	struct pprof_span *str;		/* the string table */
 	size_t nstr;			/* its size */
 	struct pprof_vt *types;		/* sample types, in order */
@@ -93,6 +97,11 @@ struct pprof_prof *pprof_read(const unsigned char *buf, size_t len, enum pprof_h
 /* Gives back the pages of a mapped profile's input in [at, at + n), done
  * with; does nothing for an input not mapped. */
 void pprof_give_back(const struct pprof_prof *p, size_t at, size_t n);
+
+/* The same for the pages inside [at, at + n), sample bytes already drawn:
+ * also for an owned input when p->once is set (their bytes are then
+ * lost: they must not be read again). */
+void pprof_release(const struct pprof_prof *p, size_t at, size_t n);
 
 /* Frees p and its input when owned.  pprof_free(NULL) does nothing. */
 void pprof_free(struct pprof_prof *p);

@@ -198,6 +198,9 @@ int pprof_collect(const struct format_job *j)
 		p = pprof_read(buf, len, PPROF_OWN);
 	else
 		return -1;
+	/* The samples are drawn once: an inflated profile's pages of
+	 * samples drawn go back as the drawing goes. */
+	p->once = 1;
 	if ((vi = pprof_stack_type(p, o ? o->sample_type : NULL)) < 0) {
 		type_names(p, names, sizeof(names));
 		snprintf(j->err, j->errlen, "%s: no sample type '%s' in the profile (it has: %s)",

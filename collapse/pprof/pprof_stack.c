@@ -546,12 +546,13 @@ static void add_sample(struct builder *b, struct strtab *t, struct fseq *seq,
 }
 
 /* The samples of run r, in order, read AHEAD samples ahead of their
- * adding; the pages read are given back as it goes. */
+ * adding; the pages of samples added are given back as it goes (only
+ * bytes of this run, all read: an owned input's may then be lost). */
 static void add_run(struct builder *b, struct strtab *t, struct fseq *seq,
 		    const struct pprof_span *r, int vi, int labels, struct pprof_tally *st)
 {
 	const size_t chunk = (size_t)8 << 20;
-	const unsigned char *q = r->p, *end = r->p + r->n, *s, *done = q;
+	const unsigned char *q = r->p, *end = r->p + r->n, *s, *done = q, *added;
 	struct ahead ring[AHEAD];
 	size_t n, head = 0, tail = 0;
 
@@ -562,10 +563,10 @@ static void add_run(struct builder *b, struct strtab *t, struct fseq *seq,
 			break;
 		if (head - tail > AHEAD_KEY && ring[(tail + AHEAD_KEY) % AHEAD].quick)
 			pprof_keys_prefetch_key(b->seen, ring[(tail + AHEAD_KEY) % AHEAD].h);
+		added = ring[tail % AHEAD].s + ring[tail % AHEAD].n;
 		add_sample(b, t, seq, &ring[tail++ % AHEAD], vi, labels, st);
-		if (q && (size_t)(q - done) >= chunk + (size_t)AHEAD * 65536) {
-			/* Behind the samples read ahead, with room to spare. */
-			pprof_give_back(b->p, (size_t)(done - b->p->buf), chunk);
+		if ((size_t)(added - done) >= chunk) {
+			pprof_release(b->p, (size_t)(done - b->p->buf), chunk);
 			done += chunk;
 		}
 	}
