@@ -23,6 +23,9 @@ if ! command -v python3 > /dev/null 2>&1 || [ ! -x /usr/bin/time ]; then
 fi
 [ -s "$OUT/big.pprof" ] || python3 tests/tools/pprofgen.py big "$OUT/big.pprof" 100
 [ -s "$OUT/big.pprof.gz" ] || gzip -6 -c "$OUT/big.pprof" > "$OUT/big.pprof.gz"
+# The same size with 1,000 distinct stacks: the reading per sample, with
+# little of the building and writing of stacks.
+[ -s "$OUT/few.pprof" ] || python3 tests/tools/pprofgen.py big "$OUT/few.pprof" 100 --stacks 1000
 REAL=${BENCH_REAL_PERF:-/work/bench-data/real/perf.txt}
 if [ ! -s "$OUT/perf100.txt" ]; then
 	if [ -s "$REAL" ]; then
@@ -53,12 +56,14 @@ one() {
 	echo "$_n $(awk '{ print $1 + $2 }' "$OUT/pp.cpu") $(tail -n 1 "$OUT/pp.stat") $(wc -c < "$_f")" >> "$OUT/pp.t"
 }
 : > "$OUT/pp.t"
-cat "$OUT/big.pprof" "$OUT/big.pprof.gz" "$OUT/perf100.txt" > /dev/null
+cat "$OUT/big.pprof" "$OUT/big.pprof.gz" "$OUT/few.pprof" "$OUT/perf100.txt" > /dev/null
 for r in 1 2 3; do
 	one stackcollapse-pprof "$OUT/big.pprof" "$B/stackcollapse-pprof"
 	one stackcollapse-pprof-gz "$OUT/big.pprof.gz" "$B/stackcollapse-pprof"
+	one stackcollapse-pprof-1k-stacks "$OUT/few.pprof" "$B/stackcollapse-pprof"
 	one stackcollapse-perf-1thread "$OUT/perf100.txt" "$B/stackcollapse-perf" --threads 1
 	[ -z "$PPROF_BEFORE" ] || one stackcollapse-pprof-before "$OUT/big.pprof" "$PPROF_BEFORE"
+	[ -z "$PPROF_BEFORE" ] || one stackcollapse-pprof-1k-stacks-before "$OUT/few.pprof" "$PPROF_BEFORE"
 	while read -r _b; do
 		# REPEAT runs as one: sizes are counted REPEAT times below.
 		one "x$REPEAT-$_b" "$OUT/$_b" sh -c 'for i in $(seq '"$REPEAT"'); do "$0" "$1" > /dev/null; done' \
@@ -76,6 +81,7 @@ awk '{ if ($1 ~ /^x[0-9]+-/) { r = substr($1, 2); sub(/-.*/, "", r); $5 *= r }
 		n, cpu[n], size[n] / 1e6 / cpu[n], wall[n], rss[n] / 1024
 		mbs[n] = size[n] / 1e6 / cpu[n] }
 	if (mbs["stackcollapse-perf-1thread"] > 0)
-		printf "pprof per byte: %.2fx the perf collapser (plain), %.2fx (gzipped, of the compressed bytes)\n",
+		printf "pprof per byte: %.2fx the perf collapser (plain), %.2fx (gzipped, of the compressed bytes), %.2fx (1k stacks)\n",
 			mbs["stackcollapse-pprof"] / mbs["stackcollapse-perf-1thread"],
-			mbs["stackcollapse-pprof-gz"] / mbs["stackcollapse-perf-1thread"] }' "$OUT/pp.t" | sort
+			mbs["stackcollapse-pprof-gz"] / mbs["stackcollapse-perf-1thread"],
+			mbs["stackcollapse-pprof-1k-stacks"] / mbs["stackcollapse-perf-1thread"] }' "$OUT/pp.t" | sort
