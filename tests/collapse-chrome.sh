@@ -71,6 +71,12 @@ grep -q "3 duration events left out" "$CHX/err" && pass "chrome: the duration ev
 	|| fail "chrome: the duration events beside samples are named" "$(cat "$CHX/err")"
 "$B/stackcollapse-guess" "$CHD/chunks.json" 2> /dev/null | cmp -s - "$CHX/want" \
 	&& pass "chrome: stackcollapse-guess reads sampled profiles" || fail "chrome: stackcollapse-guess reads sampled profiles"
+# A profile whose chunks hold samples but no nodes is named, not drawn.
+printf '[{"ph":"P","name":"ProfileChunk","pid":1,"id":"0x1","args":{"data":{"cpuProfile":{"samples":[3,9]},"timeDeltas":[5,5]}}}]' \
+	> "$CHX/nonode.json"
+chc "$CHX/nonode.json" > /dev/null
+grep -q "1 sampled profiles whose chunks hold samples but no nodes skipped" "$CHX/err" \
+	&& pass "chrome: a sampled profile without nodes is named" || fail "chrome: a sampled profile without nodes" "$(cat "$CHX/err")"
 # Every cut of it: never a crash, exit 0 or 1 (a partial trace).
 _bad=
 _n=$(wc -c < "$CHD/chunks.json")

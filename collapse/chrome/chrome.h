@@ -62,8 +62,9 @@ void cpuprofile_free(struct cpuprofile *c);
 void cpuprofile_clear(struct cpuprofile *c);
 int cpuprofile_object(struct cpuprofile *c, int tok);
 int cpuprofile_deltas(struct cpuprofile *c, int tok);
-/* Whether c holds nodes or samples. */
+/* Whether c holds nodes or samples; how many nodes. */
 int cpuprofile_has(const struct cpuprofile *c);
+size_t cpuprofile_nodes(const struct cpuprofile *c);
 /* Appends piece src to dst: its nodes, its samples with one time delta
  * each (zeros where the piece has fewer). */
 void cpuprofile_append(struct cpuprofile *dst, const struct cpuprofile *src);

@@ -528,6 +528,11 @@ int cpuprofile_has(const struct cpuprofile *c)
 	return c->nn || c->ns;
 }
 
+size_t cpuprofile_nodes(const struct cpuprofile *c)
+{
+	return c->nn;
+}
+
 /* src's names and nodes after dst's, their indices moved along. */
 static void append_nodes(struct cpuprofile *dst, const struct cpuprofile *src)
 {

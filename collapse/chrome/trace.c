@@ -430,12 +430,16 @@ static void note(struct tr *r, unsigned long n, const char *what)
 static int emit_profiles(struct tr *r)
 {
 	char msg[200];
-	size_t i;
+	size_t i, empty = 0;
 
 	if (!r->nprof)
 		return 0;
 	for (i = 0; i < r->nprof; i++)
-		cpuprofile_emit(r->prof[i]);
+		if (cpuprofile_nodes(r->prof[i]))
+			cpuprofile_emit(r->prof[i]);
+		else
+			empty++;
+	note(r, empty, "sampled profiles whose chunks hold samples but no nodes skipped");
 	if (r->nev) {
 		snprintf(msg, sizeof(msg), "%zu duration events left out: the trace's sampled "
 			 "profiles (ProfileChunk, CpuProfile events) are drawn instead", r->nev);
