@@ -73,7 +73,7 @@ const struct format formats[] = {
 	  speedscope_collect, NULL, 0, 0 },
 	{ "cpuprofile", "Chrome DevTools or node .cpuprofile (JavaScript)", cpuprofile_sniff,
 	  cpuprofile_collect, NULL, 0, 0 },
-	{ "chrome-trace", "Chrome trace-event JSON (X, B and E events)", trace_sniff, trace_collect,
+	{ "chrome-trace", "Chrome trace-event JSON (X, B, E events; sampled profiles)", trace_sniff, trace_collect,
 	  NULL, 0, 0 },
 	{ "perfview-json", "PerfView stack JSON", pv_json_sniff, pv_collect, NULL, FILTER_TIME,
 	  PV_KIND_JSON },

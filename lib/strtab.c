@@ -2,7 +2,9 @@
  *
  * Each slot holds the entry's address, 32 bits of the key's hash and the
  * key's length, so a probe reads the string only when both match, and a
- * hit costs one cache miss for the slot and one for the entry.  Entries
+ * hit costs one cache miss for the slot and one for the entry.  A key's
+ * home slot is taken from the top of those 32 bits, so the table grows
+ * without reading its strings again.  Entries
  * are laid out in the arena as [value][id][length][bytes NUL]; the
  * id -> entry array gives insertion-ordered ids. */
 #include "strtab.h"
@@ -117,9 +119,9 @@ static uint32_t slot_len(size_t len)
 	return len < UINT32_MAX ? (uint32_t)len : UINT32_MAX;
 }
 
-/* A key's first slot: the top bits of its hash, so that while the table
- * has at most 2^32 slots the 32 bits a slot keeps place it again when the
- * table grows, with no hashing of the key. */
+/* The home slot of hash h among 2^bits: its top bits, so that while
+ * bits <= 32 it follows from the 32 bits a slot keeps, and growing the
+ * table reads no string again. */
 static size_t home(uint64_t h, unsigned bits)
 {
 	return (size_t)(h >> (64 - bits));
@@ -139,9 +141,9 @@ static void grow_slots(struct strtab *t)
 
 		if (!old.entry)
 			continue;
-		if (bits <= 32) {
-			j = home((uint64_t)old.hash << 32, bits);
-		} else {
+		if (bits <= 32)
+			j = (size_t)(old.hash >> (32 - bits));
+		else {
 			str = entry_str(t, old.entry, &len);
 			j = home(XXH3_64bits(str, len), bits);
 		}

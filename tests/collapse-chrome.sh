@@ -55,10 +55,64 @@ printf '{"nodes": [{"id": 1, "callFrame": {"functionName": "f\\q"}}]}' > "$CHX/b
 expect_exit 2 "chrome: malformed cpuprofile: refused" "$B/flame" "$CHX/bad.cpuprofile" -o "$CHX/x.svg"
 expect_err "chrome: malformed cpuprofile names the byte" "invalid escape in a string at byte $(python3 -c 'import sys; print(open(sys.argv[1]).read().index("q"))' "$CHX/bad.cpuprofile")"
 
+# chunks.json: two sampled profiles (pid 1, ids 0x1 and 0x2) in
+# ProfileChunk events, one chunk's args before its name, beside X and B/E
+# events that are left out.  Profile 0x1: times 10 15 22 25 29 35, then a
+# chunk without timeDeltas (35 35 35), then -2 (held at 35) and +8 (41):
+# app.js:5 5, work:er 7, leaf 3+4, (program) 6, the idle sample and the
+# zero-time ones nothing, late (at 35, next at 41) 6.  Profile 0x2 (nodes
+# by children): other 50, its nameless child 25.
+printf '%s\n' '(anonymous app.js:5) 5' '(anonymous app.js:5);work:er 7' '(anonymous app.js:5);work:er;late 6' \
+	'(anonymous app.js:5);work:er;leaf 7' '(program) 6' 'other 50' 'other;(anonymous) 25' > "$CHX/want"
+chc "$CHD/chunks.json" > "$CHX/out"
+cmp -s "$CHX/out" "$CHX/want" && pass "chrome: sampled profiles in ProfileChunk events, by hand" \
+	|| fail "chrome: sampled profiles in ProfileChunk events" "$(diff "$CHX/want" "$CHX/out")"
+grep -q "3 duration events left out" "$CHX/err" && pass "chrome: the duration events beside samples are named" \
+	|| fail "chrome: the duration events beside samples are named" "$(cat "$CHX/err")"
+"$B/stackcollapse-guess" "$CHD/chunks.json" 2> /dev/null | cmp -s - "$CHX/want" \
+	&& pass "chrome: stackcollapse-guess reads sampled profiles" || fail "chrome: stackcollapse-guess reads sampled profiles"
+# A profile whose chunks hold samples but no nodes is named, not drawn.
+printf '[{"ph":"P","name":"ProfileChunk","pid":1,"id":"0x1","args":{"data":{"cpuProfile":{"samples":[3,9]},"timeDeltas":[5,5]}}}]' \
+	> "$CHX/nonode.json"
+chc "$CHX/nonode.json" > /dev/null
+grep -q "1 sampled profiles whose chunks hold samples but no nodes skipped" "$CHX/err" \
+	&& pass "chrome: a sampled profile without nodes is named" || fail "chrome: a sampled profile without nodes" "$(cat "$CHX/err")"
+# Every cut of it: never a crash, exit 0 or 1 (a partial trace).
+_bad=
+_n=$(wc -c < "$CHD/chunks.json")
+_i=1
+while [ $_i -lt "$_n" ]; do
+	head -c $_i "$CHD/chunks.json" > "$CHX/cut.json"
+	"$B/flame" --format chrome-trace --to collapsed "$CHX/cut.json" -o /dev/null 2> /dev/null
+	_rc=$?
+	[ $_rc -le 2 ] || _bad="$_bad $_i:$_rc"
+	_i=$((_i + 97))
+done
+[ -z "$_bad" ] && pass "chrome: cuts of a sampled trace never crash" || fail "chrome: cuts of a sampled trace" "$_bad"
+if have_python; then
+	python3 tests/tools/chromeprof.py "$CHD/chunks.json" | cmp -s - "$CHX/want" \
+		&& pass "chrome: chromeprof.py agrees with the hand-worked stacks" \
+		|| fail "chrome: chromeprof.py agrees with the hand-worked stacks"
+	# The shared traces' sampled profiles against the reference.
+	if [ -d "$CHS" ]; then
+		_d=
+		for _f in chrome-65-simple-timeline.json chrome-66-worker.json chrome-69-simple.json \
+			chrome-70-worker.json chrome-116-Trace-20230603T221323.json chrome-141-no-arg-data.json; do
+			python3 tests/tools/chromeprof.py "$CHS/$_f" > "$CHX/want"
+			chc "$CHS/$_f" > "$CHX/out"
+			[ -s "$CHX/want" ] && cmp -s "$CHX/out" "$CHX/want" || _d="$_d $_f"
+		done
+		[ -z "$_d" ] && pass "chrome: sampled profiles of 6 shared traces as chromeprof.py" \
+			|| fail "chrome: sampled profiles of shared traces as chromeprof.py" "$_d"
+	fi
+fi
+
 if [ -d "$CHS" ] && have_python; then
 	_out=$(python3 tests/tools/speedscope_snap.py "$CHS/expected/speedscope-chrome.test.ts.snap" "$CHS" "$B/flame" \
-		chrome-65-simple.cpuprofile node-10.11.0-example.cpuprofile)
-	[ "$(printf '%s\n' "$_out" | grep -c '^SAME')" = 2 ] && pass "chrome: cpuprofiles as speedscope weighs them (2)" \
+		chrome-65-simple.cpuprofile node-10.11.0-example.cpuprofile chrome-65-simple-timeline.json)
+	# (the last: a trace whose CpuProfile event speedscope reads twice,
+	# whole and chunked)
+	[ "$(printf '%s\n' "$_out" | grep -c '^SAME')" = 4 ] && pass "chrome: cpuprofiles as speedscope weighs them (4)" \
 		|| fail "chrome: cpuprofiles as speedscope weighs them" "$_out"
 	# Trace events whose frames speedscope names by event name alone (it
 	# adds args to the others) and that it keeps in one profile.

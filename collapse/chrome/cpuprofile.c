@@ -26,7 +26,7 @@ struct cpnode {
 	char ignore;		/* (root) or (idle): no frame */
 };
 
-struct cp {
+struct cpuprofile {
 	struct json *j;			/* the tokens */
 	struct chrome_opts *o;		/* where stacks go */
 	struct cpnode *n;		/* nodes */
@@ -58,14 +58,14 @@ struct callframe {
 	int64_t line;		/* lineNumber, 0-based; -1 none */
 };
 
-static int odd(struct cp *c, int tok)
+static int odd(struct cpuprofile *c, int tok)
 {
 	if (!c->bad++)
 		c->bad_at = json_offset(c->j);
 	return json_skip(c->j, tok);
 }
 
-static int number(struct cp *c, int tok, int64_t *v)
+static int number(struct cpuprofile *c, int tok, int64_t *v)
 {
 	size_t n;
 	const char *t = json_text(c->j, &n);
@@ -80,7 +80,7 @@ static int number(struct cp *c, int tok, int64_t *v)
 	return odd(c, tok) < 0 ? -1 : 1;
 }
 
-static void add_name(struct cp *c, const char *s, size_t n)
+static void add_name(struct cpuprofile *c, const char *s, size_t n)
 {
 	size_t i;
 
@@ -93,7 +93,7 @@ static void add_name(struct cp *c, const char *s, size_t n)
 }
 
 /* speedscope's name for a function: its name, or where it is. */
-static void name_node(struct cp *c, struct cpnode *nd, const struct callframe *cf)
+static void name_node(struct cpuprofile *c, struct cpnode *nd, const struct callframe *cf)
 {
 	char buf[512];
 	const char *base;
@@ -114,7 +114,7 @@ static void name_node(struct cp *c, struct cpnode *nd, const struct callframe *c
 	add_name(c, buf, strlen(buf));
 }
 
-static int callframe_member(struct cp *c, const char *k, size_t kn, int tok, struct callframe *cf)
+static int callframe_member(struct cpuprofile *c, const char *k, size_t kn, int tok, struct callframe *cf)
 {
 	size_t n;
 	const char *t = json_text(c->j, &n);
@@ -130,7 +130,7 @@ static int callframe_member(struct cp *c, const char *k, size_t kn, int tok, str
 	return 0;
 }
 
-static int callframe(struct cp *c, int tok, struct callframe *cf)
+static int callframe(struct cpuprofile *c, int tok, struct callframe *cf)
 {
 	char key[16];
 	size_t n;
@@ -148,10 +148,10 @@ static int callframe(struct cp *c, int tok, struct callframe *cf)
 	return tok == JSON_OBJECT_END ? 0 : -1;
 }
 
-static int node(struct cp *c, uint32_t parent);
+static int node(struct cpuprofile *c, uint32_t parent);
 
 /* "children": ids, or (the old form) the child nodes themselves. */
-static int children(struct cp *c, int tok, uint32_t me)
+static int children(struct cpuprofile *c, int tok, uint32_t me)
 {
 	int64_t id;
 	int r;
@@ -175,7 +175,7 @@ static int children(struct cp *c, int tok, uint32_t me)
 	return 0;
 }
 
-static int node_member(struct cp *c, const char *k, size_t kn, int tok, uint32_t me,
+static int node_member(struct cpuprofile *c, const char *k, size_t kn, int tok, uint32_t me,
 		       struct callframe *cf)
 {
 	int64_t v;
@@ -202,7 +202,7 @@ static int node_member(struct cp *c, const char *k, size_t kn, int tok, uint32_t
 
 /* One node object (its '{' read); parent: the enclosing node in the old
  * tree form, else NONE. */
-static int node(struct cp *c, uint32_t parent)
+static int node(struct cpuprofile *c, uint32_t parent)
 {
 	struct callframe cf = { NULL, NULL, -1 };
 	uint32_t me;
@@ -232,7 +232,7 @@ static int node(struct cp *c, uint32_t parent)
 	return rc;
 }
 
-static int ids(struct cp *c, int tok, int64_t **v, size_t *nv, size_t *cap)
+static int ids(struct cpuprofile *c, int tok, int64_t **v, size_t *nv, size_t *cap)
 {
 	int64_t x;
 	int r;
@@ -248,7 +248,7 @@ static int ids(struct cp *c, int tok, int64_t **v, size_t *nv, size_t *cap)
 	return 0;
 }
 
-static int top_member(struct cp *c, const char *k, size_t kn, int tok)
+static int top_member(struct cpuprofile *c, const char *k, size_t kn, int tok)
 {
 	if ((kn == 5 && memcmp(k, "nodes", 5) == 0 && tok == JSON_ARRAY)) {
 		while ((tok = json_next(c->j)) != JSON_ARRAY_END)
@@ -290,7 +290,7 @@ static uint32_t lookup(const struct idpair *byid, size_t n, int64_t id)
 }
 
 /* Sets every node's parent from "parent" ids and "children" lists. */
-static struct idpair *join(struct cp *c)
+static struct idpair *join(struct cpuprofile *c)
 {
 	struct idpair *byid = xmalloc((c->nn ? c->nn : 1) * sizeof(*byid));
 	size_t i;
@@ -314,7 +314,7 @@ static struct idpair *join(struct cp *c)
 
 /* The stack of node x, root first, into stk; a cycle of parents stops
  * after every node was visited once. */
-static void stack_of(struct cp *c, uint32_t x)
+static void stack_of(struct cpuprofile *c, uint32_t x)
 {
 	size_t k = 0, i;
 
@@ -336,7 +336,7 @@ static void stack_of(struct cp *c, uint32_t x)
 	}
 }
 
-static void put(struct cp *c, const struct idpair *byid, int64_t id, uint64_t w)
+static void put(struct cpuprofile *c, const struct idpair *byid, int64_t id, uint64_t w)
 {
 	uint32_t x = lookup(byid, c->nn, id);
 	struct fcount fc = { w, 0 };
@@ -360,7 +360,7 @@ static void put(struct cp *c, const struct idpair *byid, int64_t id, uint64_t w)
 
 /* The samples, a run of one node summed: each weighs the time to the
  * next (times clamped so they never go back), or 1 without times. */
-static void emit_samples(struct cp *c, const struct idpair *byid)
+static void emit_samples(struct cpuprofile *c, const struct idpair *byid)
 {
 	int timed = c->nt >= c->ns;
 	int64_t raw = 0, t = 0, prev;
@@ -390,7 +390,7 @@ static void emit_samples(struct cp *c, const struct idpair *byid)
 		put(c, byid, c->samples[c->ns - 1], acc);
 }
 
-static void note(struct cp *c, unsigned long n, const char *what)
+static void note(struct cpuprofile *c, unsigned long n, const char *what)
 {
 	char msg[200];
 
@@ -400,7 +400,7 @@ static void note(struct cp *c, unsigned long n, const char *what)
 	c->o->warn(c->o->ctx, c->o->name, 0, msg);
 }
 
-static int emit(struct cp *c)
+static int emit(struct cpuprofile *c)
 {
 	struct idpair *byid = join(c);
 	size_t i;
@@ -431,7 +431,7 @@ static int emit(struct cp *c)
 
 int cpuprofile_read(struct json *j, struct chrome_opts *o)
 {
-	struct cp c;
+	struct cpuprofile c;
 	int tok, rc = 0;
 	char key[16];
 	size_t n;
@@ -464,4 +464,126 @@ int cpuprofile_read(struct json *j, struct chrome_opts *o)
 	free(c.walk);
 	free(c.stk);
 	return rc;
+}
+
+/* A profile in pieces (a trace's sampled profiles): see chrome.h. */
+struct cpuprofile *cpuprofile_new(struct json *j, struct chrome_opts *o)
+{
+	struct cpuprofile *c = xcalloc(1, sizeof(*c));
+
+	c->j = j;
+	c->o = o;
+	return c;
+}
+
+void cpuprofile_free(struct cpuprofile *c)
+{
+	if (!c)
+		return;
+	free(c->n);
+	free(c->kids);
+	free(c->names);
+	free(c->noff);
+	free(c->samples);
+	free(c->times);
+	free(c->walk);
+	free(c->stk);
+	free(c);
+}
+
+void cpuprofile_clear(struct cpuprofile *c)
+{
+	c->nn = c->nk = c->nlen = c->nnames = c->ns = c->nt = 0;
+	c->absolute = 0;
+	c->bad = 0;
+}
+
+int cpuprofile_object(struct cpuprofile *c, int tok)
+{
+	char key[16];
+	size_t n;
+
+	if (tok != JSON_OBJECT)
+		return odd(c, tok);
+	while ((tok = json_next(c->j)) == JSON_KEY) {
+		const char *k = json_text(c->j, &n);
+
+		n = n < sizeof(key) ? n : sizeof(key) - 1;
+		memcpy(key, k, n);
+		if (top_member(c, key, n, json_next(c->j)) < 0)
+			return -1;
+	}
+	return tok == JSON_OBJECT_END ? 0 : -1;
+}
+
+int cpuprofile_deltas(struct cpuprofile *c, int tok)
+{
+	c->absolute = 0;
+	c->nt = 0;
+	return ids(c, tok, &c->times, &c->nt, &c->tcap);
+}
+
+int cpuprofile_has(const struct cpuprofile *c)
+{
+	return c->nn || c->ns;
+}
+
+size_t cpuprofile_nodes(const struct cpuprofile *c)
+{
+	return c->nn;
+}
+
+/* src's names and nodes after dst's, their indices moved along. */
+static void append_nodes(struct cpuprofile *dst, const struct cpuprofile *src)
+{
+	size_t i, base = dst->nlen;
+
+	xgrow(&dst->names, &dst->namecap, dst->nlen + src->nlen + 1, 1);
+	if (src->nlen)
+		memcpy(dst->names + dst->nlen, src->names, src->nlen);
+	dst->nlen += src->nlen;
+	xgrow(&dst->noff, &dst->offcap, dst->nnames + src->nnames, sizeof(*dst->noff));
+	xgrow(&dst->n, &dst->ncap, dst->nn + src->nn, sizeof(*dst->n));
+	xgrow(&dst->kids, &dst->kcap, dst->nk + src->nk, sizeof(*dst->kids));
+	for (i = 0; i < src->nn; i++) {
+		dst->n[dst->nn + i] = src->n[i];
+		dst->n[dst->nn + i].name += (uint32_t)dst->nnames;
+		if (src->n[i].pidx != NONE)
+			dst->n[dst->nn + i].pidx += (uint32_t)dst->nn;
+	}
+	for (i = 0; i < src->nk; i++) {
+		dst->kids[dst->nk + i][0] = src->kids[i][0] + (int64_t)dst->nn;
+		dst->kids[dst->nk + i][1] = src->kids[i][1];
+	}
+	for (i = 0; i < src->nnames; i++)
+		dst->noff[dst->nnames + i] = src->noff[i] + base;
+	dst->nn += src->nn;
+	dst->nk += src->nk;
+	dst->nnames += src->nnames;
+}
+
+void cpuprofile_append(struct cpuprofile *dst, const struct cpuprofile *src)
+{
+	size_t i;
+
+	if (dst->nn + src->nn >= NONE - 1 || dst->ns + src->ns >= SIZE_MAX / 16)
+		return;
+	append_nodes(dst, src);
+	/* One time delta a sample: a piece without them adds nothing to the
+	 * clock (zeros), surplus ones are dropped. */
+	xgrow(&dst->samples, &dst->scap, dst->ns + src->ns, sizeof(*dst->samples));
+	xgrow(&dst->times, &dst->tcap, dst->ns + src->ns, sizeof(*dst->times));
+	for (i = 0; i < src->ns; i++) {
+		dst->samples[dst->ns + i] = src->samples[i];
+		dst->times[dst->ns + i] = i < src->nt ? src->times[i] : 0;
+	}
+	dst->ns += src->ns;
+	dst->nt = dst->ns;
+	if (src->bad && !dst->bad++)
+		dst->bad_at = src->bad_at;
+}
+
+int cpuprofile_emit(struct cpuprofile *c)
+{
+	return emit(c);
 }

@@ -2,7 +2,10 @@
  * thread, begin/end pairs become intervals beside the complete events,
  * and the intervals nest by time (sorted by start, the longer first at a
  * tie, then input order): each weighs its duration less its children's,
- * as stackcollapse-chrome-tracing.py computes it. */
+ * as stackcollapse-chrome-tracing.py computes it.  An event's args may
+ * come before its name, so any args.data holding a cpuProfile or
+ * timeDeltas is read into a piece first, and the piece is appended to
+ * its sampled profile (by pid and id) once the event proves to be one. */
 #include "chrome.h"
 #include "folded.h"
 #include "json.h"
@@ -46,6 +49,10 @@ struct tr {
 	unsigned long unmatched;	/* "E" closing nothing open */
 	unsigned long unclosed;		/* "B" never ended */
 	unsigned long overlap;		/* children longer than their parent */
+	struct cpuprofile *piece;	/* the event's cpuProfile, if any */
+	struct strtab *profkeys;	/* sampled profiles' "pid/id" */
+	struct cpuprofile **prof;	/* the profiles, by key id */
+	size_t nprof, profcap;		/* how many, room */
 };
 
 /* An event under construction. */
@@ -54,7 +61,9 @@ struct raw {
 	int has_ts, has_dur;	/* given */
 	double ts, dur;		/* values */
 	char pid[32], tid[32];	/* as written */
+	char id[32];		/* as written */
 	uint32_t name;		/* name id or NONAME */
+	int sampled;		/* a ProfileChunk or CpuProfile event */
 };
 
 static uint32_t intern_name(struct tr *r, const char *s, size_t n)
@@ -95,6 +104,69 @@ static void id_text(struct tr *r, int tok, char *dst, size_t cap)
 	dst[n] = '\0';
 }
 
+/* args.data (tok its first token): its cpuProfile and timeDeltas into
+ * r->piece. */
+static int args_data(struct tr *r, int tok)
+{
+	size_t n;
+	int rc = 0;
+
+	if (tok != JSON_OBJECT)
+		return json_skip(r->j, tok);
+	while (rc == 0 && (tok = json_next(r->j)) == JSON_KEY) {
+		const char *k = json_text(r->j, &n);
+		int is_prof = n == 10 && memcmp(k, "cpuProfile", 10) == 0;
+		int is_deltas = n == 10 && memcmp(k, "timeDeltas", 10) == 0;
+
+		tok = json_next(r->j);
+		if (is_prof)
+			rc = cpuprofile_object(r->piece, tok);
+		else if (is_deltas)
+			rc = cpuprofile_deltas(r->piece, tok);
+		else
+			rc = json_skip(r->j, tok) < 0 ? -1 : 0;
+	}
+	return rc == 0 && tok == JSON_OBJECT_END ? 0 : -1;
+}
+
+/* An event's args (tok its first token): only data matters. */
+static int args(struct tr *r, int tok)
+{
+	size_t n;
+	int rc = 0;
+
+	if (tok != JSON_OBJECT)
+		return json_skip(r->j, tok);
+	while (rc == 0 && (tok = json_next(r->j)) == JSON_KEY) {
+		const char *k = json_text(r->j, &n);
+		int is_data = n == 4 && memcmp(k, "data", 4) == 0;
+
+		tok = json_next(r->j);
+		rc = is_data ? args_data(r, tok) : json_skip(r->j, tok) < 0 ? -1 : 0;
+	}
+	return rc == 0 && tok == JSON_OBJECT_END ? 0 : -1;
+}
+
+/* A sampled profile's piece (read into r->piece) onto its profile: by pid
+ * and id (a CpuProfile event has no id: by thread). */
+static void keep_piece(struct tr *r, const struct raw *e)
+{
+	char key[100];
+	uint32_t k;
+	int n, added;
+
+	if (!cpuprofile_has(r->piece))
+		return;
+	n = snprintf(key, sizeof(key), "%s/%s%s", e->pid, e->id[0] ? "" : "tid ",
+		     e->id[0] ? e->id : e->tid);
+	k = strtab_intern(r->profkeys, key, (size_t)n, &added);
+	if (added) {
+		xgrow(&r->prof, &r->profcap, r->nprof + 1, sizeof(*r->prof));
+		r->prof[r->nprof++] = cpuprofile_new(r->j, r->o);
+	}
+	cpuprofile_append(r->prof[k], r->piece);
+}
+
 static int event_member(struct tr *r, const char *k, size_t kn, int tok, struct raw *e)
 {
 	size_t n;
@@ -102,8 +174,12 @@ static int event_member(struct tr *r, const char *k, size_t kn, int tok, struct 
 
 	if (kn == 2 && memcmp(k, "ph", 2) == 0 && tok == JSON_STRING && n == 1)
 		e->ph = t[0];
-	else if (kn == 4 && memcmp(k, "name", 4) == 0 && tok == JSON_STRING)
+	else if (kn == 4 && memcmp(k, "name", 4) == 0 && tok == JSON_STRING) {
 		e->name = intern_name(r, t, n);
+		e->sampled = (n == 12 && memcmp(t, "ProfileChunk", 12) == 0) ||
+			     (n == 10 && memcmp(t, "CpuProfile", 10) == 0);
+	} else if (kn == 4 && memcmp(k, "args", 4) == 0)
+		return args(r, tok);
 	else if (kn == 2 && memcmp(k, "ts", 2) == 0)
 		e->has_ts = num(r, tok, &e->ts) == 0;
 	else if (kn == 3 && memcmp(k, "dur", 3) == 0)
@@ -112,6 +188,8 @@ static int event_member(struct tr *r, const char *k, size_t kn, int tok, struct 
 		id_text(r, tok, e->pid, sizeof(e->pid));
 	else if (kn == 3 && memcmp(k, "tid", 3) == 0)
 		id_text(r, tok, e->tid, sizeof(e->tid));
+	else if (kn == 2 && memcmp(k, "id", 2) == 0)
+		id_text(r, tok, e->id, sizeof(e->id));
 	return json_skip(r->j, tok);
 }
 
@@ -149,6 +227,7 @@ static int event(struct tr *r)
 
 	memset(&e, 0, sizeof(e));
 	e.name = NONAME;
+	cpuprofile_clear(r->piece);
 	while ((tok = json_next(r->j)) == JSON_KEY) {
 		const char *k = json_text(r->j, &n);
 
@@ -159,7 +238,10 @@ static int event(struct tr *r)
 	}
 	if (tok != JSON_OBJECT_END)
 		return -1;
-	keep(r, &e);
+	if (e.sampled)
+		keep_piece(r, &e);
+	else
+		keep(r, &e);
 	return 0;
 }
 
@@ -343,10 +425,35 @@ static void note(struct tr *r, unsigned long n, const char *what)
 	r->o->warn(r->o->ctx, r->o->name, 0, msg);
 }
 
+/* The sampled profiles, when the trace has any: they are what is drawn.
+ * Returns 1 when there were some. */
+static int emit_profiles(struct tr *r)
+{
+	char msg[200];
+	size_t i, empty = 0;
+
+	if (!r->nprof)
+		return 0;
+	for (i = 0; i < r->nprof; i++)
+		if (cpuprofile_nodes(r->prof[i]))
+			cpuprofile_emit(r->prof[i]);
+		else
+			empty++;
+	note(r, empty, "sampled profiles whose chunks hold samples but no nodes skipped");
+	if (r->nev) {
+		snprintf(msg, sizeof(msg), "%zu duration events left out: the trace's sampled "
+			 "profiles (ProfileChunk, CpuProfile events) are drawn instead", r->nev);
+		r->o->warn(r->o->ctx, r->o->name, 0, msg);
+	}
+	return 1;
+}
+
 static void emit(struct tr *r)
 {
 	size_t i = 0, k;
 
+	if (emit_profiles(r))
+		return;
 	if (r->nev)
 		qsort(r->ev, r->nev, sizeof(*r->ev), cmp_input);
 	while (i < r->nev) {
@@ -378,6 +485,8 @@ int trace_read(struct json *j, struct chrome_opts *o)
 	r.o = o;
 	r.names = strtab_new(1);
 	r.threads = strtab_new(1);
+	r.profkeys = strtab_new(1);
+	r.piece = cpuprofile_new(j, o);
 	o->timed = 1;
 	if (document(&r) < 0) {
 		if (json_truncated(j) && r.nev) {
@@ -388,12 +497,17 @@ int trace_read(struct json *j, struct chrome_opts *o)
 		}
 	}
 	emit(&r);
-	if (r.nev == 0 && rc == 0) {
+	if (r.nev == 0 && r.nprof == 0 && rc == 0) {
 		o->warn(o->ctx, o->name, 0, "no duration events (\"X\", \"B\", \"E\")");
 		rc = 1;
 	}
 	strtab_free(r.names);
 	strtab_free(r.threads);
+	strtab_free(r.profkeys);
+	cpuprofile_free(r.piece);
+	while (r.nprof)
+		cpuprofile_free(r.prof[--r.nprof]);
+	free(r.prof);
 	free(r.ev);
 	free(r.iv);
 	free(r.open);

@@ -1,8 +1,9 @@
-/* pprof: profile.proto into tables.  Two passes over the top-level
- * message: the first counts each kind of entry (so every array is sized
- * by the input, never by a number in it) and finds where the input stops
- * being readable; the second fills the arrays. */
+/* pprof: profile.proto into tables, in one pass over the top-level
+ * message.  Each table grows with the entries read, so its size follows
+ * the input's, never a number in it; samples, most of the bytes, are only
+ * stepped over here (their runs noted), and read by whoever draws them. */
 #include "pprof.h"
+#include "lread.h"
 #include "pbuf.h"
 #include "xalloc.h"
 
@@ -21,6 +22,15 @@ static void skip(struct pprof_prof *p, const char *what, const char *why)
 	if (p->skipped++ == 0)
 		snprintf(p->first_skip, sizeof(p->first_skip), "%s: %s", what, why);
 }
+
+/* Bytes of a mapped input given back at a time. */
+#define GIVE_BACK ((size_t)8 << 20)
+
+/* Room in each table. */
+struct caps {
+	size_t types, map, loc, fn, str;	/* entries */
+	size_t line, run;			/* line function ids, sample runs */
+};
 
 /* Reads a message's varint fields 1..nf-1 into v (others are skipped).
  * Returns 0, or -1 with a message in err. */
@@ -45,15 +55,17 @@ static int read_ints(const struct pb *in, const struct pb_field *f, uint64_t *v,
 
 /* A Location: id, mapping, address, then its Line messages (only their
  * function ids matter here). */
-static int read_loc(struct pprof_prof *p, size_t *cap, const struct pb *in,
+static int read_loc(struct pprof_prof *p, struct caps *c, const struct pb *in,
 		    const struct pb_field *f, char *err, size_t errlen)
 {
-	struct pprof_loc *l = &p->loc[p->nloc];
+	struct pprof_loc *l;
 	uint64_t v[5] = { 0 }, lv[2];
 	struct pb r;
 	struct pb_field g;
 	int rc;
 
+	xgrow(&p->loc, &c->loc, p->nloc + 1, sizeof(*p->loc));
+	l = &p->loc[p->nloc];
 	if (read_ints(in, f, v, 4, err, errlen) < 0)
 		return -1;
 	l->id = v[1], l->map = v[2], l->addr = v[3];
@@ -69,7 +81,7 @@ static int read_loc(struct pprof_prof *p, size_t *cap, const struct pb *in,
 			p->nline = l->line0;
 			return -1;
 		}
-		xgrow(&p->line_fn, cap, p->nline + 1, sizeof(*p->line_fn));
+		xgrow(&p->line_fn, &c->line, p->nline + 1, sizeof(*p->line_fn));
 		p->line_fn[p->nline++] = lv[1];
 	}
 	if (rc < 0) {
@@ -81,8 +93,8 @@ static int read_loc(struct pprof_prof *p, size_t *cap, const struct pb *in,
 	return 0;
 }
 
-/* One entry of the top-level message, into its table. */
-static void read_entry(struct pprof_prof *p, size_t *linecap, const struct pb *r,
+/* One entry of the top-level message but a sample, into its table. */
+static void read_entry(struct pprof_prof *p, struct caps *c, const struct pb *r,
 		       const struct pb_field *f)
 {
 	static const char *const what[F_TOP] = {
@@ -106,31 +118,31 @@ static void read_entry(struct pprof_prof *p, size_t *linecap, const struct pb *r
 	switch (f->num) {
 	case F_SAMPLE_TYPE:
 		if (!(bad = read_ints(r, f, v, 3, err, sizeof(err)) < 0)) {
+			xgrow(&p->types, &c->types, p->ntypes + 1, sizeof(*p->types));
 			p->types[p->ntypes].type = v[1];
 			p->types[p->ntypes++].unit = v[2];
 		}
 		break;
-	case F_SAMPLE:
-		p->sample[p->nsample].p = f->data;
-		p->sample[p->nsample++].n = f->len;
-		break;
 	case F_MAPPING:
 		if (!(bad = read_ints(r, f, v, 6, err, sizeof(err)) < 0)) {
+			xgrow(&p->map, &c->map, p->nmap + 1, sizeof(*p->map));
 			p->map[p->nmap].id = v[1];
 			p->map[p->nmap++].file = v[5];
 		}
 		break;
 	case F_LOCATION:
-		bad = read_loc(p, linecap, r, f, err, sizeof(err)) < 0;
+		bad = read_loc(p, c, r, f, err, sizeof(err)) < 0;
 		break;
 	case F_FUNCTION:
 		if (!(bad = read_ints(r, f, v, 4, err, sizeof(err)) < 0)) {
+			xgrow(&p->fn, &c->fn, p->nfn + 1, sizeof(*p->fn));
 			p->fn[p->nfn].id = v[1];
 			p->fn[p->nfn].name = v[2];
 			p->fn[p->nfn++].sysname = v[3];
 		}
 		break;
 	case F_STRING:
+		xgrow(&p->str, &c->str, p->nstr + 1, sizeof(*p->str));
 		p->str[p->nstr].p = f->data;
 		p->str[p->nstr++].n = f->len;
 		break;
@@ -139,23 +151,42 @@ static void read_entry(struct pprof_prof *p, size_t *linecap, const struct pb *r
 		skip(p, what[f->num], err);
 }
 
-/* The first pass: how many of each entry, and how far the input reads
- * (*stop: the offset of the first field that does not). */
-static void count(struct pprof_prof *p, size_t n[F_TOP], size_t *stop)
+/* The sample field (tag 0x12) at q: where it ends, when its length takes
+ * one or two bytes (nearly every sample) and fits before end; else NULL,
+ * for pb_next to read (and name what is wrong). */
+static const unsigned char *quick_sample(const unsigned char *q, const unsigned char *end)
 {
-	struct pb r;
-	struct pb_field f;
-	int rc;
+	size_t n;
 
-	pb_init(&r, p->buf, p->len);
-	memset(n, 0, F_TOP * sizeof(n[0]));
-	*stop = 0;
-	while ((rc = pb_next(&r, &f, p->fault, sizeof(p->fault))) > 0) {
-		if (f.num < F_TOP)
-			n[f.num]++;
-		*stop = pb_offset(&r);
+	if (end - q < 2)
+		return NULL;
+	n = q[1];
+	if (n < 0x80)
+		q += 2;
+	else {
+		if (end - q < 3 || q[2] >= 0x80)
+			return NULL;
+		n = (n & 0x7f) | (size_t)q[2] << 7;
+		q += 3;
 	}
-	p->partial = rc < 0;
+	return n <= (size_t)(end - q) ? q + n : NULL;
+}
+
+/* Notes the sample field in [at, end): the last run grows when it ends
+ * where this one starts. */
+static void add_sample(struct pprof_prof *p, size_t *cap, const unsigned char *at,
+		       const unsigned char *end)
+{
+	struct pprof_span *last = p->nrun ? &p->run[p->nrun - 1] : NULL;
+
+	p->nsample++;
+	if (last && last->p + last->n == at) {
+		last->n = (size_t)(end - last->p);
+		return;
+	}
+	xgrow(&p->run, cap, p->nrun + 1, sizeof(*p->run));
+	p->run[p->nrun].p = at;
+	p->run[p->nrun++].n = (size_t)(end - at);
 }
 
 static int by_id(const void *a, const void *b)
@@ -179,44 +210,73 @@ static void sort_ids(void *base, size_t n, size_t sz)
 		}
 }
 
-struct pprof_prof *pprof_read(unsigned char *buf, size_t len)
+struct pprof_prof *pprof_read(const unsigned char *buf, size_t len, enum pprof_hold hold)
 {
 	struct pprof_prof *p = xcalloc(1, sizeof(*p));
-	size_t n[F_TOP], stop, linecap = 0;
+	struct caps c = { 0 };
+	const unsigned char *q, *done = buf;
 	struct pb r;
 	struct pb_field f;
-	char err[8];
+	int rc;
 
 	p->buf = buf;
 	p->len = len;
-	count(p, n, &stop);
-	p->types = xcalloc(n[F_SAMPLE_TYPE] + 1, sizeof(*p->types));
-	p->sample = xcalloc(n[F_SAMPLE] + 1, sizeof(*p->sample));
-	p->map = xcalloc(n[F_MAPPING] + 1, sizeof(*p->map));
-	p->loc = xcalloc(n[F_LOCATION] + 1, sizeof(*p->loc));
-	p->fn = xcalloc(n[F_FUNCTION] + 1, sizeof(*p->fn));
-	p->str = xcalloc(n[F_STRING] + 1, sizeof(*p->str));
-	pb_init(&r, buf, stop);
-	while (pb_next(&r, &f, err, sizeof(err)) > 0)
-		read_entry(p, &linecap, &r, &f);
+	p->owned = hold == PPROF_OWN;
+	p->mapped = hold == PPROF_MAPPED;
+	pb_init(&r, buf, len);
+	while (r.p < r.end) {
+		if (*r.p == (F_SAMPLE << 3 | PB_LEN) && (q = quick_sample(r.p, r.end))) {
+			add_sample(p, &c.run, r.p, q);
+			r.p = q;
+			/* The pages stepped over, mostly samples, read again
+			 * from the file when drawn: held meanwhile they would
+			 * double the peak memory. */
+			if ((size_t)(r.p - done) >= GIVE_BACK) {
+				pprof_give_back(p, (size_t)(done - buf), GIVE_BACK);
+				done += GIVE_BACK;
+			}
+			continue;
+		}
+		if ((rc = pb_next(&r, &f, p->fault, sizeof(p->fault))) <= 0) {
+			p->partial = rc < 0;
+			break;
+		}
+		if (f.num == F_SAMPLE && f.wire == PB_LEN)
+			add_sample(p, &c.run, r.base + f.off, r.p);
+		else
+			read_entry(p, &c, &r, &f);
+	}
 	sort_ids(p->fn, p->nfn, sizeof(*p->fn));
 	sort_ids(p->map, p->nmap, sizeof(*p->map));
 	sort_ids(p->loc, p->nloc, sizeof(*p->loc));
 	return p;
 }
 
+void pprof_give_back(const struct pprof_prof *p, size_t at, size_t n)
+{
+	if (p->mapped && at <= p->len && n <= p->len - at)
+		lread_give_back((const char *)p->buf + at, n);
+}
+
+void pprof_release(const struct pprof_prof *p, size_t at, size_t n)
+{
+	if ((p->mapped || (p->owned && p->once)) && at <= p->len && n <= p->len - at)
+		lread_give_back((const char *)p->buf + at, n);
+}
+
 void pprof_free(struct pprof_prof *p)
 {
 	if (!p)
 		return;
-	free(p->buf);
+	if (p->owned)
+		free((void *)(uintptr_t)p->buf);
 	free(p->str);
 	free(p->types);
 	free(p->fn);
 	free(p->map);
 	free(p->loc);
 	free(p->line_fn);
-	free(p->sample);
+	free(p->run);
 	free(p);
 }
 

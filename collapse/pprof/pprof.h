@@ -1,8 +1,9 @@
 /* pprof: a profile.proto profile (pprof's format: Go, perf_data_converter,
- * Pyroscope) read from memory into tables of its samples, locations,
- * functions, mappings and strings.  Nothing is copied out of the input:
- * strings and samples point into it.  Ids are the profile's own (any
- * 64-bit value); pprof_loc and friends find them. */
+ * Pyroscope) read from memory into tables of its locations, functions,
+ * mappings and strings, and the runs of bytes its samples are in.
+ * Nothing is copied out of the input: strings and samples point into it.
+ * Ids are the profile's own (any 64-bit value); pprof_loc and friends
+ * find them. */
 #ifndef FLAME_PPROF_H
 #define FLAME_PPROF_H
 
@@ -42,8 +43,16 @@ struct pprof_loc {
 };
 
 struct pprof_prof {
-	unsigned char *buf;		/* the input, owned */
+	const unsigned char *buf;	/* the input (freed with the profile
+					   when owned) */
 	size_t len;			/* its size */
+	int owned;			/* buf is from xmalloc and ours */
+	int mapped;			/* buf is a file mapped (lread_whole):
+					   pages done with may be given back */
+	int once;			/* set by the caller: the samples are
+					   drawn once, so an owned input's
+					   pages of samples drawn may be given
+					   back (their bytes lost) */
 	struct pprof_span *str;		/* the string table */
 	size_t nstr;			/* its size */
 	struct pprof_vt *types;		/* sample types, in order */
@@ -57,21 +66,44 @@ struct pprof_prof {
 	size_t nloc;			/* how many */
 	uint64_t *line_fn;		/* every location's lines' function ids */
 	size_t nline;			/* how many */
-	struct pprof_span *sample;	/* the samples, each its message's bytes */
-	size_t nsample;			/* how many */
+	struct pprof_span *run;		/* the samples: runs of consecutive
+					   top-level sample fields, as they are
+					   in the input (tags and lengths read
+					   and checked) */
+	size_t nrun;			/* how many runs */
+	size_t nsample;			/* how many samples in them */
 	size_t skipped;			/* entries that could not be read */
 	char first_skip[200];		/* the first of them, why */
 	int partial;			/* the profile broke off: what came before kept */
 	char fault[200];		/* where and why it broke off */
 };
 
-/* Reads the profile in buf (len bytes, from xmalloc), taking it over.
- * Returns the profile (free with pprof_free); one that broke off part way
- * is returned with partial set.  Never fails: an input that is no profile
- * at all reads as an empty, partial one. */
-struct pprof_prof *pprof_read(unsigned char *buf, size_t len);
+/* How pprof_read holds its input. */
+enum pprof_hold {
+	PPROF_OWN,	/* from xmalloc: freed by pprof_free */
+	PPROF_MAPPED,	/* lread_whole's mapping: the caller's, which outlives
+			   the profile; pages read may be given back (they
+			   read again from the file) */
+	PPROF_BORROW	/* the caller's, outliving the profile */
+};
 
-/* Frees p and its input.  pprof_free(NULL) does nothing. */
+/* Reads the profile in buf (len bytes), held as hold says.  Returns the
+ * profile (free with pprof_free); one that broke off part way is returned
+ * with partial set.  Never fails: an input that is no profile at all
+ * reads as an empty, partial one.  Tables grow with the entries read, so
+ * memory is bounded by len. */
+struct pprof_prof *pprof_read(const unsigned char *buf, size_t len, enum pprof_hold hold);
+
+/* Gives back the pages of a mapped profile's input in [at, at + n), done
+ * with; does nothing for an input not mapped. */
+void pprof_give_back(const struct pprof_prof *p, size_t at, size_t n);
+
+/* The same for the pages inside [at, at + n), sample bytes already drawn:
+ * also for an owned input when p->once is set (their bytes are then
+ * lost: they must not be read again). */
+void pprof_release(const struct pprof_prof *p, size_t at, size_t n);
+
+/* Frees p and its input when owned.  pprof_free(NULL) does nothing. */
 void pprof_free(struct pprof_prof *p);
 
 /* The entry with id, or NULL. */

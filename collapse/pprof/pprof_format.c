@@ -181,13 +181,26 @@ int pprof_collect(const struct format_job *j)
 	struct pprof_prof *p;
 	struct pprof_tally st;
 	unsigned char *buf;
+	const char *whole;
 	char names[300];
 	size_t len;
 	int vi, rc;
 
-	if (!(buf = slurp(j->lr, &len, j->err, j->errlen)))
+	/* A file as it is on disk is read in place, mapped; its pages are
+	 * given back as the samples are read. */
+	if ((whole = lread_whole(j->lr, &len)) && len <= PPROF_MAX_INPUT)
+		p = pprof_read((const unsigned char *)whole, len, PPROF_MAPPED);
+	else if (whole) {
+		snprintf(j->err, j->errlen, "%s: larger than %llu bytes", j->name,
+			 (unsigned long long)PPROF_MAX_INPUT);
 		return -1;
-	p = pprof_read(buf, len);
+	} else if ((buf = slurp(j->lr, &len, j->err, j->errlen)))
+		p = pprof_read(buf, len, PPROF_OWN);
+	else
+		return -1;
+	/* The samples are drawn once: an inflated profile's pages of
+	 * samples drawn go back as the drawing goes. */
+	p->once = 1;
 	if ((vi = pprof_stack_type(p, o ? o->sample_type : NULL)) < 0) {
 		type_names(p, names, sizeof(names));
 		snprintf(j->err, j->errlen, "%s: no sample type '%s' in the profile (it has: %s)",

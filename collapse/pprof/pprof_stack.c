@@ -1,7 +1,10 @@
-/* pprof_stack: samples to stacks.  Each location's frames are built once,
+/* pprof_stack: samples to stacks.  A sample is found by its key (its
+ * location fields' bytes) in pprof_keys; only a key not met before is
+ * decoded and its stack built.  Each location's frames are built once,
  * on first use, into an arena; a stack is then its locations' frames
  * copied end to end. */
 #include "pprof_stack.h"
+#include "pprof_keys.h"
 #include "folded.h"
 #include "pbuf.h"
 #include "strtab.h"
@@ -24,13 +27,6 @@ struct label {
 	size_t ulen;		/* ...of this many bytes, 0: none */
 };
 
-/* What a key (a sample's location and label fields) stands for. */
-struct seen {
-	uint32_t id1;		/* its stack's id in the output table + 1, 0: none yet */
-	uint64_t n;		/* its samples' values, summed: added to the table at
-				   the end, so a sample touches only this small table */
-};
-
 struct builder {
 	const struct pprof_prof *p;	/* the profile */
 	char *arena;			/* each location's frames */
@@ -44,9 +40,10 @@ struct builder {
 	char *stack;			/* the stack being built */
 	size_t slen, scap;		/* its length, room */
 	char *key;			/* the sample's location (and label)
-					   fields as they are in the input */
+					   fields copied, when they are not
+					   one run in the input */
 	size_t klen, kcap;		/* its length, room */
-	struct strtab *seen;		/* keys met (values: struct seen) */
+	struct pprof_keys *seen;	/* keys met */
 	uint64_t used, budget;		/* bytes built so far, and at most */
 };
 
@@ -223,19 +220,19 @@ static int read_label(struct builder *b, const struct pb *r, const struct pb_fie
  * b->key as they are, its value of type vi (-1: the last) into *val.
  * Returns 0, or -1 having named the fault through st.  The locations
  * and labels are decoded only for a key not met before (decode_key). */
-static int read_sample(struct builder *b, const struct pprof_span *s, int vi, int labels,
+static int read_sample(struct builder *b, const unsigned char *s, size_t n, int vi, int labels,
 		       int64_t *val, struct pprof_tally *st)
 {
 	struct pb r;
 	struct pb_field f;
-	size_t nval = 0, at = (size_t)(s->p - b->p->buf);
+	size_t nval = 0, at = (size_t)(s - b->p->buf);
 	uint64_t v = 0;
 	char err[120], m[150];
 	int rc = 0, bad = 0;
 
 	r.base = b->p->buf;
-	r.p = s->p;
-	r.end = s->p + s->n;
+	r.p = s;
+	r.end = s + n;
 	b->klen = 0;
 	while (!bad && (rc = pb_next(&r, &f, err, sizeof(err))) > 0) {
 		if (f.num == 2)
@@ -259,16 +256,17 @@ static int read_sample(struct builder *b, const struct pprof_span *s, int vi, in
 	return 0;
 }
 
-/* The locations of the key in b->key into b->ids, its labels into
+/* The locations of key (klen bytes) into b->ids, its labels into
  * b->lab.  Returns 0, or -1 having named the fault through st. */
-static int decode_key(struct builder *b, size_t at, struct pprof_tally *st)
+static int decode_key(struct builder *b, const void *key, size_t klen, size_t at,
+		      struct pprof_tally *st)
 {
 	struct pb r;
 	struct pb_field f;
 	char err[8];
 	int rc, bad = 0;
 
-	pb_init(&r, b->key, b->klen);
+	pb_init(&r, key, klen);
 	b->nids = b->nlab = 0;
 	while (!bad && (rc = pb_next(&r, &f, err, sizeof(err))) > 0)
 		bad = f.num == 1 ? varints(b, &r, &f, &b->ids, &b->nids, 0, NULL) < 0
@@ -366,46 +364,211 @@ static void builder_release(struct builder *b)
 	free(b->lab);
 	free(b->stack);
 	free(b->key);
-	strtab_free(b->seen);
+	pprof_keys_free(b->seen);
 }
 
-/* The entry of the stack of the sample read into b: samples with the
- * same location (and label) fields have the same stack, so it is built
- * once and then found by those few bytes.  Returns NULL, having named
- * the fault through st, when it cannot be built (st->cut set when the
- * stacks outgrew the budget). */
-static struct seen *stack_of(struct builder *b, struct strtab *t, size_t at,
-			     struct pprof_tally *st)
+/* The stack of key (klen bytes) into e->id1: built, or PPROF_KEY_BAD
+ * having named the fault through st (st->cut set when the stacks outgrew
+ * the budget). */
+static void stack_of(struct builder *b, struct strtab *t, struct pprof_key *e, const void *key,
+		     size_t klen, size_t at, struct pprof_tally *st)
 {
-	/* A sample without locations has an empty key and no buffer yet. */
-	const char *key = b->klen ? b->key : "";
-	struct seen *e = strtab_val(b->seen, strtab_intern(b->seen, key, b->klen, NULL));
-
-	if (e->id1)
-		return e;
-	if (decode_key(b, at, st) < 0 || build_stack(b, at, st) < 0)
-		return NULL;
+	e->id1 = PPROF_KEY_BAD;
+	if (decode_key(b, key, klen, at, st) < 0 || build_stack(b, at, st) < 0)
+		return;
 	if ((b->used += b->slen) > b->budget) {
 		st->cut = 1;
 		snprintf(st->fault, sizeof(st->fault), "at the sample at byte %zu the stacks "
 			 "outgrew %" PRIu64 " bytes: the rest is not read", at, b->budget);
-		return NULL;
+		return;
 	}
 	e->id1 = strtab_intern(t, b->stack, b->slen, NULL) + 1;
-	return e;
 }
 
-/* The sums of b's keys into t. */
-static void flush(struct builder *b, struct strtab *t)
+/* A key's sum into the table of stacks (ctx). */
+static void flush_one(void *ctx, const struct pprof_key *e)
 {
-	size_t i, n = strtab_count(b->seen);
+	struct fcount c = { e->n, 0 };
 
-	for (i = 0; i < n; i++) {
-		const struct seen *e = strtab_val(b->seen, (uint32_t)i);
-		struct fcount c = { e->n, 0 };
+	if (e->id1 && e->id1 != PPROF_KEY_BAD && e->n)
+		fcount_add(strtab_val(ctx, e->id1 - 1), &c);
+}
 
-		if (e->id1 && e->n)
-			fcount_add(strtab_val(t, e->id1 - 1), &c);
+/* A varint at s[*i] of a run known to end in a byte below 0x80 (so no
+ * read past it): into *x, or -1 when it is longer than 9 bytes (left to
+ * pbuf, which names what is wrong with it). */
+static int quick_varint(const unsigned char *s, size_t *i, uint64_t *x)
+{
+	unsigned shift = 0;
+
+	*x = 0;
+	do {
+		if (shift > 56)
+			return -1;
+		*x |= (uint64_t)(s[*i] & 0x7f) << shift;
+		shift += 7;
+	} while (s[(*i)++] >= 0x80);
+	return 0;
+}
+
+/* Sample s (n bytes) as nearly every profile writes one: a packed run of
+ * locations (field 1, its tag and length keyed as they are), then a
+ * packed run of values (field 2) ending the sample.  Its key's length in
+ * *klen (the key starts at s) and its value want (SIZE_MAX: the last) in
+ * *v; 0 when s is not of that shape or its values are not one per type
+ * (ntypes, 0: any number), for read_sample. */
+static int quick_sample(const unsigned char *s, size_t n, size_t want, size_t ntypes,
+			size_t *klen, uint64_t *v)
+{
+	size_t i = 2, len, cnt = 0;
+	uint64_t x;
+
+	if (n < 4 || s[0] != 0x0a)
+		return 0;
+	if ((len = s[1]) >= 0x80) {
+		if (s[2] >= 0x80)
+			return 0;
+		len = (len & 0x7f) | (size_t)s[2] << 7;
+		i = 3;
+	}
+	if (len > n - i || n - i - len < 3)
+		return 0;
+	*klen = i += len;
+	if (s[i] != 0x12 || s[i + 1] >= 0x80 || s[i + 1] != n - i - 2 || s[n - 1] >= 0x80)
+		return 0;
+	for (i += 2; i < n; cnt++) {
+		if (quick_varint(s, &i, &x) < 0)
+			return 0;
+		if (cnt == want || want == SIZE_MAX)
+			*v = x;
+	}
+	return ntypes ? cnt == ntypes : cnt > 0;
+}
+
+/* The sample field at q (before end): its message in *s, *n; where the
+ * field ends, or NULL when it cannot be read (pprof_read has checked the
+ * run, so never). */
+static const unsigned char *next_sample(const struct pprof_prof *p, const unsigned char *q,
+					const unsigned char *end, const unsigned char **s,
+					size_t *n)
+{
+	struct pb r;
+	struct pb_field f;
+	char err[8];
+
+	if (q[0] == 0x12 && end - q >= 2 && q[1] < 0x80 && q[1] <= end - q - 2) {
+		*s = q + 2;
+		*n = q[1];
+		return *s + *n;
+	}
+	r.base = p->buf;
+	r.p = q;
+	r.end = end;
+	if (pb_next(&r, &f, err, sizeof(err)) <= 0)
+		return NULL;
+	*s = f.data;
+	*n = f.len;
+	return r.p;
+}
+
+/* A sample read ahead: the lookups of a run are started some samples
+ * before they are made, so their cache misses overlap. */
+struct ahead {
+	const unsigned char *s;	/* the sample's message... */
+	size_t n;		/* ...of this many bytes */
+	size_t klen;		/* quick: its key's length (the key starts at s) */
+	uint64_t v;		/* quick: its value */
+	uint64_t h;		/* quick: its key's hash */
+	int quick;		/* of quick_sample's shape */
+};
+
+/* How far ahead the slots, and the keys in them, are fetched. */
+#define AHEAD 16
+#define AHEAD_KEY 8
+
+/* Reads sample s (n bytes) ahead into *a, and starts fetching its slot. */
+static void read_ahead(struct builder *b, struct ahead *a, const unsigned char *s, size_t n,
+		       int vi)
+{
+	a->s = s;
+	a->n = n;
+	a->quick = quick_sample(s, n, vi < 0 ? SIZE_MAX : (size_t)vi, b->p->ntypes, &a->klen,
+				&a->v);
+	if (a->quick) {
+		a->h = pprof_keys_hash(s, a->klen);
+		pprof_keys_prefetch(b->seen, a->h);
+	}
+}
+
+/* Adds the sample read ahead into a, of value type vi (-1: the last). */
+static void add_sample(struct builder *b, struct strtab *t, struct fseq *seq,
+		       const struct ahead *a, int vi, int labels, struct pprof_tally *st)
+{
+	size_t at = (size_t)(a->s - b->p->buf), klen = a->klen;
+	const void *key = a->s;
+	struct pprof_key *e;
+	struct fcount c = { 0, 0 };
+	uint64_t h = a->h;
+	int64_t v = (int64_t)a->v;
+
+	if (!a->quick) {
+		if (read_sample(b, a->s, a->n, vi, labels, &v, st) < 0)
+			return;
+		/* A sample without locations has an empty key, no buffer yet. */
+		key = b->klen ? b->key : "";
+		klen = b->klen;
+	}
+	if (v <= 0) {
+		if (v < 0)
+			why(st, at, "has a negative value");
+		return;
+	}
+	if (klen > PPROF_KEY_MAX) {
+		why(st, at, "has a key too long");
+		return;
+	}
+	if (!a->quick)
+		h = pprof_keys_hash(key, klen);
+	e = pprof_keys_get(b->seen, key, klen, h);
+	if (!e->id1)
+		stack_of(b, t, e, key, klen, at, st);
+	if (e->id1 == PPROF_KEY_BAD) {
+		if (!st->cut)
+			why(st, at, "cannot be drawn");
+		return;
+	}
+	e->n += (uint64_t)v;
+	if (seq) {
+		c.n = (uint64_t)v;
+		fseq_add(seq, e->id1 - 1, &c, NULL);
+	}
+	st->added++;
+}
+
+/* The samples of run r, in order, read AHEAD samples ahead of their
+ * adding; the pages of samples added are given back as it goes (only
+ * bytes of this run, all read: an owned input's may then be lost). */
+static void add_run(struct builder *b, struct strtab *t, struct fseq *seq,
+		    const struct pprof_span *r, int vi, int labels, struct pprof_tally *st)
+{
+	const size_t chunk = (size_t)8 << 20;
+	const unsigned char *q = r->p, *end = r->p + r->n, *s, *done = q, *added;
+	struct ahead ring[AHEAD];
+	size_t n, head = 0, tail = 0;
+
+	while (!st->cut) {
+		while (head - tail < AHEAD && q && q < end && (q = next_sample(b->p, q, end, &s, &n)))
+			read_ahead(b, &ring[head++ % AHEAD], s, n, vi);
+		if (head == tail)
+			break;
+		if (head - tail > AHEAD_KEY && ring[(tail + AHEAD_KEY) % AHEAD].quick)
+			pprof_keys_prefetch_key(b->seen, ring[(tail + AHEAD_KEY) % AHEAD].h);
+		added = ring[tail % AHEAD].s + ring[tail % AHEAD].n;
+		add_sample(b, t, seq, &ring[tail++ % AHEAD], vi, labels, st);
+		if ((size_t)(added - done) >= chunk) {
+			pprof_release(b->p, (size_t)(done - b->p->buf), chunk);
+			done += chunk;
+		}
 	}
 }
 
@@ -413,14 +576,11 @@ void pprof_stack_add(const struct pprof_prof *p, int vi, int labels, struct strt
 		     struct fseq *seq, struct pprof_tally *st)
 {
 	struct builder b = { 0 };
-	struct fcount c = { 0, 0 };
-	struct seen *e;
-	size_t i, at;
-	int64_t v;
+	size_t i;
 
 	memset(st, 0, sizeof(*st));
 	b.p = p;
-	b.seen = strtab_new(sizeof(struct seen));
+	b.seen = pprof_keys_new();
 	b.off = xcalloc(p->nloc + 1, sizeof(*b.off));
 	b.len = xmalloc((p->nloc + 1) * sizeof(*b.len));
 	for (i = 0; i <= p->nloc; i++)
@@ -429,24 +589,8 @@ void pprof_stack_add(const struct pprof_prof *p, int vi, int labels, struct strt
 	 * enough for any real profile, yet a hostile one cannot make the
 	 * run take memory or time out of all proportion to its size. */
 	b.budget = (uint64_t)p->len * 256 + ((uint64_t)64 << 20);
-	for (i = 0; i < p->nsample && !st->cut; i++) {
-		at = (size_t)(p->sample[i].p - p->buf);
-		if (read_sample(&b, &p->sample[i], p->ntypes ? vi : -1, labels, &v, st) < 0)
-			continue;
-		if (v <= 0) {
-			if (v < 0)
-				why(st, at, "has a negative value");
-			continue;
-		}
-		if (!(e = stack_of(&b, t, at, st)))
-			continue;
-		e->n += (uint64_t)v;
-		if (seq) {
-			c.n = (uint64_t)v;
-			fseq_add(seq, e->id1 - 1, &c, NULL);
-		}
-		st->added++;
-	}
-	flush(&b, t);
+	for (i = 0; i < p->nrun && !st->cut; i++)
+		add_run(&b, t, seq, &p->run[i], p->ntypes ? vi : -1, labels, st);
+	pprof_keys_each(b.seen, flush_one, t);
 	builder_release(&b);
 }

@@ -35,7 +35,9 @@ int pprof_stack_type(const struct pprof_prof *p, const char *name);
  * struct fcount) and to seq when not NULL, in order.  With labels each
  * stack is rooted in its sample's labels, a frame "key:value" each, by
  * key.  Work and memory are bounded by the input's size: stacks that
- * would grow past many times it stop the run (tally's cut). */
+ * would grow past many times it stop the run (tally's cut).  The pages of
+ * samples drawn are given back (pprof_release): with p->once set, an
+ * owned profile's samples cannot be drawn a second time. */
 void pprof_stack_add(const struct pprof_prof *p, int vi, int labels, struct strtab *t,
 		     struct fseq *seq, struct pprof_tally *st);
 

@@ -23,7 +23,7 @@ static struct strtab *stacks(const uint8_t *data, size_t size, int vi, int label
 	struct pprof_prof *p;
 
 	memcpy(buf, data, size);
-	p = pprof_read(buf, size);
+	p = pprof_read(buf, size, PPROF_OWN);
 	pprof_stack_add(p, vi, labels, t, NULL, &st);
 	pprof_free(p);
 	return t;

@@ -5,7 +5,9 @@ what flame must make of them, worked out here on our own.
   pprofgen.py make KIND OUT [--gzip]     write a profile of KIND
   pprofgen.py expect KIND [TYPE] [--labels]
                                          the collapsed stacks it must give
-  pprofgen.py big OUT MB [--gzip]        a big varied profile (benchmarks)
+  pprofgen.py big OUT MB [--gzip] [--stacks N]
+                                         a big varied profile (benchmarks;
+                                         N distinct stacks, default 100000)
   pprofgen.py raw [TYPE_INDEX]           `go tool pprof -raw` text on stdin
                                          to collapsed stacks (flame's naming)
   pprofgen.py bad OUTDIR                 malformed profiles, one per file,
@@ -172,9 +174,9 @@ def expect(p, tname=None, labels=False):
     return "".join("%s %d\n" % (s, total[s]) for s in sorted(total, key=lambda s: s.encode()))
 
 
-def big(path, mb, gz):
+def big(path, mb, gz, nstacks=100000):
     """About mb MB of profile: 20000 functions, 60000 locations (a fifth
-    of them with inlined frames), 100000 distinct stacks of 5-40
+    of them with inlined frames), nstacks (100000) distinct stacks of 5-40
     locations grown from 5000 call paths, and samples drawn from them
     (the heavier stacks more often, as in a real profile), each with
     its own pair of values, as unaggregated profiles hold them."""
@@ -185,7 +187,7 @@ def big(path, mb, gz):
     head += f_bytes(1, f_int(1, st("cpu")) + f_int(2, st("nanoseconds")))
     paths = [[rnd.randrange(1, nl + 1) for _ in range(rnd.randrange(5, 40))] for _ in range(5000)]
     pool = []
-    for _ in range(100000):
+    for _ in range(nstacks):
         pth = rnd.choice(paths)
         leaf = pth[:rnd.randrange(2, len(pth) + 1)] + [rnd.randrange(1, nl + 1)]
         pool.append(packed(1, list(reversed(leaf))))
@@ -293,7 +295,8 @@ def main(a):
         rest = [x for x in a[2:] if x != "--labels"]
         sys.stdout.write(expect(kinds()[a[1]], rest[0] if rest else None, "--labels" in a))
     elif a[0] == "big":
-        big(a[1], int(a[2]), "--gzip" in a)
+        big(a[1], int(a[2]), "--gzip" in a,
+            int(a[a.index("--stacks") + 1]) if "--stacks" in a else 100000)
     elif a[0] == "raw":
         raw(int(a[1]) if len(a) > 1 else -1)
     elif a[0] == "bad":
