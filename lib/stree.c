@@ -208,22 +208,11 @@ static void hash_put(struct stree *t, uint32_t node)
 	slot_put(t->slot, t->mask, edge_hash(t->node[node].parent, t->node[node].frame), node);
 }
 
-/* The child of parent named name, added when absent.  While the stacks
- * come in line order a node left behind is never walked through again,
- * so the table need only hold stack ends: "b" may be seen again after
- * "b!;x", as the way to "b;y". */
-static uint32_t child(struct stree *t, uint32_t parent, const char *name, size_t len)
+/* A new node: frame under parent, known to be absent. */
+static uint32_t add_node(struct stree *t, uint32_t parent, uint32_t frame)
 {
-	uint32_t frame = frame_of(t, name, len);
-	uint64_t h = edge_hash(parent, frame), v;
-	size_t s = (size_t)h & t->mask;
 	struct snode *c;
 
-	for (; (v = t->slot[s]) != EMPTY; s = (s + 1) & t->mask) {
-		c = &t->node[(uint32_t)v - 1];
-		if (v >> 32 == h >> 32 && c->parent == parent && c->frame == frame)
-			return (uint32_t)v - 1;
-	}
 	if (t->n >= NONE - 1)
 		xalloc_fail(t->n * sizeof(*t->node));
 	if (t->n == t->cap)
@@ -237,6 +226,28 @@ static uint32_t child(struct stree *t, uint32_t parent, const char *name, size_t
 	if (!t->sorted)
 		hash_put(t, (uint32_t)(t->n - 1));
 	return (uint32_t)(t->n - 1);
+}
+
+/* The child of parent named name, added when absent; look 0 when it is
+ * known to be absent.  While the stacks come in line order a node left
+ * behind is never walked through again, so the table need only hold
+ * stack ends: "b" may be seen again after "b!;x", as the way to "b;y". */
+static uint32_t child(struct stree *t, uint32_t parent, const char *name, size_t len, int look)
+{
+	uint32_t frame = frame_of(t, name, len);
+	uint64_t h, v;
+	size_t s;
+	struct snode *c;
+
+	if (!look)
+		return add_node(t, parent, frame);
+	h = edge_hash(parent, frame);
+	for (s = (size_t)h & t->mask; (v = t->slot[s]) != EMPTY; s = (s + 1) & t->mask) {
+		c = &t->node[(uint32_t)v - 1];
+		if (v >> 32 == h >> 32 && c->parent == parent && c->frame == frame)
+			return (uint32_t)v - 1;
+	}
+	return add_node(t, parent, frame);
 }
 
 /* Fields of s the same as the previous stack's: same bytes, ending at the
@@ -262,21 +273,34 @@ static void remember(struct stree *t, size_t k, uint32_t node, size_t end)
 	t->pend[k] = end;
 }
 
+/* Whether the field of s ending at end, the i-th after those shared
+ * with the previous stack (which s first differs from at p), may be a
+ * node already.  Out of line order any may.  In line order only the
+ * first, and only when the previous stack starts with it: its node
+ * exists only if the stack up to there was added, before the previous
+ * one, and the stacks between an added stack and one it begins sort
+ * all begin with it.  A later field's parent is new, or a stack end
+ * whose stacks below came (contiguously) before: its children are new. */
+static int look(const struct stree *t, size_t i, size_t end, size_t p)
+{
+	return !t->sorted || (i == 0 && end <= p);
+}
+
 /* The node of s, a non-empty stack whose first p bytes are the previous
  * stack's. */
 static uint32_t walk(struct stree *t, const char *s, size_t len, size_t p)
 {
-	size_t k = shared(t, s, len, p), start;
+	size_t k = shared(t, s, len, p), start, first;
 	uint32_t node = k ? t->pnode[k - 1] : STREE_ROOT;
 
 	if (k && t->pend[k - 1] == len)
 		return node;
 	start = k ? t->pend[k - 1] + 1 : 0;
-	for (;; k++) {
+	for (first = k;; k++) {
 		const char *semi = memchr(s + start, ';', len - start);
 		size_t end = semi ? (size_t)(semi - s) : len;
 
-		node = child(t, node, s + start, end - start);
+		node = child(t, node, s + start, end - start, look(t, k - first, end, p));
 		remember(t, k, node, end);
 		if (end == len)
 			break;
