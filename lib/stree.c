@@ -1,8 +1,10 @@
 /* stree: nodes in an array, found by an open-addressing table keyed on
  * (parent, frame id).  The previous stack's fields are remembered so a
  * sorted input only looks up the fields after the bytes it shares with
- * the stack before it, and while stacks come in line order the table
- * holds only stack ends (see child). */
+ * the stack before it.  While stacks come in line order there is no
+ * table: a node left behind is found again only as an earlier stack
+ * that begins the current one (see look), and those are kept in a list;
+ * the first stack out of order builds the table of every node. */
 #include "stree.h"
 #include "bytes.h"
 #include "strtab.h"
@@ -48,6 +50,10 @@ struct stree {
 	size_t pn;		/* its fields */
 	size_t pcap;		/* capacity of pnode and pend */
 	int sorted;		/* every stack came in line order */
+	uint32_t *enode;	/* in line order: the stack ends that begin the... */
+	size_t *elen;		/* ...previous stack, and their lengths, ascending */
+	size_t en;		/* entries in enode and elen */
+	size_t ecap;		/* their capacity */
 	uint32_t *byval;	/* value index -> node: ends in order added */
 	size_t bvcap;		/* capacity of byval */
 };
@@ -106,7 +112,6 @@ struct stree *stree_new(size_t valsize)
 	t->sorted = 1;
 	t->valsize = valsize;
 	t->mask = 1023;
-	t->slot = xcalloc(t->mask + 1, sizeof(*t->slot));
 	xgrow(&t->node, &t->cap, 1, sizeof(*t->node));
 	t->node[0].parent = STREE_ROOT;
 	t->node[0].frame = 0;
@@ -131,6 +136,8 @@ void stree_free(struct stree *t)
 	free(t->prev);
 	free(t->pnode);
 	free(t->pend);
+	free(t->enode);
+	free(t->elen);
 	free(t);
 }
 
@@ -163,48 +170,37 @@ static void slot_put(uint64_t *slot, size_t mask, uint64_t h, uint32_t node)
 	slot[s] = slot_val(h, node);
 }
 
-/* Whether node is in the hash: all are once the input was out of order;
- * until then only stack ends (see hash_put). */
-static int hashed(const struct stree *t, size_t i)
-{
-	return i > 0 && (!t->sorted || t->node[i].val != NONE);
-}
-
 static void put_node(const struct stree *t, uint64_t *slot, size_t mask, uint32_t i)
 {
 	slot_put(slot, mask, edge_hash(t->node[i].parent, t->node[i].frame), i);
 }
 
-/* Rebuilds the table with room for the nodes it must hold. */
+/* Rebuilds the table of every node but the root, with room to spare;
+ * only out of line order. */
 static void rehash(struct stree *t)
 {
 	size_t i, mask = t->mask;
 	uint64_t *slot;
 
+	t->nkeys = t->n - 1;
 	while (FULL(t->nkeys + 1, mask + 1))
 		mask = mask * 2 + 1;
 	slot = xcalloc(mask + 1, sizeof(*slot));
-	if (t->sorted) {	/* only the ends, listed in byval */
-		for (i = 0; i < t->nvals; i++)
-			if (t->byval[i] != STREE_ROOT)
-				put_node(t, slot, mask, t->byval[i]);
-	} else {
-		for (i = 1; i < t->n; i++)
-			put_node(t, slot, mask, (uint32_t)i);
-	}
+	for (i = 1; i < t->n; i++)
+		put_node(t, slot, mask, (uint32_t)i);
 	free(t->slot);
 	t->slot = slot;
 	t->mask = mask;
 }
 
-/* Adds node (absent from the table) to it. */
+/* Adds node, the newest, to the table. */
 static void hash_put(struct stree *t, uint32_t node)
 {
-	if (FULL(++t->nkeys, t->mask + 1)) {
-		rehash(t);	/* node is in already when it ends a stack */
-		if (hashed(t, node))
-			return;
+	if (FULL(t->nkeys + 1, t->mask + 1)) {
+		rehash(t);	/* it holds node now */
+		return;
 	}
+	t->nkeys++;
 	slot_put(t->slot, t->mask, edge_hash(t->node[node].parent, t->node[node].frame), node);
 }
 
@@ -228,20 +224,15 @@ static uint32_t add_node(struct stree *t, uint32_t parent, uint32_t frame)
 	return (uint32_t)(t->n - 1);
 }
 
-/* The child of parent named name, added when absent; look 0 when it is
- * known to be absent.  While the stacks come in line order a node left
- * behind is never walked through again, so the table need only hold
- * stack ends: "b" may be seen again after "b!;x", as the way to "b;y". */
-static uint32_t child(struct stree *t, uint32_t parent, const char *name, size_t len, int look)
+/* The child of parent named name, added when absent; out of line order,
+ * where any node may be met again. */
+static uint32_t child(struct stree *t, uint32_t parent, const char *name, size_t len)
 {
 	uint32_t frame = frame_of(t, name, len);
-	uint64_t h, v;
+	uint64_t h = edge_hash(parent, frame), v;
 	size_t s;
 	struct snode *c;
 
-	if (!look)
-		return add_node(t, parent, frame);
-	h = edge_hash(parent, frame);
 	for (s = (size_t)h & t->mask; (v = t->slot[s]) != EMPTY; s = (s + 1) & t->mask) {
 		c = &t->node[(uint32_t)v - 1];
 		if (v >> 32 == h >> 32 && c->parent == parent && c->frame == frame)
@@ -273,17 +264,58 @@ static void remember(struct stree *t, size_t k, uint32_t node, size_t end)
 	t->pend[k] = end;
 }
 
-/* Whether the field of s ending at end, the i-th after those shared
- * with the previous stack (which s first differs from at p), may be a
- * node already.  Out of line order any may.  In line order only the
- * first, and only when the previous stack starts with it: its node
- * exists only if the stack up to there was added, before the previous
- * one, and the stacks between an added stack and one it begins sort
- * all begin with it.  A later field's parent is new, or a stack end
- * whose stacks below came (contiguously) before: its children are new. */
-static int look(const struct stree *t, size_t i, size_t end, size_t p)
+/* In line order, the node of the stack s[0, end) when it was added
+ * before and the previous stack begins with it (end <= p, where they
+ * first differ), else NONE.  No other field past those shared with the
+ * previous stack can be a node already: the stacks that sort between an
+ * added stack and one it begins all begin with it, the previous one
+ * included; a later field's parent is new, or a stack end whose stacks
+ * below came (contiguously) before, so its children are new. */
+static uint32_t begun(const struct stree *t, size_t end, size_t p)
 {
-	return !t->sorted || (i == 0 && end <= p);
+	size_t lo = 0, hi = t->en;
+
+	if (end > p)
+		return NONE;
+	while (lo < hi) {	/* elen ascends: every entry begins the next */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->elen[mid] < end)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->en && t->elen[lo] == end ? t->enode[lo] : NONE;
+}
+
+/* In line order: the list of begun for the next stack, after s (len
+ * bytes, first differing from the previous stack at p, node its node). */
+static void begin_next(struct stree *t, size_t len, size_t p, uint32_t node)
+{
+	while (t->en && t->elen[t->en - 1] > p)
+		t->en--;	/* they do not begin s */
+	if (len == 0 || (t->en && t->elen[t->en - 1] == len))
+		return;		/* the root (no field's node), or s again */
+	if (t->en == t->ecap) {
+		xgrow(&t->enode, &t->ecap, t->en + 1, sizeof(*t->enode));
+		t->elen = xrealloc(t->elen, t->ecap * sizeof(*t->elen));
+	}
+	t->enode[t->en] = node;
+	t->elen[t->en++] = len;
+}
+
+/* The node of field k of s (start to end, the first past the shared ones
+ * when k is first), under parent. */
+static uint32_t field(struct stree *t, uint32_t parent, const char *s, size_t start, size_t end,
+		      int first, size_t p)
+{
+	uint32_t node;
+
+	if (!t->sorted)
+		return child(t, parent, s + start, end - start);
+	if (first && (node = begun(t, end, p)) != NONE)
+		return node;
+	return add_node(t, parent, frame_of(t, s + start, end - start));
 }
 
 /* The node of s, a non-empty stack whose first p bytes are the previous
@@ -300,7 +332,7 @@ static uint32_t walk(struct stree *t, const char *s, size_t len, size_t p)
 		const char *semi = memchr(s + start, ';', len - start);
 		size_t end = semi ? (size_t)(semi - s) : len;
 
-		node = child(t, node, s + start, end - start, look(t, k - first, end, p));
+		node = field(t, node, s, start, end, k == first, p);
 		remember(t, k, node, end);
 		if (end == len)
 			break;
@@ -329,13 +361,10 @@ uint32_t stree_add(struct stree *t, const char *s, size_t len)
 	uint32_t node = STREE_ROOT;
 	struct snode *nd;
 
-	if (!t->slot)
-		rehash(t);
-	if (t->sorted && t->nvals && !in_order(t, s, len, p)) {
+	if (t->sorted && t->nvals && !in_order(t, s, len, p))
 		t->sorted = 0;
-		t->nkeys = t->n - 1;
+	if (!t->sorted && !t->slot)
 		rehash(t);
-	}
 	if (len > 0)
 		node = walk(t, s, len, p);
 	else
@@ -355,9 +384,9 @@ uint32_t stree_add(struct stree *t, const char *s, size_t len)
 		if (nd->val == t->bvcap)
 			xgrow(&t->byval, &t->bvcap, (size_t)nd->val + 1, sizeof(*t->byval));
 		t->byval[nd->val] = node;
-		if (t->sorted && node != STREE_ROOT)
-			hash_put(t, node);
 	}
+	if (t->sorted)
+		begin_next(t, len, p, node);
 	return node;
 }
 
@@ -408,7 +437,7 @@ int stree_spells(const struct stree *t, uint32_t node, const char *s, size_t len
 void stree_trim(struct stree *t)
 {
 	free(t->slot);
-	t->slot = NULL;	/* the next add builds it again */
+	t->slot = NULL;	/* the next add out of order builds it again */
 }
 
 size_t stree_count(const struct stree *t)
@@ -443,7 +472,8 @@ size_t stree_bytes(const struct stree *t)
 {
 	return sizeof(*t) + strtab_bytes(t->frames) + t->fcap * (sizeof(*t->fname) + sizeof(*t->flen)) +
 	       (t->fmask + 1) * sizeof(*t->fslot) + t->cap * sizeof(*t->node) +
-	       (t->mask + 1) * sizeof(*t->slot) + t->valcap * t->valsize +
+	       (t->slot ? (t->mask + 1) * sizeof(*t->slot) : 0) + t->valcap * t->valsize +
+	       t->ecap * (sizeof(*t->enode) + sizeof(*t->elen)) +
 	       t->prevcap + t->pcap * (sizeof(*t->pnode) + sizeof(*t->pend)) +
 	       t->bvcap * sizeof(*t->byval);
 }
