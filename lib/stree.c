@@ -3,7 +3,7 @@
  * sorted input only looks up the fields after the bytes it shares with
  * the stack before it.  While stacks come in line order there is no
  * table: a node left behind is found again only as an earlier stack
- * that begins the current one (see look), and those are kept in a list;
+ * that begins the current one (see begun), and those are kept in a list;
  * the first stack out of order builds the table of every node. */
 #include "stree.h"
 #include "bytes.h"
@@ -116,10 +116,7 @@ struct stree *stree_new(size_t valsize)
 	t->valsize = valsize;
 	t->mask = 1023;
 	xgrow(&t->node, &t->cap, 1, sizeof(*t->node));
-	t->node[0].parent = STREE_ROOT;
-	t->node[0].frame = 0;
-	t->node[0].depth = 0;
-	t->node[0].val = NONE;
+	t->node[0] = (struct snode){ STREE_ROOT, 0, 0, NONE };	/* parent, frame, depth, val */
 	t->n = 1;
 	return t;
 }
@@ -158,24 +155,15 @@ static uint64_t edge_hash(uint32_t parent, uint32_t frame)
 	return k;
 }
 
-static uint64_t slot_val(uint64_t h, uint32_t node)
+/* Puts node i in the first free slot of its edge in table slot. */
+static void put_node(const struct stree *t, uint64_t *slot, size_t mask, uint32_t i)
 {
-	return (h >> 32) << 32 | ((uint64_t)node + 1);
-}
-
-/* Puts node, of edge hash h, in the first free slot of table slot. */
-static void slot_put(uint64_t *slot, size_t mask, uint64_t h, uint32_t node)
-{
+	uint64_t h = edge_hash(t->node[i].parent, t->node[i].frame);
 	size_t s;
 
 	for (s = (size_t)h & mask; slot[s] != EMPTY; s = (s + 1) & mask)
 		;
-	slot[s] = slot_val(h, node);
-}
-
-static void put_node(const struct stree *t, uint64_t *slot, size_t mask, uint32_t i)
-{
-	slot_put(slot, mask, edge_hash(t->node[i].parent, t->node[i].frame), i);
+	slot[s] = (h >> 32) << 32 | ((uint64_t)i + 1);
 }
 
 /* Rebuilds the table of every node but the root, with room to spare;
@@ -199,12 +187,10 @@ static void rehash(struct stree *t)
 /* Adds node, the newest, to the table. */
 static void hash_put(struct stree *t, uint32_t node)
 {
-	if (FULL(t->nkeys + 1, t->mask + 1)) {
-		rehash(t);	/* it holds node now */
-		return;
-	}
-	t->nkeys++;
-	slot_put(t->slot, t->mask, edge_hash(t->node[node].parent, t->node[node].frame), node);
+	if (!FULL(++t->nkeys, t->mask + 1))
+		put_node(t, t->slot, t->mask, node);
+	else
+		rehash(t);	/* it counts and holds node itself */
 }
 
 /* A new node: frame under parent, known to be absent. */
@@ -276,19 +262,14 @@ static void remember(struct stree *t, size_t k, uint32_t node, size_t end)
  * below came (contiguously) before, so its children are new. */
 static uint32_t begun(const struct stree *t, size_t end, size_t p)
 {
-	size_t lo = 0, hi = t->en;
+	size_t i = t->en;
 
-	if (end > p)
-		return NONE;
-	while (lo < hi) {	/* elen ascends: every entry begins the next */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->elen[mid] < end)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < t->en && t->elen[lo] == end ? t->enode[lo] : NONE;
+	/* elen ascends, each entry beginning the next; no more of them
+	 * than bytes in the previous stack. */
+	while (end <= p && i > 0 && t->elen[i - 1] >= end)
+		if (t->elen[--i] == end)
+			return t->enode[i];
+	return NONE;
 }
 
 /* In line order: the list of begun for the next stack, after s (len
@@ -307,26 +288,12 @@ static void begin_next(struct stree *t, size_t len, size_t p, uint32_t node)
 	t->elen[t->en++] = len;
 }
 
-/* The node of field k of s (start to end, the first past the shared ones
- * when k is first), under parent. */
-static uint32_t field(struct stree *t, uint32_t parent, const char *s, size_t start, size_t end,
-		      int first, size_t p)
-{
-	uint32_t node;
-
-	if (!t->sorted)
-		return child(t, parent, s + start, end - start);
-	if (first && (node = begun(t, end, p)) != NONE)
-		return node;
-	return add_node(t, parent, frame_of(t, s + start, end - start));
-}
-
 /* The node of s, a non-empty stack whose first p bytes are the previous
  * stack's. */
 static uint32_t walk(struct stree *t, const char *s, size_t len, size_t p)
 {
 	size_t k = shared(t, s, len, p), start, first;
-	uint32_t node = k ? t->pnode[k - 1] : STREE_ROOT;
+	uint32_t node = k ? t->pnode[k - 1] : STREE_ROOT, found;
 
 	if (k && t->pend[k - 1] == len)
 		return node;
@@ -335,7 +302,12 @@ static uint32_t walk(struct stree *t, const char *s, size_t len, size_t p)
 		const char *semi = memchr(s + start, ';', len - start);
 		size_t end = semi ? (size_t)(semi - s) : len;
 
-		node = field(t, node, s, start, end, k == first, p);
+		if (!t->sorted)
+			node = child(t, node, s + start, end - start);
+		else if (k > first || (found = begun(t, end, p)) == NONE)
+			node = add_node(t, node, frame_of(t, s + start, end - start));
+		else
+			node = found;
 		remember(t, k, node, end);
 		if (end == len)
 			break;
@@ -345,25 +317,26 @@ static uint32_t walk(struct stree *t, const char *s, size_t len, size_t p)
 	return node;
 }
 
+#ifdef __SSE2__
+/* Bit i set when a[i] == b[i], for 16 bytes. */
+static unsigned same16(const char *a, const char *b)
+{
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const void *)a),
+							  _mm_loadu_si128((const void *)b)));
+}
+#endif
+
 /* Where a and b first differ (or the shorter length): a stack shares
  * most of its bytes with the one before, so 32 at a time where SSE2 is. */
 static size_t mismatch(const char *a, size_t na, const char *b, size_t nb)
 {
 	size_t i = 0;
 #ifdef __SSE2__
-	size_t n = na < nb ? na : nb;
+	unsigned m;
 
-	for (; i + 32 <= n; i += 32) {
-		__m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)(a + i));
-		__m128i y0 = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
-		__m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(a + i + 16));
-		__m128i y1 = _mm_loadu_si128((const __m128i *)(const void *)(b + i + 16));
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x0, y0)) |
-			     (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x1, y1)) << 16;
-
-		if (m != 0xffffffffu)
+	for (; i + 32 <= na && i + 32 <= nb; i += 32)
+		if ((m = same16(a + i, b + i) | same16(a + i + 16, b + i + 16) << 16) != 0xffffffffu)
 			return i + (size_t)__builtin_ctz(~m);
-	}
 #endif
 	return i + bytes_mismatch(a + i, na - i, b + i, nb - i);
 }
