@@ -338,7 +338,8 @@ static size_t mismatch(const char *a, size_t na, const char *b, size_t nb)
 		if ((m = same16(a + i, b + i) | same16(a + i + 16, b + i + 16) << 16) != 0xffffffffu)
 			return i + (size_t)__builtin_ctz(~m);
 #endif
-	return i + bytes_mismatch(a + i, na - i, b + i, nb - i);
+	/* a is NULL before the first stack: no offset from it */
+	return i ? i + bytes_mismatch(a + i, na - i, b + i, nb - i) : bytes_mismatch(a, na, b, nb);
 }
 
 /* Whether s (first differing from the previous stack at p) sorts after it
