@@ -15,7 +15,10 @@
 #   perf-s    stackcollapse-perf vs stackcollapse-perf.pl on the first
 #             REAL_PERL_MB (200) MB of the text, cut at a sample's end
 # The ratio column is this program's median over the reference's: above 1,
-# the reference (ours) is that many times faster.
+# the reference (ours) is that many times faster.  CPU is user + sys time
+# (GNU time's %U + %S), median, with its ratio taken the same way: on a
+# machine shared with other work it moves less than the wall time.
+# REAL_GROUPS ("folded folded-s perf perf-s") runs only the groups named.
 #
 # Inputs: REAL_DIR (bench/out/real) as bench/record-real.sh leaves it; peers
 # as bench/peers.sh finds them.  Missing data skips everything, a missing
@@ -27,6 +30,7 @@ REAL=${REAL_DIR:-bench/out/real}
 ROUNDS=${REAL_ROUNDS:-5}
 PERL_STACKS=${REAL_PERL_STACKS:-60000}
 PERL_MB=${REAL_PERL_MB:-200}
+GROUPS_RUN=${REAL_GROUPS:-folded folded-s perf perf-s}
 OUT=bench/out/realrun
 PB=bench/out/peers/bin
 TIME=/usr/bin/time
@@ -49,15 +53,18 @@ mkdir -p "$OUT"
 sh bench/peers.sh > "$OUT/peers.txt"
 have() { [ -x "$PB/$1" ]; }
 
-# run TAG_NAME CMD...: one timed run; stdout to TAG_NAME.out, "ns rss_kb"
-# appended to TAG_NAME.t.  A failing run is reported and left out.
+# selected TAG: whether REAL_GROUPS names the group.
+selected() { case " $GROUPS_RUN " in *" $1 "*) true ;; *) false ;; esac; }
+
+# run TAG_NAME CMD...: one timed run; stdout to TAG_NAME.out, "ns rss_kb
+# cpu_ns" appended to TAG_NAME.t.  A failing run is reported and left out.
 run() {
 	name=$1
 	shift
 	t0=$(date +%s%N)
-	if "$TIME" -f %M -o "$OUT/$name.rss" "$@" > "$OUT/$name.out" 2> "$OUT/$name.err"; then
+	if "$TIME" -f '%M %U %S' -o "$OUT/$name.rss" "$@" > "$OUT/$name.out" 2> "$OUT/$name.err"; then
 		t1=$(date +%s%N)
-		echo "$((t1 - t0)) $(tail -n 1 "$OUT/$name.rss")" >> "$OUT/$name.t"
+		echo "$((t1 - t0)) $(tail -n 1 "$OUT/$name.rss" | awk '{ printf "%s %.0f", $1, ($2 + $3) * 1e9 }')" >> "$OUT/$name.t"
 	else
 		echo "real: $name failed: $* (see $OUT/$name.err)" >&2
 	fi
@@ -102,6 +109,8 @@ group() {
 	in=$2
 	shift 2
 	for n; do rm -f "$OUT/${tag}_$n.t"; done
+	rm -f "$OUT/$tag.input"
+	selected "$tag" || return 0
 	cat "$in" > /dev/null	# warm the page cache
 	r=1
 	while [ "$r" -le "$ROUNDS" ]; do
@@ -121,20 +130,24 @@ median() {
 # ratio of its median time to REF's.
 row() {
 	f=$OUT/$1_$2.t
+	selected "$1" || return 0
 	if [ ! -s "$f" ]; then
-		printf '| %s | %s | failed | | | |\n' "$(label "$2")" "$1"
+		printf '| %s | %s | failed | | | | | |\n' "$(label "$2")" "$1"
 		return
 	fi
 	size=$(wc -c < "$(cat "$OUT/$1.input")")
 	ns=$(median "$f" 1)
 	kb=$(median "$f" 2)
+	cpu=$(median "$f" 3)
 	ratio=
+	cratio=
 	if [ -n "${3:-}" ] && [ -s "$OUT/$1_$3.t" ]; then
 		ratio=$(awk -v a="$ns" -v b="$(median "$OUT/$1_$3.t" 1)" 'BEGIN { printf "%.2f", a / b }')
 		ratio="$ratio (vs $(label "$3"))"
+		cratio=$(awk -v a="$cpu" -v b="$(median "$OUT/$1_$3.t" 3)" 'BEGIN { if (b > 0) printf "%.2f", a / b }')
 	fi
-	awk -v l="$(label "$2")" -v t="$1" -v ns="$ns" -v kb="$kb" -v s="$size" -v r="$ratio" 'BEGIN {
-		printf "| %s | %s | %.3f s | %.0f | %.1f MB | %s |\n", l, t, ns / 1e9, s / 1e6 / (ns / 1e9), kb / 1024, r
+	awk -v l="$(label "$2")" -v t="$1" -v ns="$ns" -v kb="$kb" -v s="$size" -v r="$ratio" -v c="$cpu" -v cr="$cratio" 'BEGIN {
+		printf "| %s | %s | %.3f s | %.0f | %.1f MB | %s | %.3f s | %s |\n", l, t, ns / 1e9, s / 1e6 / (ns / 1e9), kb / 1024, r, c / 1e9, cr
 	}'
 }
 
@@ -158,7 +171,9 @@ k=$((distinct / PERL_STACKS))
 awk -v k="$k" 'NR % k == 0' "$folded" > "$fsample"
 # The first PERL_MB MB of perf.txt, up to the blank line ending a sample.
 psample=$OUT/sample.perf.txt
-awk -v n="$((PERL_MB * 1000000))" '{ b += length($0) + 1; print } b >= n && $0 == "" { exit }' "$text" > "$psample"
+if selected perf-s; then
+	awk -v n="$((PERL_MB * 1000000))" '{ b += length($0) + 1; print } b >= n && $0 == "" { exit }' "$text" > "$psample"
+fi
 
 mb() { awk -v s="$(wc -c < "$1")" 'BEGIN { printf "%.1f MB", s / 1e6 }'; }
 {
@@ -171,7 +186,9 @@ mb() { awk -v s="$(wc -c < "$1")" 'BEGIN { printf "%.1f MB", s / 1e6 }'; }
 	echo "  perf.txt: $(mb "$text") of perf script text, $(grep -c '^[^[:space:]#]' "$text" || true) samples"
 	echo "  real.folded: $(mb "$folded"), $distinct distinct stacks"
 	echo "  sample.folded (one stack in $k): $(mb "$fsample"), $(wc -l < "$fsample") distinct stacks"
-	echo "  sample.perf.txt (first $PERL_MB MB): $(mb "$psample"), $(grep -c '^[^[:space:]#]' "$psample" || true) samples"
+	if selected perf-s; then
+		echo "  sample.perf.txt (first $PERL_MB MB): $(mb "$psample"), $(grep -c '^[^[:space:]#]' "$psample" || true) samples"
+	fi
 } | tee "$OUT/real.md"
 
 # ---- runs ----
@@ -191,8 +208,8 @@ group perf-s "$psample" $(list scp1 scp scppl)
 # ---- table ----
 {
 	echo
-	echo "| program | input | median | MB/s | peak RSS | time ratio |"
-	echo "|---|---|---|---|---|---|"
+	echo "| program | input | median | MB/s | peak RSS | time ratio | CPU | CPU ratio |"
+	echo "|---|---|---|---|---|---|---|---|"
 	row folded fg
 	have inferno-flamegraph && row folded ifg fg
 	row folded-s fg
@@ -210,12 +227,14 @@ group perf-s "$psample" $(list scp1 scp scppl)
 	have stackcollapse-perf.pl && row perf-s scppl scp
 	echo
 	# The outputs the timings came from, compared (not timed).
-	cmp -s "$OUT/perf_scp1.out" "$OUT/perf_scp.out" && s=yes || s=NO
-	echo "stackcollapse-perf, 1 thread and all cores: same output: $s"
-	if have inferno-collapse-perf; then
+	if selected perf; then
+		cmp -s "$OUT/perf_scp1.out" "$OUT/perf_scp.out" && s=yes || s=NO
+		echo "stackcollapse-perf, 1 thread and all cores: same output: $s"
+	fi
+	if selected perf && have inferno-collapse-perf; then
 		echo "stackcollapse-perf vs inferno-collapse-perf on perf.txt: $(sorted_diff "$OUT/perf_scp.out" "$OUT/perf_icp.out") lines differ (sorted; of $(wc -l < "$OUT/perf_scp.out"))"
 	fi
-	if have stackcollapse-perf.pl; then
+	if selected perf-s && have stackcollapse-perf.pl; then
 		echo "stackcollapse-perf vs stackcollapse-perf.pl on sample.perf.txt: $(sorted_diff "$OUT/perf-s_scp.out" "$OUT/perf-s_scppl.out") lines differ (sorted; of $(wc -l < "$OUT/perf-s_scp.out"))"
 	fi
 	echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

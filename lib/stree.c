@@ -1,8 +1,10 @@
 /* stree: nodes in an array, found by an open-addressing table keyed on
  * (parent, frame id).  The previous stack's fields are remembered so a
  * sorted input only looks up the fields after the bytes it shares with
- * the stack before it, and while stacks come in line order the table
- * holds only stack ends (see child). */
+ * the stack before it.  While stacks come in line order there is no
+ * table: a node left behind is found again only as an earlier stack
+ * that begins the current one (see begun), and those are kept in a list;
+ * the first stack out of order builds the table of every node. */
 #include "stree.h"
 #include "bytes.h"
 #include "strtab.h"
@@ -11,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define NONE UINT32_MAX
 #define EMPTY 0		/* an unused hash slot (slots hold node + 1) */
@@ -48,6 +53,10 @@ struct stree {
 	size_t pn;		/* its fields */
 	size_t pcap;		/* capacity of pnode and pend */
 	int sorted;		/* every stack came in line order */
+	uint32_t *enode;	/* in line order: the stack ends that begin the... */
+	size_t *elen;		/* ...previous stack, and their lengths, ascending */
+	size_t en;		/* entries in enode and elen */
+	size_t ecap;		/* their capacity */
 	uint32_t *byval;	/* value index -> node: ends in order added */
 	size_t bvcap;		/* capacity of byval */
 };
@@ -106,12 +115,8 @@ struct stree *stree_new(size_t valsize)
 	t->sorted = 1;
 	t->valsize = valsize;
 	t->mask = 1023;
-	t->slot = xcalloc(t->mask + 1, sizeof(*t->slot));
 	xgrow(&t->node, &t->cap, 1, sizeof(*t->node));
-	t->node[0].parent = STREE_ROOT;
-	t->node[0].frame = 0;
-	t->node[0].depth = 0;
-	t->node[0].val = NONE;
+	t->node[0] = (struct snode){ STREE_ROOT, 0, 0, NONE };	/* parent, frame, depth, val */
 	t->n = 1;
 	return t;
 }
@@ -131,6 +136,8 @@ void stree_free(struct stree *t)
 	free(t->prev);
 	free(t->pnode);
 	free(t->pend);
+	free(t->enode);
+	free(t->elen);
 	free(t);
 }
 
@@ -148,82 +155,49 @@ static uint64_t edge_hash(uint32_t parent, uint32_t frame)
 	return k;
 }
 
-static uint64_t slot_val(uint64_t h, uint32_t node)
+/* Puts node i in the first free slot of its edge in table slot. */
+static void put_node(const struct stree *t, uint64_t *slot, size_t mask, uint32_t i)
 {
-	return (h >> 32) << 32 | ((uint64_t)node + 1);
-}
-
-/* Puts node, of edge hash h, in the first free slot of table slot. */
-static void slot_put(uint64_t *slot, size_t mask, uint64_t h, uint32_t node)
-{
+	uint64_t h = edge_hash(t->node[i].parent, t->node[i].frame);
 	size_t s;
 
 	for (s = (size_t)h & mask; slot[s] != EMPTY; s = (s + 1) & mask)
 		;
-	slot[s] = slot_val(h, node);
+	slot[s] = (h >> 32) << 32 | ((uint64_t)i + 1);
 }
 
-/* Whether node is in the hash: all are once the input was out of order;
- * until then only stack ends (see hash_put). */
-static int hashed(const struct stree *t, size_t i)
-{
-	return i > 0 && (!t->sorted || t->node[i].val != NONE);
-}
-
-static void put_node(const struct stree *t, uint64_t *slot, size_t mask, uint32_t i)
-{
-	slot_put(slot, mask, edge_hash(t->node[i].parent, t->node[i].frame), i);
-}
-
-/* Rebuilds the table with room for the nodes it must hold. */
+/* Rebuilds the table of every node but the root, with room to spare;
+ * only out of line order. */
 static void rehash(struct stree *t)
 {
 	size_t i, mask = t->mask;
 	uint64_t *slot;
 
+	t->nkeys = t->n - 1;
 	while (FULL(t->nkeys + 1, mask + 1))
 		mask = mask * 2 + 1;
 	slot = xcalloc(mask + 1, sizeof(*slot));
-	if (t->sorted) {	/* only the ends, listed in byval */
-		for (i = 0; i < t->nvals; i++)
-			if (t->byval[i] != STREE_ROOT)
-				put_node(t, slot, mask, t->byval[i]);
-	} else {
-		for (i = 1; i < t->n; i++)
-			put_node(t, slot, mask, (uint32_t)i);
-	}
+	for (i = 1; i < t->n; i++)
+		put_node(t, slot, mask, (uint32_t)i);
 	free(t->slot);
 	t->slot = slot;
 	t->mask = mask;
 }
 
-/* Adds node (absent from the table) to it. */
+/* Adds node, the newest, to the table. */
 static void hash_put(struct stree *t, uint32_t node)
 {
-	if (FULL(++t->nkeys, t->mask + 1)) {
-		rehash(t);	/* node is in already when it ends a stack */
-		if (hashed(t, node))
-			return;
-	}
-	slot_put(t->slot, t->mask, edge_hash(t->node[node].parent, t->node[node].frame), node);
+	if (!FULL(++t->nkeys, t->mask + 1))
+		put_node(t, t->slot, t->mask, node);
+	else
+		rehash(t);	/* it counts and holds node itself */
 }
 
-/* The child of parent named name, added when absent.  While the stacks
- * come in line order a node left behind is never walked through again,
- * so the table need only hold stack ends: "b" may be seen again after
- * "b!;x", as the way to "b;y". */
-static uint32_t child(struct stree *t, uint32_t parent, const char *name, size_t len)
+/* A new node: frame under parent, known to be absent. */
+static uint32_t add_node(struct stree *t, uint32_t parent, uint32_t frame)
 {
-	uint32_t frame = frame_of(t, name, len);
-	uint64_t h = edge_hash(parent, frame), v;
-	size_t s = (size_t)h & t->mask;
 	struct snode *c;
 
-	for (; (v = t->slot[s]) != EMPTY; s = (s + 1) & t->mask) {
-		c = &t->node[(uint32_t)v - 1];
-		if (v >> 32 == h >> 32 && c->parent == parent && c->frame == frame)
-			return (uint32_t)v - 1;
-	}
 	if (t->n >= NONE - 1)
 		xalloc_fail(t->n * sizeof(*t->node));
 	if (t->n == t->cap)
@@ -237,6 +211,23 @@ static uint32_t child(struct stree *t, uint32_t parent, const char *name, size_t
 	if (!t->sorted)
 		hash_put(t, (uint32_t)(t->n - 1));
 	return (uint32_t)(t->n - 1);
+}
+
+/* The child of parent named name, added when absent; out of line order,
+ * where any node may be met again. */
+static uint32_t child(struct stree *t, uint32_t parent, const char *name, size_t len)
+{
+	uint32_t frame = frame_of(t, name, len);
+	uint64_t h = edge_hash(parent, frame), v;
+	size_t s;
+	struct snode *c;
+
+	for (s = (size_t)h & t->mask; (v = t->slot[s]) != EMPTY; s = (s + 1) & t->mask) {
+		c = &t->node[(uint32_t)v - 1];
+		if (v >> 32 == h >> 32 && c->parent == parent && c->frame == frame)
+			return (uint32_t)v - 1;
+	}
+	return add_node(t, parent, frame);
 }
 
 /* Fields of s the same as the previous stack's: same bytes, ending at the
@@ -262,21 +253,61 @@ static void remember(struct stree *t, size_t k, uint32_t node, size_t end)
 	t->pend[k] = end;
 }
 
+/* In line order, the node of the stack s[0, end) when it was added
+ * before and the previous stack begins with it (end <= p, where they
+ * first differ), else NONE.  No other field past those shared with the
+ * previous stack can be a node already: the stacks that sort between an
+ * added stack and one it begins all begin with it, the previous one
+ * included; a later field's parent is new, or a stack end whose stacks
+ * below came (contiguously) before, so its children are new. */
+static uint32_t begun(const struct stree *t, size_t end, size_t p)
+{
+	size_t i = t->en;
+
+	/* elen ascends, each entry beginning the next; no more of them
+	 * than bytes in the previous stack. */
+	while (end <= p && i > 0 && t->elen[i - 1] >= end)
+		if (t->elen[--i] == end)
+			return t->enode[i];
+	return NONE;
+}
+
+/* In line order: the list of begun for the next stack, after s (len
+ * bytes, first differing from the previous stack at p, node its node). */
+static void begin_next(struct stree *t, size_t len, size_t p, uint32_t node)
+{
+	while (t->en && t->elen[t->en - 1] > p)
+		t->en--;	/* they do not begin s */
+	if (len == 0 || (t->en && t->elen[t->en - 1] == len))
+		return;		/* the root (no field's node), or s again */
+	if (t->en == t->ecap) {
+		xgrow(&t->enode, &t->ecap, t->en + 1, sizeof(*t->enode));
+		t->elen = xrealloc(t->elen, t->ecap * sizeof(*t->elen));
+	}
+	t->enode[t->en] = node;
+	t->elen[t->en++] = len;
+}
+
 /* The node of s, a non-empty stack whose first p bytes are the previous
  * stack's. */
 static uint32_t walk(struct stree *t, const char *s, size_t len, size_t p)
 {
-	size_t k = shared(t, s, len, p), start;
-	uint32_t node = k ? t->pnode[k - 1] : STREE_ROOT;
+	size_t k = shared(t, s, len, p), start, first;
+	uint32_t node = k ? t->pnode[k - 1] : STREE_ROOT, found;
 
 	if (k && t->pend[k - 1] == len)
 		return node;
 	start = k ? t->pend[k - 1] + 1 : 0;
-	for (;; k++) {
+	for (first = k;; k++) {
 		const char *semi = memchr(s + start, ';', len - start);
 		size_t end = semi ? (size_t)(semi - s) : len;
 
-		node = child(t, node, s + start, end - start);
+		if (!t->sorted)
+			node = child(t, node, s + start, end - start);
+		else if (k > first || (found = begun(t, end, p)) == NONE)
+			node = add_node(t, node, frame_of(t, s + start, end - start));
+		else
+			node = found;
 		remember(t, k, node, end);
 		if (end == len)
 			break;
@@ -284,6 +315,31 @@ static uint32_t walk(struct stree *t, const char *s, size_t len, size_t p)
 	}
 	t->pn = k + 1;
 	return node;
+}
+
+#ifdef __SSE2__
+/* Bit i set when a[i] == b[i], for 16 bytes. */
+static unsigned same16(const char *a, const char *b)
+{
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const void *)a),
+							  _mm_loadu_si128((const void *)b)));
+}
+#endif
+
+/* Where a and b first differ (or the shorter length): a stack shares
+ * most of its bytes with the one before, so 32 at a time where SSE2 is. */
+static size_t mismatch(const char *a, size_t na, const char *b, size_t nb)
+{
+	size_t i = 0;
+#ifdef __SSE2__
+	unsigned m;
+
+	for (; i + 32 <= na && i + 32 <= nb; i += 32)
+		if ((m = same16(a + i, b + i) | same16(a + i + 16, b + i + 16) << 16) != 0xffffffffu)
+			return i + (size_t)__builtin_ctz(~m);
+#endif
+	/* a is NULL before the first stack: no offset from it */
+	return i ? i + bytes_mismatch(a + i, na - i, b + i, nb - i) : bytes_mismatch(a, na, b, nb);
 }
 
 /* Whether s (first differing from the previous stack at p) sorts after it
@@ -301,17 +357,14 @@ static int in_order(const struct stree *t, const char *s, size_t len, size_t p)
 
 uint32_t stree_add(struct stree *t, const char *s, size_t len)
 {
-	size_t p = bytes_mismatch(t->prev, t->prevlen, s, len);
+	size_t p = mismatch(t->prev, t->prevlen, s, len);
 	uint32_t node = STREE_ROOT;
 	struct snode *nd;
 
-	if (!t->slot)
-		rehash(t);
-	if (t->sorted && t->nvals && !in_order(t, s, len, p)) {
+	if (t->sorted && t->nvals && !in_order(t, s, len, p))
 		t->sorted = 0;
-		t->nkeys = t->n - 1;
+	if (!t->sorted && !t->slot)
 		rehash(t);
-	}
 	if (len > 0)
 		node = walk(t, s, len, p);
 	else
@@ -331,9 +384,9 @@ uint32_t stree_add(struct stree *t, const char *s, size_t len)
 		if (nd->val == t->bvcap)
 			xgrow(&t->byval, &t->bvcap, (size_t)nd->val + 1, sizeof(*t->byval));
 		t->byval[nd->val] = node;
-		if (t->sorted && node != STREE_ROOT)
-			hash_put(t, node);
 	}
+	if (t->sorted)
+		begin_next(t, len, p, node);
 	return node;
 }
 
@@ -384,7 +437,7 @@ int stree_spells(const struct stree *t, uint32_t node, const char *s, size_t len
 void stree_trim(struct stree *t)
 {
 	free(t->slot);
-	t->slot = NULL;	/* the next add builds it again */
+	t->slot = NULL;	/* the next add out of order builds it again */
 }
 
 size_t stree_count(const struct stree *t)
@@ -419,7 +472,8 @@ size_t stree_bytes(const struct stree *t)
 {
 	return sizeof(*t) + strtab_bytes(t->frames) + t->fcap * (sizeof(*t->fname) + sizeof(*t->flen)) +
 	       (t->fmask + 1) * sizeof(*t->fslot) + t->cap * sizeof(*t->node) +
-	       (t->mask + 1) * sizeof(*t->slot) + t->valcap * t->valsize +
+	       (t->slot ? (t->mask + 1) * sizeof(*t->slot) : 0) + t->valcap * t->valsize +
+	       t->ecap * (sizeof(*t->enode) + sizeof(*t->elen)) +
 	       t->prevcap + t->pcap * (sizeof(*t->pnode) + sizeof(*t->pend)) +
 	       t->bvcap * sizeof(*t->byval);
 }

@@ -118,6 +118,23 @@ awk '!(NR % 2)' "$IN/gen.folded" > "$T/even"
 cat "$T/even" "$T/odd" > "$T/shuffled.folded"
 "$FG" "$T/shuffled.folded" > "$T/d3.svg"
 same_output "input line order does not change the graph" "$T/d1.svg" "$T/d3.svg"
+# Stacks in line order build the tree without an index (lib/stree.c): an
+# earlier stack that begins a later one, across others ("a;b", "a;b!;x",
+# "a;b;y"), must be found again, not made twice, or the stacks added once
+# the order breaks may land on the copy and be drawn twice.  Random stacks
+# over names that sort around ';' and ' ', sorted then every other one
+# again, against the same lines backwards then every other one.
+awk 'BEGIN { srand(7); split("a b b! a: x;y a b ! b", nm, " "); nm[11] = "b c"
+	for (i = 0; i < 3000; i++) { n = 1 + int(rand() * 5); s = nm[1 + int(rand() * 11)]
+		for (j = 1; j < n; j++) s = s ";" nm[1 + int(rand() * 11)]
+		print s, 1 + int(rand() * 9) } }' | LC_ALL=C sort > "$T/lo.folded"
+awk '{ l[NR] = $0 } END { for (i = NR; i > 0; i--) print l[i] }' "$T/lo.folded" > "$T/back.folded"
+awk 'NR % 2' "$T/lo.folded" > "$T/odd.folded"
+cat "$T/lo.folded" "$T/odd.folded" > "$T/lo2.folded"
+cat "$T/back.folded" "$T/odd.folded" > "$T/back2.folded"
+"$FG" --minwidth 0 "$T/lo2.folded" > "$T/lo.svg"
+"$FG" --minwidth 0 "$T/back2.folded" > "$T/back.svg"
+same_output "stacks in line order, then out of it, draw the graph they draw backwards" "$T/lo.svg" "$T/back.svg"
 
 # Colours come from names: the same function, the same colour, anywhere.
 printf 'main;parse_headers 5\n' > "$T/one.folded"

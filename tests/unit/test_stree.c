@@ -103,6 +103,9 @@ static size_t gen(struct str *s, size_t n, unsigned long seed)
 	return n;
 }
 
+/* presort 0: the stacks as generated; 1: in line order; 2: the first
+ * half in line order, the rest backwards (the tree leaves line order
+ * with nodes it did not index, and must find them again). */
 static void check_order(struct str *s, size_t n, int presort)
 {
 	struct stree *t = stree_new(sizeof(size_t));
@@ -115,7 +118,8 @@ static void check_order(struct str *s, size_t n, int presort)
 	memcpy(ref, s, n * sizeof(*ref));
 	qsort(ref, n, sizeof(*ref), cmp_line);
 	for (i = 0; i < n; i++) {
-		const struct str *x = presort ? &ref[i] : &s[i];
+		const struct str *x = !presort ? &s[i] : presort == 1 || i < n / 2 ? &ref[i]
+				       : &ref[n - 1 - (i - n / 2)];
 		size_t *v;
 
 		if (i == n / 2)
@@ -126,7 +130,7 @@ static void check_order(struct str *s, size_t n, int presort)
 	for (i = 0; i < n; i++)
 		distinct += i == 0 || cmp_line(&ref[i - 1], &ref[i]) != 0;
 	ids = order_lines(t, &got);
-	CHECK(!presort || stree_in_order(t));
+	CHECK(presort != 1 || stree_in_order(t));
 	CHECK(got == distinct);
 	for (i = 0; i < got && ok; i++) {
 		size_t reps = *(size_t *)stree_val(t, ids[i]);
@@ -156,6 +160,7 @@ int main(void)
 
 		check_order(s, n, 0);
 		check_order(s, n, 1);
+		check_order(s, n, 2);
 	}
 	return check_done();
 }
