@@ -257,13 +257,9 @@ static size_t make_key(struct perfsym *s, enum kind k, const struct perfsym_map 
 	return len + idlen;
 }
 
-static size_t demangled_len(void *ctx, const char *raw)
+static char *held_name(void *ctx, const char *raw)
 {
-	char *d = ((const struct perfsym *)ctx)->o.no_demangle ? NULL : demangle_name(raw);
-	size_t n = strlen(d ? d : raw);
-
-	free(d);
-	return n;
+	return ((const struct perfsym *)ctx)->o.no_demangle ? NULL : demangle_name(raw);
 }
 
 /* The kernel's symbols, and the relocation between the addresses they
@@ -343,7 +339,7 @@ static void load(struct perfsym *s, struct psfile *f, const struct perfsym_map *
 		break;
 	case K_ELF:
 		wanted_id(s, m, &id, &idlen);
-		r = perfsym_file_load(&f->f, &s->o, m->path, id, idlen, demangled_len, s);
+		r = perfsym_file_load(&f->f, &s->o, m->path, id, idlen, held_name, s);
 		break;
 	case K_NONE:
 	case K_DEFINED:

@@ -92,14 +92,29 @@ static size_t underscores(const char *s)
 	return n;
 }
 
+/* A name as perf holds it when it picks among aliases: demangled (perf
+ * demangles as it reads a symbol table), so "_ZdaPv" counts as
+ * "operator delete[]", with no leading underscore.  The caller frees
+ * *own. */
+static const char *held(const struct perfsym_tab *t, const struct perfsym_sym *s,
+			char *(*shown)(void *, const char *), void *ctx, char **own)
+{
+	const char *raw = perfsym_tab_raw(t, s);
+
+	*own = shown ? shown(ctx, raw) : NULL;
+	return *own ? *own : raw;
+}
+
 /* 1 when a is to be kept over b (same start): perf's choose_best_symbol. */
 static int better(const struct perfsym_tab *t, const struct perfsym_sym *a,
-		  const struct perfsym_sym *b, size_t (*dlen)(void *, const char *), void *ctx)
+		  const struct perfsym_sym *b, char *(*shown)(void *, const char *), void *ctx)
 {
-	const char *na = perfsym_tab_raw(t, a), *nb = perfsym_tab_raw(t, b);
 	int wa = !!(a->flags & PERFSYM_WEAK), wb = !!(b->flags & PERFSYM_WEAK);
 	int ga = !!(a->flags & PERFSYM_GLOBAL), gb = !!(b->flags & PERFSYM_GLOBAL);
-	size_t la, lb;
+	char *oa, *ob;
+	const char *na, *nb;
+	size_t ua, ub;
+	int r;
 
 	if ((a->end > a->start) != (b->end > b->start))
 		return a->end > a->start;
@@ -107,20 +122,22 @@ static int better(const struct perfsym_tab *t, const struct perfsym_sym *a,
 		return wb;
 	if (ga != gb)
 		return ga;
-	if (underscores(na) != underscores(nb))
-		return underscores(na) < underscores(nb);
-	la = dlen ? dlen(ctx, na) : strlen(na);
-	lb = dlen ? dlen(ctx, nb) : strlen(nb);
-	return la >= lb;
+	na = held(t, a, shown, ctx, &oa);
+	nb = held(t, b, shown, ctx, &ob);
+	ua = underscores(na), ub = underscores(nb);
+	r = ua != ub ? ua < ub : strlen(na) >= strlen(nb);
+	free(oa);
+	free(ob);
+	return r;
 }
 
-static void drop_duplicates(struct perfsym_tab *t, size_t (*dlen)(void *, const char *), void *ctx)
+static void drop_duplicates(struct perfsym_tab *t, char *(*shown)(void *, const char *), void *ctx)
 {
 	size_t i, k = 0;
 
 	for (i = 0; i < t->n; i++) {
 		if (k && t->v[k - 1].start == t->v[i].start) {
-			if (!better(t, &t->v[k - 1], &t->v[i], dlen, ctx))
+			if (!better(t, &t->v[k - 1], &t->v[i], shown, ctx))
 				t->v[k - 1] = t->v[i];
 			continue;
 		}
@@ -130,14 +147,14 @@ static void drop_duplicates(struct perfsym_tab *t, size_t (*dlen)(void *, const 
 }
 
 void perfsym_tab_finish(struct perfsym_tab *t, enum perfsym_tab_kind kind,
-			size_t (*demangled_len)(void *ctx, const char *raw), void *ctx)
+			char *(*shown)(void *ctx, const char *raw), void *ctx)
 {
 	if (t->n)
 		qsort(t->v, t->n, sizeof(*t->v), by_start);
 	if (kind == PERFSYM_TAB_JIT)
 		return;
 	fixup_end(t, kind == PERFSYM_TAB_KALLSYMS);
-	drop_duplicates(t, demangled_len, ctx);
+	drop_duplicates(t, shown, ctx);
 }
 
 struct perfsym_sym *perfsym_tab_find(const struct perfsym_tab *t, uint64_t addr)

@@ -52,12 +52,13 @@ enum perfsym_tab_kind {
 /* Sorts; for ELF and kallsyms also gives unsized symbols an end as perf
  * does (the next symbol's start, for kallsyms not across a kernel/module
  * boundary, the last one to the page after its start) and keeps one
- * symbol per start address by perf's preference.  demangled_len(ctx,
- * raw) gives a name's length as it will be shown (the last tie-break),
- * or is NULL for the raw length.  A JIT map keeps every entry; of those
- * at one start the last added is found. */
+ * symbol per start address by perf's preference.  shown(ctx, raw)
+ * returns a name as perf holds it (demangled; the caller frees it), or
+ * NULL to take the raw name; its leading underscores and length are the
+ * last tie-breaks.  shown may be NULL.  A JIT map keeps every entry; of
+ * those at one start the last added is found. */
 void perfsym_tab_finish(struct perfsym_tab *t, enum perfsym_tab_kind kind,
-			size_t (*demangled_len)(void *ctx, const char *raw), void *ctx);
+			char *(*shown)(void *ctx, const char *raw), void *ctx);
 
 /* The symbol holding addr, or NULL. */
 struct perfsym_sym *perfsym_tab_find(const struct perfsym_tab *t, uint64_t addr);
