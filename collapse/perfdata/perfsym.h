@@ -66,6 +66,13 @@ void perfsym_define(struct perfsym *s, const char *path, const char *name, size_
 const char *perfsym_lookup(struct perfsym *s, const struct perfsym_map *m, uint64_t ip,
 			   uint64_t *off);
 
+/* For m, the kernel's text map: the addresses its symbols span when
+ * they come from kallsyms (perf stretches its kernel map over them once
+ * it has read them), into *lo and *hi ([lo, hi), as recorded).  Returns
+ * 0, or -1 when m is no such map or its symbols come from a vmlinux. */
+int perfsym_kernel_span(struct perfsym *s, const struct perfsym_map *m, uint64_t *lo,
+			uint64_t *hi);
+
 /* One frame of the functions inlined at an address. */
 struct perfsym_inl {
 	const char *name;	/* shown name, valid until perfsym_free */
