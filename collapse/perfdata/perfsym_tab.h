@@ -15,7 +15,8 @@ enum {
 	PERFSYM_GLOBAL = 2,	/* STB_GLOBAL (kallsyms upper case) */
 	PERFSYM_PLT = 4,	/* a synthesized "NAME@plt": demangle NAME only */
 	PERFSYM_MODULE = 8,	/* a kallsyms symbol of a module ("[mod]") */
-	PERFSYM_UNSIZED = 16	/* its end was given by perfsym_tab_finish */
+	PERFSYM_UNSIZED = 16,	/* its end was given by perfsym_tab_finish */
+	PERFSYM_DEAD = 32	/* dropped by perfsym_tab_finish (private) */
 };
 
 struct perfsym_sym {
@@ -32,6 +33,9 @@ struct perfsym_tab {
 	size_t n, cap;		/* used and allocated */
 	char *blob;		/* raw names, each NUL-terminated */
 	size_t blen, bcap;	/* used and allocated bytes of blob */
+	uint32_t *kids;		/* ELF: perf's tree, left and right of v[i]
+				   at 2i and 2i+1 (UINT32_MAX: none), or NULL */
+	uint32_t root;		/* the tree's root */
 };
 
 void perfsym_tab_init(struct perfsym_tab *t);
@@ -60,7 +64,8 @@ enum perfsym_tab_kind {
 void perfsym_tab_finish(struct perfsym_tab *t, enum perfsym_tab_kind kind,
 			char *(*shown)(void *ctx, const char *raw), void *ctx);
 
-/* The symbol holding addr, or NULL. */
+/* The symbol holding addr, or NULL.  In an ELF table it is the one
+ * perf's search of its symbol tree meets first (perfsym_rb.h). */
 struct perfsym_sym *perfsym_tab_find(const struct perfsym_tab *t, uint64_t addr);
 
 /* The raw name of s. */
