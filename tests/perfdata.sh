@@ -273,16 +273,13 @@ else
 	# flame's goes on, and ld.so's assembler functions (mprotect) have
 	# aliases at one address of which binutils' addr2line picks one by
 	# rules flame does not follow.
-	# libc's memcpy and memmove are one function under two names at one
-	# address, and which one perf prints follows the shape of its symbol
-	# tree (the alias choice the README lists): stacks through them are
-	# left out of the comparison (a vector's growth samples them now and
-	# then, a page fault in the copy).
-	_alias='/;__mem\(cpy\|move\)_[a-z0-9_]*[; ]/d'
+	# Aliases (libc's memcpy and memmove, one function under two names
+	# at one address) are named as perf names them: they are compared
+	# too.
 	dwarf_same() {	# dwarf_same NAME DATA GREP [SED]: same stacks as perf script's
 		_drop=${4-'/;main;/!d'}
-		"$SC" "$2" 2> "$TMP/pd.err" | sed -e "$_drop" -e "$_alias" | LC_ALL=C sort > "$TMP/pd.a"
-		perf script -i "$2" 2> /dev/null | "$SC" | sed -e "$_drop" -e "$_alias" | LC_ALL=C sort > "$TMP/pd.b"
+		"$SC" "$2" 2> "$TMP/pd.err" | sed -e "$_drop" | LC_ALL=C sort > "$TMP/pd.a"
+		perf script -i "$2" 2> /dev/null | "$SC" | sed -e "$_drop" | LC_ALL=C sort > "$TMP/pd.b"
 		if grep -q -- "$3" "$TMP/pd.a" && cmp -s "$TMP/pd.a" "$TMP/pd.b"; then
 			pass "perfdata $1"
 		else
