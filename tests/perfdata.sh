@@ -347,6 +347,20 @@ else
 		grep -q ';jit_hot_\[j\] ' "$TMP/pd.out" && grep -q ';java\.lang\.Cold\.run_\[j\] ' "$TMP/pd.out" &&
 			pass "perfdata jitdump names both functions" ||
 			fail "perfdata jitdump names both functions" "$(cat "$TMP/pd.out")"
+		# --symfs: the dump is read under DIR, as the other files are
+		# (a recording brought from elsewhere with its dump); moved
+		# away from its recorded path it is found there only.
+		_dump=$(ls "$TMP"/jit/jit-*.dump)
+		mkdir -p "$TMP/sfs$(dirname "$_dump")" && mv "$_dump" "$TMP/sfs$_dump"
+		"$SC" --jit "$TMP/jit.data" > "$TMP/pd.none" 2> /dev/null
+		"$SC" --jit --symfs "$TMP/sfs" "$TMP/jit.data" > "$TMP/pd.out" 2> /dev/null
+		mv "$TMP/sfs$_dump" "$_dump"
+		if grep -q ';jit_hot_\[j\] ' "$TMP/pd.out" && grep -q ';java\.lang\.Cold\.run_\[j\] ' "$TMP/pd.out" &&
+		   ! grep -q 'jit_hot_' "$TMP/pd.none"; then
+			pass "perfdata jitdump under --symfs"
+		else
+			fail "perfdata jitdump under --symfs" "$(head -5 "$TMP/pd.out" "$TMP/pd.none")"
+		fi
 		# A dump cut inside its last record: the code before it keeps
 		# its name, and the message names the dump and the byte.
 		_dump=$(ls "$TMP"/jit/jit-*.dump)

@@ -186,6 +186,8 @@ struct pd {
 	struct perfunwind *unwind;	/* user stacks of --call-graph dwarf, or NULL */
 	struct pd_proc *unwinding;	/* the process being unwound */
 	struct pd_jit *jit;		/* JIT code from jitdumps, or NULL */
+	const char *symfs;		/* --symfs DIR (jitdumps are read under
+					   it too), or NULL */
 	size_t copied;			/* maps copied by FORKs, of processes alive */
 	struct pd_gone *gone;		/* processes whose maps go soon, by time */
 	size_t ngone, gonecap;		/* entries, capacity */
