@@ -200,10 +200,12 @@ static void keep_tree(struct perfsym_tab *t, const struct perfsym_rb *rb)
 	free(to);
 }
 
-/* An ELF file's table as perf builds it: its symbols inserted in the
+/* A table as perf builds it: an ELF file's symbols inserted in the
  * file's order, ends fixed, duplicates erased, then the PLT entries
- * inserted; lookups then walk that tree. */
-static void finish_tree(struct perfsym_tab *t, char *(*shown)(void *, const char *), void *ctx)
+ * inserted; a perf-PID.map's lines inserted in order, nothing fixed or
+ * erased (elf 0).  Lookups then walk that tree. */
+static void finish_tree(struct perfsym_tab *t, int elf, char *(*shown)(void *, const char *),
+			void *ctx)
 {
 	uint64_t *key = xmalloc((t->n ? t->n : 1) * sizeof(*key));
 	uint32_t *byseq = xmalloc((t->n ? t->n : 1) * sizeof(*byseq));
@@ -211,7 +213,8 @@ static void finish_tree(struct perfsym_tab *t, char *(*shown)(void *, const char
 	size_t i;
 	int plt;
 
-	fixup_end(t, 0);
+	if (elf)
+		fixup_end(t, 0);
 	for (i = 0; i < t->n; i++) {
 		key[i] = t->v[i].start;
 		byseq[t->v[i].seq] = (uint32_t)i;
@@ -221,7 +224,7 @@ static void finish_tree(struct perfsym_tab *t, char *(*shown)(void *, const char
 		for (i = 0; i < t->n; i++)
 			if (!(t->v[byseq[i]].flags & PERFSYM_PLT) == !plt)
 				perfsym_rb_insert(&rb, byseq[i], key);
-		if (!plt)
+		if (!plt && elf)
 			erase_duplicates(t, &rb, shown, ctx);
 	}
 	keep_tree(t, &rb);
@@ -235,10 +238,8 @@ void perfsym_tab_finish(struct perfsym_tab *t, enum perfsym_tab_kind kind,
 {
 	if (t->n)
 		qsort(t->v, t->n, sizeof(*t->v), by_start);
-	if (kind == PERFSYM_TAB_JIT)
-		return;
-	if (kind == PERFSYM_TAB_ELF) {
-		finish_tree(t, shown, ctx);
+	if (kind != PERFSYM_TAB_KALLSYMS) {
+		finish_tree(t, kind == PERFSYM_TAB_ELF, shown, ctx);
 		return;
 	}
 	fixup_end(t, 1);

@@ -33,7 +33,7 @@ struct perfsym_tab {
 	size_t n, cap;		/* used and allocated */
 	char *blob;		/* raw names, each NUL-terminated */
 	size_t blen, bcap;	/* used and allocated bytes of blob */
-	uint32_t *kids;		/* ELF: perf's tree, left and right of v[i]
+	uint32_t *kids;		/* ELF, JIT: perf's tree, left and right of v[i]
 				   at 2i and 2i+1 (UINT32_MAX: none), or NULL */
 	uint32_t root;		/* the tree's root */
 };
@@ -59,13 +59,15 @@ enum perfsym_tab_kind {
  * symbol per start address by perf's preference.  shown(ctx, raw)
  * returns a name as perf holds it (demangled; the caller frees it), or
  * NULL to take the raw name; its leading underscores and length are the
- * last tie-breaks.  shown may be NULL.  A JIT map keeps every entry; of
- * those at one start the last added is found. */
+ * last tie-breaks.  shown may be NULL.  A JIT map keeps every entry, as
+ * perf does (sizes as given, none fixed), and of entries that overlap the
+ * one perf's tree meets first is found. */
 void perfsym_tab_finish(struct perfsym_tab *t, enum perfsym_tab_kind kind,
 			char *(*shown)(void *ctx, const char *raw), void *ctx);
 
 /* The symbol holding addr, or NULL.  In an ELF table it is the one
- * perf's search of its symbol tree meets first (perfsym_rb.h). */
+ * perf's search of its symbol tree meets first (perfsym_rb.h), as in a
+ * JIT map. */
 struct perfsym_sym *perfsym_tab_find(const struct perfsym_tab *t, uint64_t addr);
 
 /* The raw name of s. */
