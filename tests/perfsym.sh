@@ -64,20 +64,31 @@ fi
 # run through its PLT (perf adds PLT entries after stretching the unsized
 # _init over .plt: its symbol tree decides which it meets), libc's
 # memcpy/memmove, and three names of one function of ours ("operator
-# delete[]" must win, demangled); built PIE, non-PIE and stripped (a
+# delete[]" must win, demangled); built PIE, non-PIE, stripped (a
 # stripped PIE whose .dynsym defines nothing gets no PLT names from
-# perf).  Whole stacks, through stackcollapse-perf on both sides.
+# perf) and with an IBT PLT (.plt.sec, where perf 6.1 names no entry).
+# Whole stacks, through stackcollapse-perf on both sides.
 _ov=$TMP/overlap
 if ! command -v perf > /dev/null 2>&1 || ! command -v cc > /dev/null 2>&1; then
 	skip "perfsym overlapping symbols" "perf or cc missing"
 elif ! mkdir -p "$_ov"; then
 	fail "perfsym overlapping symbols" "cannot make $_ov"
 else
-	for _v in pie: nopie:-no-pie strip:-s; do
-		_n=${_v%%:*}
-		if ! cc -O1 -g -fno-omit-frame-pointer -fno-builtin ${_v#*:} -o "$_ov/$_n" \
-			tests/data/perfsym/overlap.c; then
-			fail "perfsym overlapping symbols ($_n)" "cannot build tests/data/perfsym/overlap.c"
+	for _n in pie nopie strip ibt; do
+		case $_n in
+		pie) _fl= ;;
+		nopie) _fl=-no-pie ;;
+		strip) _fl=-s ;;
+		ibt) _fl="-fcf-protection=full -Wl,-z,ibtplt" ;;	# .plt.sec: perf 6.1 names none
+		esac
+		# shellcheck disable=SC2086
+		if ! cc -O1 -g -fno-omit-frame-pointer -fno-builtin $_fl -o "$_ov/$_n" \
+			tests/data/perfsym/overlap.c 2> /dev/null; then
+			if [ "$_n" = ibt ]; then
+				skip "perfsym overlapping symbols ($_n)" "the compiler or linker makes no IBT PLT"
+			else
+				fail "perfsym overlapping symbols ($_n)" "cannot build tests/data/perfsym/overlap.c"
+			fi
 			continue
 		fi
 		if ! PERF_BUILDID_DIR=$_ov/debug perf record -q -F 2000 -g -o "$_ov/$_n.data" -- \
