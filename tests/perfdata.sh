@@ -298,16 +298,13 @@ else
 	# flame's goes on, and ld.so's assembler functions (mprotect) have
 	# aliases at one address of which binutils' addr2line picks one by
 	# rules flame does not follow.
-	# libc's memcpy and memmove are one function under two names at one
-	# address, and which one perf prints follows the shape of its symbol
-	# tree (the alias choice the README lists): stacks through them are
-	# left out of the comparison (a vector's growth samples them now and
-	# then, a page fault in the copy).
-	_alias='/;__mem\(cpy\|move\)_[a-z0-9_]*[; ]/d'
+	# Aliases (libc's memcpy and memmove, one function under two names
+	# at one address) are named as perf names them: they are compared
+	# too.
 	dwarf_same() {	# dwarf_same NAME DATA GREP [SED]: same stacks as perf script's
 		_drop=${4-'/;main;/!d'}
-		"$SC" "$2" 2> "$TMP/pd.err" | sed -e "$_drop" -e "$_alias" | LC_ALL=C sort > "$TMP/pd.a"
-		perf script -i "$2" 2> /dev/null | "$SC" | sed -e "$_drop" -e "$_alias" | LC_ALL=C sort > "$TMP/pd.b"
+		"$SC" "$2" 2> "$TMP/pd.err" | sed -e "$_drop" | LC_ALL=C sort > "$TMP/pd.a"
+		perf script -i "$2" 2> /dev/null | "$SC" | sed -e "$_drop" | LC_ALL=C sort > "$TMP/pd.b"
 		if grep -q -- "$3" "$TMP/pd.a" && cmp -s "$TMP/pd.a" "$TMP/pd.b"; then
 			pass "perfdata $1"
 		else
@@ -375,6 +372,20 @@ else
 		grep -q ';jit_hot_\[j\] ' "$TMP/pd.out" && grep -q ';java\.lang\.Cold\.run_\[j\] ' "$TMP/pd.out" &&
 			pass "perfdata jitdump names both functions" ||
 			fail "perfdata jitdump names both functions" "$(cat "$TMP/pd.out")"
+		# --symfs: the dump is read under DIR, as the other files are
+		# (a recording brought from elsewhere with its dump); moved
+		# away from its recorded path it is found there only.
+		_dump=$(ls "$TMP"/jit/jit-*.dump)
+		mkdir -p "$TMP/sfs$(dirname "$_dump")" && mv "$_dump" "$TMP/sfs$_dump"
+		"$SC" --jit "$TMP/jit.data" > "$TMP/pd.none" 2> /dev/null
+		"$SC" --jit --symfs "$TMP/sfs" "$TMP/jit.data" > "$TMP/pd.out" 2> /dev/null
+		mv "$TMP/sfs$_dump" "$_dump"
+		if grep -q ';jit_hot_\[j\] ' "$TMP/pd.out" && grep -q ';java\.lang\.Cold\.run_\[j\] ' "$TMP/pd.out" &&
+		   ! grep -q 'jit_hot_' "$TMP/pd.none"; then
+			pass "perfdata jitdump under --symfs"
+		else
+			fail "perfdata jitdump under --symfs" "$(head -5 "$TMP/pd.out" "$TMP/pd.none")"
+		fi
 		# A dump cut inside its last record: the code before it keeps
 		# its name, and the message names the dump and the byte.
 		_dump=$(ls "$TMP"/jit/jit-*.dump)

@@ -59,3 +59,75 @@ else
 	fi
 	ls /tmp/perf-*.map 2> /dev/null | grep -vxFf "$_ps/maps.before" | xargs rm -f
 fi
+
+# Where symbols overlap or alias, the name perf script prints: overlap.c
+# run through its PLT (perf adds PLT entries after stretching the unsized
+# _init over .plt: its symbol tree decides which it meets), libc's
+# memcpy/memmove, and three names of one function of ours ("operator
+# delete[]" must win, demangled); built PIE, non-PIE, stripped (a
+# stripped PIE whose .dynsym defines nothing gets no PLT names from
+# perf) and with an IBT PLT (.plt.sec, where perf 6.1 names no entry).
+# Whole stacks, through stackcollapse-perf on both sides.
+_ov=$TMP/overlap
+if ! command -v perf > /dev/null 2>&1 || ! command -v cc > /dev/null 2>&1; then
+	skip "perfsym overlapping symbols" "perf or cc missing"
+elif ! mkdir -p "$_ov"; then
+	fail "perfsym overlapping symbols" "cannot make $_ov"
+else
+	for _n in pie nopie strip ibt; do
+		case $_n in
+		pie) _fl= ;;
+		nopie) _fl=-no-pie ;;
+		strip) _fl=-s ;;
+		ibt) _fl="-fcf-protection=full -Wl,-z,ibtplt" ;;	# .plt.sec: perf 6.1 names none
+		esac
+		# shellcheck disable=SC2086
+		if ! cc -O1 -g -fno-omit-frame-pointer -fno-builtin $_fl -o "$_ov/$_n" \
+			tests/data/perfsym/overlap.c 2> /dev/null; then
+			if [ "$_n" = ibt ]; then
+				skip "perfsym overlapping symbols ($_n)" "the compiler or linker makes no IBT PLT"
+			else
+				fail "perfsym overlapping symbols ($_n)" "cannot build tests/data/perfsym/overlap.c"
+			fi
+			continue
+		fi
+		if ! PERF_BUILDID_DIR=$_ov/debug perf record -q -F 2000 -g -o "$_ov/$_n.data" -- \
+			"$_ov/$_n" 400000 > /dev/null 2>&1 || [ ! -s "$_ov/$_n.data" ]; then
+			skip "perfsym overlapping symbols ($_n)" "perf record failed"
+			continue
+		fi
+		PERF_BUILDID_DIR=$_ov/debug "$B/stackcollapse-perf" "$_ov/$_n.data" 2> "$_ov/err" |
+			LC_ALL=C sort > "$_ov/a"
+		PERF_BUILDID_DIR=$_ov/debug perf script -i "$_ov/$_n.data" 2> /dev/null |
+			"$B/stackcollapse-perf" | LC_ALL=C sort > "$_ov/b"
+		_want='main;operator delete\[\] '
+		[ "$_n" = strip ] && _want="^$_n;"
+		if ! grep -q "$_want" "$_ov/b"; then
+			fail "perfsym overlapping symbols ($_n)" "perf script shows no '$_want' stack"
+		elif cmp -s "$_ov/a" "$_ov/b"; then
+			pass "perfsym overlapping symbols ($_n) as perf script"
+		else
+			fail "perfsym overlapping symbols ($_n) as perf script" \
+				"$(cat "$_ov/err"; diff "$_ov/a" "$_ov/b" | head -10)"
+		fi
+	done
+	# The kernel's init text (start_kernel under the boot CPU's idle
+	# task) lies past _etext, outside the kernel's recorded map: perf
+	# names it from kallsyms all the same.  Only an idle CPU shows it.
+	if PERF_BUILDID_DIR=$_ov/debug perf record -q -e cpu-clock -F 999 -a -g -o "$_ov/sys.data" -- \
+		sleep 1 > /dev/null 2>&1 && [ -s "$_ov/sys.data" ]; then
+		PERF_BUILDID_DIR=$_ov/debug "$B/stackcollapse-perf" "$_ov/sys.data" 2> "$_ov/err" |
+			grep '^swapper;' | LC_ALL=C sort > "$_ov/a"
+		PERF_BUILDID_DIR=$_ov/debug perf script -i "$_ov/sys.data" 2> /dev/null |
+			"$B/stackcollapse-perf" | grep '^swapper;' | LC_ALL=C sort > "$_ov/b"
+		if ! grep -q ';start_kernel;' "$_ov/b"; then
+			skip "perfsym kernel init text" "no sample of the boot CPU's idle task (a busy machine)"
+		elif cmp -s "$_ov/a" "$_ov/b"; then
+			pass "perfsym kernel init text as perf script"
+		else
+			fail "perfsym kernel init text as perf script" "$(diff "$_ov/a" "$_ov/b" | head -6)"
+		fi
+	else
+		skip "perfsym kernel init text" "cannot record system-wide"
+	fi
+fi

@@ -82,6 +82,7 @@ static void scan_segments(struct elfsym *e)
 		e->segs[e->nsegs].off = ph.p_offset;
 		e->segs[e->nsegs].vaddr = ph.p_vaddr;
 		e->segs[e->nsegs].filesz = ph.p_filesz;
+		e->segs[e->nsegs].memsz = ph.p_memsz > ph.p_filesz ? ph.p_memsz : ph.p_filesz;
 		e->nsegs++;
 	}
 }
@@ -367,6 +368,11 @@ int elfsym_vaddr(const struct elfsym_seg *segs, size_t n, uint64_t off, uint64_t
 
 	for (i = 0; i < n; i++)
 		if (off >= segs[i].off && off - segs[i].off < segs[i].filesz) {
+			*vaddr = off - segs[i].off + segs[i].vaddr;
+			return 0;
+		}
+	for (i = 0; i < n; i++)
+		if (off >= segs[i].off && off - segs[i].off < segs[i].memsz) {
 			*vaddr = off - segs[i].off + segs[i].vaddr;
 			return 0;
 		}

@@ -15,6 +15,7 @@ struct elfsym_seg {
 	uint64_t off;		/* p_offset */
 	uint64_t vaddr;		/* p_vaddr */
 	uint64_t filesz;	/* p_filesz */
+	uint64_t memsz;		/* p_memsz */
 };
 
 struct elfsym {
@@ -67,7 +68,10 @@ int elfsym_open_debugdata(struct elfsym *e, struct elfsym *inner);
 int elfsym_value(struct elfsym *e, const char *name, uint64_t *value);
 
 /* The virtual address at file offset off, through the segments; returns
- * 0, or -1 when no segment holds off. */
+ * 0, or -1 when no segment holds off.  An offset past a segment's file
+ * bytes but within its memory (its .bss, where a wild frame pointer
+ * may land) counts as the segment's when no other holds it: perf shifts
+ * .bss symbols by their section's address less its offset, the same. */
 int elfsym_vaddr(const struct elfsym_seg *segs, size_t n, uint64_t off, uint64_t *vaddr);
 
 #endif

@@ -383,6 +383,7 @@ int pd_run(struct pd *d, struct lread *lr, const char *symfs, char *err, size_t 
 	int rc;
 
 	memset(d->st, 0, sizeof(*d->st));
+	d->symfs = symfs && symfs[0] ? symfs : NULL;
 	pd_unwind_open(d, symfs);
 	pd_proc_init(d);
 	if (need(&s, 16) < 0) {

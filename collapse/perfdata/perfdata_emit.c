@@ -100,13 +100,34 @@ static size_t slot_of(struct fkey k)
 	return (size_t)(h >> 40) & (PD_FCACHE_SLOTS - 1);
 }
 
+/* The kernel's text map for a kernel ip in no map, when perf's would
+ * hold it: perf stretches that map over kallsyms' kernel symbols once it
+ * has read them, so the init text past _etext is named. */
+static const struct pd_map *kernel_tail(struct pd *d, uint64_t ip)
+{
+	const struct pd_map *k = pd_kernel_text(d);
+	struct perfsym_map pm;
+	uint64_t lo, hi;
+
+	if (!k)
+		return NULL;
+	sym_map(d, k, &pm);
+	return perfsym_kernel_span(d->sym, &pm, &lo, &hi) == 0 && lo <= ip && ip < hi ? k : NULL;
+}
+
 /* The map of f (its mode and ip set), or NULL: mode
  * PERF_RECORD_MISC_KERNEL or _USER names the maps to look in; the
  * hypervisor's and guests' addresses are in none. */
 static const struct pd_map *map_of(struct pd *d, struct pd_proc *user, const struct pd_rframe *f)
 {
-	return f->mode == PERF_RECORD_MISC_KERNEL ? pd_find_map(d->kernel, f->ip) :
-	       f->mode == PERF_RECORD_MISC_USER ? pd_find_map(user, f->ip) : NULL;
+	const struct pd_map *m;
+
+	if (f->mode == PERF_RECORD_MISC_USER)
+		return pd_find_map(user, f->ip);
+	if (f->mode != PERF_RECORD_MISC_KERNEL)
+		return NULL;
+	m = pd_find_map(d->kernel, f->ip);
+	return m ? m : kernel_tail(d, f->ip);
 }
 
 /* Fills f with the frame as perf script prints it, from cache slot i

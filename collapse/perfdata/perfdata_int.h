@@ -201,6 +201,8 @@ struct pd {
 	struct perfunwind *unwind;	/* user stacks of --call-graph dwarf, or NULL */
 	struct pd_proc *unwinding;	/* the process being unwound */
 	struct pd_jit *jit;		/* JIT code from jitdumps, or NULL */
+	const char *symfs;		/* --symfs DIR (jitdumps are read under
+					   it too), or NULL */
 	size_t copied;			/* maps copied by FORKs, of processes alive */
 	struct pd_gone *gone;		/* processes whose maps go soon, by time */
 	size_t ngone, gonecap;		/* entries, capacity */
@@ -297,6 +299,8 @@ struct pd_thread *pd_thread_get(struct pd *d, uint32_t pid, uint32_t tid);
 const char *pd_thread_comm(const struct pd *d, const struct pd_thread *t, size_t *len);
 struct pd_proc *pd_proc_of(struct pd *d, const struct pd_thread *t);
 const struct pd_map *pd_find_map(struct pd_proc *p, uint64_t addr);
+/* The kernel's text map ("[kernel.kallsyms]..."), or NULL. */
+const struct pd_map *pd_kernel_text(struct pd *d);
 /* Adds m to p's maps, cutting what it overlaps (m copied; its strings
  * must outlive the reader, as d->names' do). */
 void pd_map_add(struct pd *d, struct pd_proc *p, const struct pd_map *m);

@@ -15,6 +15,7 @@
 #include "xalloc.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,10 +140,14 @@ static void warn_dump(struct pd *d, const char *path, const struct jitdump_resul
 	d->warn(d->ctx, path, msg);
 }
 
-/* Reads the dump at path (mapped, not copied: dumps hold code too). */
+/* Reads the dump recorded as path (mapped, not copied: dumps hold code
+ * too), under --symfs when one was given, as the other files are.  The
+ * code is named under the recorded path. */
 static void read_dump(struct pd *d, const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char full[PATH_MAX];
+	int n = snprintf(full, sizeof(full), "%s%s", d->symfs ? d->symfs : "", path);
+	int fd = n > 0 && (size_t)n < sizeof(full) ? open(full, O_RDONLY | O_CLOEXEC) : -1;
 	struct stat st;
 	void *p;
 	struct jitctx j = { d, path, (size_t)(strrchr(path, '/') - path) };
@@ -156,7 +161,7 @@ static void read_dump(struct pd *d, const char *path)
 		return;
 	}
 	if (jitdump_read(p, (size_t)st.st_size, add_code, &j, &r) != 0)
-		warn_dump(d, path, &r);
+		warn_dump(d, full, &r);
 	qsort(d->jit->v + d->jit->next, d->jit->n - d->jit->next, sizeof(*d->jit->v), by_time);
 	munmap(p, (size_t)st.st_size);
 	close(fd);

@@ -232,6 +232,17 @@ const struct pd_map *pd_find_map(struct pd_proc *p, uint64_t addr)
 	return NULL;
 }
 
+const struct pd_map *pd_kernel_text(struct pd *d)
+{
+	const struct pd_proc *k = d->kernel;
+	size_t i;
+
+	for (i = 0; i < k->n; i++)
+		if (strncmp(k->maps[i].sympath, "[kernel.kallsyms]", 17) == 0)
+			return &k->maps[i];
+	return NULL;
+}
+
 /* perf's names: the kernel's text is "[kernel.kallsyms]", a module
  * "[name]"; anonymous memory is looked up in the JIT map /tmp/perf-PID.map
  * and, like [heap] and [stack], shown by address. */

@@ -34,6 +34,8 @@ struct psfile {
 	size_t key_len;		/* its length */
 	struct perfinline *dwarf;	/* its DWARF, for inlines, or NULL */
 	int dwarf_tried;	/* dwarf was looked for */
+	int kallsyms;		/* K_KERNEL: its symbols are kallsyms' */
+	uint64_t span_lo, span_hi;	/* kallsyms: the kernel's symbols' extent */
 };
 
 struct slot {
@@ -269,13 +271,28 @@ static size_t make_key(struct perfsym *s, enum kind k, const struct perfsym_map 
 	return len + idlen;
 }
 
-static size_t demangled_len(void *ctx, const char *raw)
+static char *held_name(void *ctx, const char *raw)
 {
-	char *d = ((const struct perfsym *)ctx)->o.no_demangle ? NULL : demangle_name(raw);
-	size_t n = strlen(d ? d : raw);
+	return ((const struct perfsym *)ctx)->o.no_demangle ? NULL : demangle_name(raw);
+}
 
-	free(d);
-	return n;
+/* The extent of the kernel's own symbols (not modules'), which perf
+ * makes its kernel map once it has read kallsyms (map__fixup_start and
+ * map__fixup_end): addresses past _etext, in the init text, are named. */
+static void kernel_span(struct psfile *f)
+{
+	const struct perfsym_tab *t = &f->f.tab;
+	size_t i;
+
+	f->span_lo = UINT64_MAX, f->span_hi = 0;
+	for (i = 0; i < t->n; i++) {
+		if (t->v[i].flags & PERFSYM_MODULE)
+			continue;
+		if (t->v[i].start < f->span_lo)
+			f->span_lo = t->v[i].start;
+		if (t->v[i].end > f->span_hi)
+			f->span_hi = t->v[i].end;
+	}
 }
 
 /* The kernel's symbols, and the relocation between the addresses they
@@ -308,6 +325,8 @@ static int load_kernel(struct perfsym *s, struct psfile *f, const struct perfsym
 	s->kref_found = kallsyms_parse(text, len, &f->f.tab, ref[0] ? ref : "_text", &s->kref);
 	free(text);
 	perfsym_tab_finish(&f->f.tab, PERFSYM_TAB_KALLSYMS, NULL, NULL);
+	f->kallsyms = 1;
+	kernel_span(f);
 	return f->f.tab.n ? 0 : -1;
 }
 
@@ -355,7 +374,7 @@ static void load(struct perfsym *s, struct psfile *f, const struct perfsym_map *
 		break;
 	case K_ELF:
 		wanted_id(s, m, &id, &idlen);
-		r = perfsym_file_load(&f->f, &s->o, m->path, id, idlen, demangled_len, s);
+		r = perfsym_file_load(&f->f, &s->o, m->path, id, idlen, held_name, s);
 		break;
 	case K_NONE:
 	case K_DEFINED:
@@ -555,6 +574,19 @@ const char *perfsym_lookup(struct perfsym *s, const struct perfsym_map *m, uint6
 	}
 	*off = addr - sl->start;
 	return strtab_str(s->names, sl->name, NULL);
+}
+
+int perfsym_kernel_span(struct perfsym *s, const struct perfsym_map *m, uint64_t *lo,
+			uint64_t *hi)
+{
+	struct psfile *f = m->path ? file_for(s, m) : NULL;
+
+	if (!f || !f->ok || !f->kallsyms || !is_kernel_text(m->path) || f->span_lo >= f->span_hi)
+		return -1;
+	kernel_delta(s, m);
+	*lo = f->span_lo - s->kdelta;
+	*hi = f->span_hi - s->kdelta;
+	return 0;
 }
 
 static struct islot *iprobe(const struct perfsym *s, uint32_t file, uint64_t addr)

@@ -75,6 +75,13 @@ const char *perfsym_lookup(struct perfsym *s, const struct perfsym_map *m, uint6
 enum { PERFSYM_BY_OFFSET, PERFSYM_BY_ADDR, PERFSYM_BY_PID };
 int perfsym_varies(const char *path);
 
+/* For m, the kernel's text map: the addresses its symbols span when
+ * they come from kallsyms (perf stretches its kernel map over them once
+ * it has read them), into *lo and *hi ([lo, hi), as recorded).  Returns
+ * 0, or -1 when m is no such map or its symbols come from a vmlinux. */
+int perfsym_kernel_span(struct perfsym *s, const struct perfsym_map *m, uint64_t *lo,
+			uint64_t *hi);
+
 /* One frame of the functions inlined at an address. */
 struct perfsym_inl {
 	const char *name;	/* shown name, valid until perfsym_free */

@@ -246,8 +246,9 @@ static int open_symtab(struct search *s, const char *bdir, struct elfsym *e, cha
 }
 
 /* Without a .symtab anywhere: .dynsym, and the MiniDebugInfo's symbols
- * (which hold the functions .dynsym lacks). */
-static int load_fallback(struct search *s, struct perfsym_file *f)
+ * (which hold the functions .dynsym lacks).  Returns how many were
+ * kept, or -1 when there was no table to read. */
+static long load_fallback(struct search *s, struct perfsym_file *f)
 {
 	struct elfsym inner;
 	long n = elfsym_load(&s->run, 1, &f->tab);
@@ -259,18 +260,18 @@ static int load_fallback(struct search *s, struct perfsym_file *f)
 		if (m >= 0)
 			n = n < 0 ? m : n + m;
 	}
-	return n < 0 ? -1 : 0;
+	return n;
 }
 
 int perfsym_file_load(struct perfsym_file *f, const struct perfsym_opts *o, const char *path,
 		      const uint8_t *bid, size_t bid_len,
-		      size_t (*demangled_len)(void *ctx, const char *raw), void *ctx)
+		      char *(*shown)(void *ctx, const char *raw), void *ctx)
 {
 	struct search s;
 	struct elfsym sym;
 	char bbuf[PATH_MAX];
 	const char *bdir = buildid_dir(o, bbuf, sizeof(bbuf));
-	int ok;
+	long n;
 
 	memset(f, 0, sizeof(*f));
 	memset(&s, 0, sizeof(s));
@@ -281,22 +282,26 @@ int perfsym_file_load(struct perfsym_file *f, const struct perfsym_opts *o, cons
 	hex_id(s.bid, s.bid_len, s.bid_hex);
 	open_runtime(&s, bdir);
 	if (open_symtab(&s, bdir, &sym, &f->from) == 0) {
-		ok = elfsym_load(&sym, 0, &f->tab) >= 0;
+		n = elfsym_load(&sym, 0, &f->tab);
 		if (!s.have_run)
 			f->segs = sym.segs, f->nsegs = sym.nsegs, sym.segs = NULL;
 		elfsym_close(&sym);
 	} else {
-		ok = s.have_run && load_fallback(&s, f) == 0;
+		n = s.have_run ? load_fallback(&s, f) : -1;
 		f->from = s.run_name, s.run_name = NULL;
 	}
 	if (s.have_run) {
-		elfsym_load_plt(&s.run, &f->tab);
+		/* perf names PLT entries only when the symbol table gave it
+		 * a symbol: a stripped PIE whose .dynsym defines nothing
+		 * shows its PLT as [unknown]. */
+		if (n > 0)
+			elfsym_load_plt(&s.run, &f->tab);
 		f->segs = s.run.segs, f->nsegs = s.run.nsegs, s.run.segs = NULL;
 		elfsym_close(&s.run);
 	}
 	free(s.run_name);
-	perfsym_tab_finish(&f->tab, PERFSYM_TAB_ELF, demangled_len, ctx);
-	return ok || f->tab.n ? 0 : -1;
+	perfsym_tab_finish(&f->tab, PERFSYM_TAB_ELF, shown, ctx);
+	return n >= 0 || f->tab.n ? 0 : -1;
 }
 
 /* The running kernel's build id, from /sys/kernel/notes (raw ELF notes:

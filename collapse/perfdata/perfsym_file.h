@@ -22,11 +22,11 @@ struct perfsym_file {
 /* Fills f (which the caller releases with perfsym_file_release, also on
  * failure) with the symbols for path as recorded, with build id bid
  * (bid_len 0: unknown, the file's own is taken).  Files whose build id
- * differs are never used.  demangled_len is passed to perfsym_tab_finish.
+ * differs are never used.  shown is passed to perfsym_tab_finish.
  * Returns 0, or -1 when no usable file was found. */
 int perfsym_file_load(struct perfsym_file *f, const struct perfsym_opts *o, const char *path,
 		      const uint8_t *bid, size_t bid_len,
-		      size_t (*demangled_len)(void *ctx, const char *raw), void *ctx);
+		      char *(*shown)(void *ctx, const char *raw), void *ctx);
 
 void perfsym_file_release(struct perfsym_file *f);
 

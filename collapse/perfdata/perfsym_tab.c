@@ -1,5 +1,6 @@
 /* perfsym_tab: sorted symbol tables with perf's end and duplicate rules. */
 #include "perfsym_tab.h"
+#include "perfsym_rb.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
@@ -14,6 +15,7 @@ void perfsym_tab_release(struct perfsym_tab *t)
 {
 	free(t->v);
 	free(t->blob);
+	free(t->kids);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -59,15 +61,21 @@ static uint64_t page_after(uint64_t start)
 	return up + 4096 > up ? up + 4096 : UINT64_MAX;
 }
 
+/* perf gives each unsized symbol the start of the next as its end, in
+ * the tree it reads the file into; PLT entries, added after, are not in
+ * it yet and neither give nor get an end. */
 static void fixup_end(struct perfsym_tab *t, int kallsyms)
 {
-	size_t i;
+	size_t i, last = SIZE_MAX;
 
-	for (i = 1; i < t->n; i++) {
-		struct perfsym_sym *prev = &t->v[i - 1];
+	for (i = 0; i < t->n; i++) {
+		struct perfsym_sym *prev = last != SIZE_MAX ? &t->v[last] : NULL;
 		const struct perfsym_sym *curr = &t->v[i];
 
-		if (prev->end != prev->start)
+		if (curr->flags & PERFSYM_PLT)
+			continue;
+		last = i;
+		if (!prev || prev->end != prev->start)
 			continue;
 		prev->flags |= PERFSYM_UNSIZED;
 		/* The gap between the kernel's text and the modules' is not
@@ -77,9 +85,9 @@ static void fixup_end(struct perfsym_tab *t, int kallsyms)
 		else
 			prev->end = curr->start;
 	}
-	if (t->n && t->v[t->n - 1].end == t->v[t->n - 1].start) {
-		t->v[t->n - 1].end = page_after(t->v[t->n - 1].start);
-		t->v[t->n - 1].flags |= PERFSYM_UNSIZED;
+	if (last != SIZE_MAX && t->v[last].end == t->v[last].start) {
+		t->v[last].end = page_after(t->v[last].start);
+		t->v[last].flags |= PERFSYM_UNSIZED;
 	}
 }
 
@@ -92,14 +100,29 @@ static size_t underscores(const char *s)
 	return n;
 }
 
+/* A name as perf holds it when it picks among aliases: demangled (perf
+ * demangles as it reads a symbol table), so "_ZdaPv" counts as
+ * "operator delete[]", with no leading underscore.  The caller frees
+ * *own. */
+static const char *held(const struct perfsym_tab *t, const struct perfsym_sym *s,
+			char *(*shown)(void *, const char *), void *ctx, char **own)
+{
+	const char *raw = perfsym_tab_raw(t, s);
+
+	*own = shown ? shown(ctx, raw) : NULL;
+	return *own ? *own : raw;
+}
+
 /* 1 when a is to be kept over b (same start): perf's choose_best_symbol. */
 static int better(const struct perfsym_tab *t, const struct perfsym_sym *a,
-		  const struct perfsym_sym *b, size_t (*dlen)(void *, const char *), void *ctx)
+		  const struct perfsym_sym *b, char *(*shown)(void *, const char *), void *ctx)
 {
-	const char *na = perfsym_tab_raw(t, a), *nb = perfsym_tab_raw(t, b);
 	int wa = !!(a->flags & PERFSYM_WEAK), wb = !!(b->flags & PERFSYM_WEAK);
 	int ga = !!(a->flags & PERFSYM_GLOBAL), gb = !!(b->flags & PERFSYM_GLOBAL);
-	size_t la, lb;
+	char *oa, *ob;
+	const char *na, *nb;
+	size_t ua, ub;
+	int r;
 
 	if ((a->end > a->start) != (b->end > b->start))
 		return a->end > a->start;
@@ -107,20 +130,22 @@ static int better(const struct perfsym_tab *t, const struct perfsym_sym *a,
 		return wb;
 	if (ga != gb)
 		return ga;
-	if (underscores(na) != underscores(nb))
-		return underscores(na) < underscores(nb);
-	la = dlen ? dlen(ctx, na) : strlen(na);
-	lb = dlen ? dlen(ctx, nb) : strlen(nb);
-	return la >= lb;
+	na = held(t, a, shown, ctx, &oa);
+	nb = held(t, b, shown, ctx, &ob);
+	ua = underscores(na), ub = underscores(nb);
+	r = ua != ub ? ua < ub : strlen(na) >= strlen(nb);
+	free(oa);
+	free(ob);
+	return r;
 }
 
-static void drop_duplicates(struct perfsym_tab *t, size_t (*dlen)(void *, const char *), void *ctx)
+static void drop_duplicates(struct perfsym_tab *t, char *(*shown)(void *, const char *), void *ctx)
 {
 	size_t i, k = 0;
 
 	for (i = 0; i < t->n; i++) {
 		if (k && t->v[k - 1].start == t->v[i].start) {
-			if (!better(t, &t->v[k - 1], &t->v[i], dlen, ctx))
+			if (!better(t, &t->v[k - 1], &t->v[i], shown, ctx))
 				t->v[k - 1] = t->v[i];
 			continue;
 		}
@@ -129,21 +154,123 @@ static void drop_duplicates(struct perfsym_tab *t, size_t (*dlen)(void *, const 
 	t->n = k;
 }
 
+/* Of the symbols (PLT entries aside) at one start, erases from the tree
+ * all but the one perf keeps, as perf's symbols__fixup_duplicate does,
+ * marking them PERFSYM_DEAD. */
+static void erase_duplicates(struct perfsym_tab *t, struct perfsym_rb *rb,
+			     char *(*shown)(void *, const char *), void *ctx)
+{
+	size_t i, k = SIZE_MAX;
+
+	for (i = 0; i < t->n; i++) {
+		size_t lose;
+
+		if (t->v[i].flags & PERFSYM_PLT)
+			continue;
+		if (k == SIZE_MAX || t->v[k].start != t->v[i].start) {
+			k = i;
+			continue;
+		}
+		lose = better(t, &t->v[k], &t->v[i], shown, ctx) ? i : k;
+		perfsym_rb_erase(rb, (uint32_t)lose);
+		t->v[lose].flags |= PERFSYM_DEAD;
+		k = lose == k ? i : k;
+	}
+}
+
+/* Drops the dead symbols and keeps the tree's links in t->kids. */
+static void keep_tree(struct perfsym_tab *t, const struct perfsym_rb *rb)
+{
+	uint32_t *to = xmalloc((t->n ? t->n : 1) * sizeof(*to));
+	size_t i, k = 0;
+
+	for (i = 0; i < t->n; i++)
+		to[i] = t->v[i].flags & PERFSYM_DEAD ? PERFSYM_RB_NIL : (uint32_t)k++;
+	t->kids = xmalloc((k ? k : 1) * 2 * sizeof(*t->kids));
+	for (i = 0; i < t->n; i++) {
+		if (to[i] == PERFSYM_RB_NIL)
+			continue;
+		t->kids[2 * to[i]] = rb->v[i].left != PERFSYM_RB_NIL ? to[rb->v[i].left] : PERFSYM_RB_NIL;
+		t->kids[2 * to[i] + 1] =
+			rb->v[i].right != PERFSYM_RB_NIL ? to[rb->v[i].right] : PERFSYM_RB_NIL;
+		t->v[to[i]] = t->v[i];
+	}
+	t->root = rb->root != PERFSYM_RB_NIL ? to[rb->root] : PERFSYM_RB_NIL;
+	t->n = k;
+	free(to);
+}
+
+/* A table as perf builds it: an ELF file's symbols inserted in the
+ * file's order, ends fixed, duplicates erased, then the PLT entries
+ * inserted; a perf-PID.map's lines inserted in order, nothing fixed or
+ * erased (elf 0).  Lookups then walk that tree. */
+static void finish_tree(struct perfsym_tab *t, int elf, char *(*shown)(void *, const char *),
+			void *ctx)
+{
+	uint64_t *key = xmalloc((t->n ? t->n : 1) * sizeof(*key));
+	uint32_t *byseq = xmalloc((t->n ? t->n : 1) * sizeof(*byseq));
+	struct perfsym_rb rb;
+	size_t i;
+	int plt;
+
+	if (elf)
+		fixup_end(t, 0);
+	for (i = 0; i < t->n; i++) {
+		key[i] = t->v[i].start;
+		byseq[t->v[i].seq] = (uint32_t)i;
+	}
+	perfsym_rb_init(&rb, t->n);
+	for (plt = 0; plt < 2; plt++) {
+		for (i = 0; i < t->n; i++)
+			if (!(t->v[byseq[i]].flags & PERFSYM_PLT) == !plt)
+				perfsym_rb_insert(&rb, byseq[i], key);
+		if (!plt && elf)
+			erase_duplicates(t, &rb, shown, ctx);
+	}
+	keep_tree(t, &rb);
+	perfsym_rb_release(&rb);
+	free(key);
+	free(byseq);
+}
+
 void perfsym_tab_finish(struct perfsym_tab *t, enum perfsym_tab_kind kind,
-			size_t (*demangled_len)(void *ctx, const char *raw), void *ctx)
+			char *(*shown)(void *ctx, const char *raw), void *ctx)
 {
 	if (t->n)
 		qsort(t->v, t->n, sizeof(*t->v), by_start);
-	if (kind == PERFSYM_TAB_JIT)
+	if (kind != PERFSYM_TAB_KALLSYMS) {
+		finish_tree(t, kind == PERFSYM_TAB_ELF, shown, ctx);
 		return;
-	fixup_end(t, kind == PERFSYM_TAB_KALLSYMS);
-	drop_duplicates(t, demangled_len, ctx);
+	}
+	fixup_end(t, 1);
+	drop_duplicates(t, shown, ctx);
+}
+
+/* perf's symbols__find: down from the root, the first symbol holding
+ * addr (a zero-sized one holds its start). */
+static struct perfsym_sym *walk(const struct perfsym_tab *t, uint64_t addr)
+{
+	uint32_t i = t->root;
+
+	while (i != PERFSYM_RB_NIL) {
+		struct perfsym_sym *s = &t->v[i];
+
+		if (addr < s->start)
+			i = t->kids[2 * i];
+		else if (addr >= s->end && !(addr == s->start && s->end == s->start))
+			i = t->kids[2 * i + 1];
+		else
+			return s;
+	}
+	return NULL;
 }
 
 struct perfsym_sym *perfsym_tab_find(const struct perfsym_tab *t, uint64_t addr)
 {
 	size_t lo = 0, hi = t->n;
 
+	if (t->kids)
+		return walk(t, addr);
 	/* The last symbol starting at or before addr... */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

@@ -15,7 +15,8 @@ enum {
 	PERFSYM_GLOBAL = 2,	/* STB_GLOBAL (kallsyms upper case) */
 	PERFSYM_PLT = 4,	/* a synthesized "NAME@plt": demangle NAME only */
 	PERFSYM_MODULE = 8,	/* a kallsyms symbol of a module ("[mod]") */
-	PERFSYM_UNSIZED = 16	/* its end was given by perfsym_tab_finish */
+	PERFSYM_UNSIZED = 16,	/* its end was given by perfsym_tab_finish */
+	PERFSYM_DEAD = 32	/* dropped by perfsym_tab_finish (private) */
 };
 
 struct perfsym_sym {
@@ -32,6 +33,9 @@ struct perfsym_tab {
 	size_t n, cap;		/* used and allocated */
 	char *blob;		/* raw names, each NUL-terminated */
 	size_t blen, bcap;	/* used and allocated bytes of blob */
+	uint32_t *kids;		/* ELF, JIT: perf's tree, left and right of v[i]
+				   at 2i and 2i+1 (UINT32_MAX: none), or NULL */
+	uint32_t root;		/* the tree's root */
 };
 
 void perfsym_tab_init(struct perfsym_tab *t);
@@ -52,14 +56,18 @@ enum perfsym_tab_kind {
 /* Sorts; for ELF and kallsyms also gives unsized symbols an end as perf
  * does (the next symbol's start, for kallsyms not across a kernel/module
  * boundary, the last one to the page after its start) and keeps one
- * symbol per start address by perf's preference.  demangled_len(ctx,
- * raw) gives a name's length as it will be shown (the last tie-break),
- * or is NULL for the raw length.  A JIT map keeps every entry; of those
- * at one start the last added is found. */
+ * symbol per start address by perf's preference.  shown(ctx, raw)
+ * returns a name as perf holds it (demangled; the caller frees it), or
+ * NULL to take the raw name; its leading underscores and length are the
+ * last tie-breaks.  shown may be NULL.  A JIT map keeps every entry, as
+ * perf does (sizes as given, none fixed), and of entries that overlap the
+ * one perf's tree meets first is found. */
 void perfsym_tab_finish(struct perfsym_tab *t, enum perfsym_tab_kind kind,
-			size_t (*demangled_len)(void *ctx, const char *raw), void *ctx);
+			char *(*shown)(void *ctx, const char *raw), void *ctx);
 
-/* The symbol holding addr, or NULL. */
+/* The symbol holding addr, or NULL.  In an ELF table it is the one
+ * perf's search of its symbol tree meets first (perfsym_rb.h), as in a
+ * JIT map. */
 struct perfsym_sym *perfsym_tab_find(const struct perfsym_tab *t, uint64_t addr);
 
 /* The raw name of s. */
