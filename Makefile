@@ -32,7 +32,7 @@ LDLIBS  += -lz -lxxhash -lzstd -lm -pthread
 # (liblzma), C++ and Rust demangling (libiberty).
 LDLIBS  += -ldw -lelf -llzma -liberty
 
-LIB_SRC    := lib/bytes.c lib/cliopt.c lib/csv.c lib/xalloc.c lib/bsrc.c lib/zsrc.c lib/decode.c lib/lread.c lib/strtab.c lib/stree.c lib/folded.c lib/outfile.c lib/zip.c lib/stackdiff.c lib/progress.c lib/filter.c lib/split.c lib/tpool.c lib/numfmt.c lib/stackset.c lib/stackops.c lib/pbuf.c lib/pbwrite.c lib/json.c
+LIB_SRC    := lib/bytes.c lib/cliopt.c lib/csv.c lib/xalloc.c lib/bsrc.c lib/zsrc.c lib/decode.c lib/lread.c lib/strtab.c lib/stree.c lib/stree_ids.c lib/folded.c lib/outfile.c lib/zip.c lib/stackdiff.c lib/progress.c lib/filter.c lib/split.c lib/tpool.c lib/numfmt.c lib/stackset.c lib/stackops.c lib/pbuf.c lib/pbwrite.c lib/json.c
 RENDER_SRC := render/options.c render/layout.c render/palette.c render/svg.c \
               render/render.c render/order.c render/nameattr.c render/xmlesc.c \
               render/compact.c render/draw.c

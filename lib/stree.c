@@ -4,6 +4,7 @@
  * the stack before it, and while stacks come in line order the table
  * holds only stack ends (see child). */
 #include "stree.h"
+#include "stree_int.h"
 #include "bytes.h"
 #include "strtab.h"
 #include "xalloc.h"
@@ -11,46 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
-
-#define NONE UINT32_MAX
-#define EMPTY 0		/* an unused hash slot (slots hold node + 1) */
-#define FULL(n, slots) ((n) * 4 > (slots) * 3)	/* load above 3/4 */
-
-struct snode {
-	uint32_t parent;	/* the root is its own parent */
-	uint32_t frame;		/* id in frames */
-	uint32_t depth;		/* fields from the root */
-	uint32_t val;		/* index of its value, or NONE */
-};
-
-struct stree {
-	struct strtab *frames;	/* frame names and their ids; "" is id 0 */
-	const char **fname;	/* frame id -> name (the strtab's copy) */
-	size_t *flen;		/* frame id -> name length */
-	size_t fcap;		/* capacity of fname and flen */
-	uint64_t *fslot;	/* name index: hash tag << 32 | (id + 1) */
-	size_t fmask;		/* its slots - 1 (a power of two) */
-	struct snode *node;	/* nodes, [0] the root */
-	size_t n;		/* nodes in use */
-	size_t cap;		/* capacity of node */
-	uint64_t *slot;		/* hash slots: tag << 32 | (node + 1), 0 empty */
-	size_t nkeys;		/* nodes in the table */
-	size_t mask;		/* slots - 1 (a power of two) */
-	char *vals;		/* values of stack ends */
-	size_t valsize;		/* bytes per value */
-	size_t nvals;		/* values in use */
-	size_t valcap;		/* capacity of vals, in values */
-	char *prev;		/* the previous stack */
-	size_t prevlen;		/* its length */
-	size_t prevcap;		/* capacity of prev */
-	uint32_t *pnode;	/* node of each of its fields */
-	size_t *pend;		/* offset where each field ends */
-	size_t pn;		/* its fields */
-	size_t pcap;		/* capacity of pnode and pend */
-	int sorted;		/* every stack came in line order */
-	uint32_t *byval;	/* value index -> node: ends in order added */
-	size_t bvcap;		/* capacity of byval */
-};
 
 static void frame_rehash(struct stree *t)
 {
@@ -176,7 +137,7 @@ static void put_node(const struct stree *t, uint64_t *slot, size_t mask, uint32_
 }
 
 /* Rebuilds the table with room for the nodes it must hold. */
-static void rehash(struct stree *t)
+void stree_rehash(struct stree *t)
 {
 	size_t i, mask = t->mask;
 	uint64_t *slot;
@@ -201,7 +162,7 @@ static void rehash(struct stree *t)
 static void hash_put(struct stree *t, uint32_t node)
 {
 	if (FULL(++t->nkeys, t->mask + 1)) {
-		rehash(t);	/* node is in already when it ends a stack */
+		stree_rehash(t);	/* node is in already when it ends a stack */
 		if (hashed(t, node))
 			return;
 	}
@@ -212,9 +173,8 @@ static void hash_put(struct stree *t, uint32_t node)
  * come in line order a node left behind is never walked through again,
  * so the table need only hold stack ends: "b" may be seen again after
  * "b!;x", as the way to "b;y". */
-static uint32_t child(struct stree *t, uint32_t parent, const char *name, size_t len)
+uint32_t stree_child_id(struct stree *t, uint32_t parent, uint32_t frame)
 {
-	uint32_t frame = frame_of(t, name, len);
 	uint64_t h = edge_hash(parent, frame), v;
 	size_t s = (size_t)h & t->mask;
 	struct snode *c;
@@ -239,6 +199,11 @@ static uint32_t child(struct stree *t, uint32_t parent, const char *name, size_t
 	return (uint32_t)(t->n - 1);
 }
 
+static uint32_t child(struct stree *t, uint32_t parent, const char *name, size_t len)
+{
+	return stree_child_id(t, parent, frame_of(t, name, len));
+}
+
 /* Fields of s the same as the previous stack's: same bytes, ending at the
  * same offset. */
 static size_t shared(const struct stree *t, const char *s, size_t len, size_t p)
@@ -252,7 +217,7 @@ static size_t shared(const struct stree *t, const char *s, size_t len, size_t p)
 	return k;
 }
 
-static void remember(struct stree *t, size_t k, uint32_t node, size_t end)
+void stree_remember(struct stree *t, size_t k, uint32_t node, size_t end)
 {
 	if (k >= t->pcap) {
 		xgrow(&t->pnode, &t->pcap, k + 1, sizeof(*t->pnode));
@@ -277,7 +242,7 @@ static uint32_t walk(struct stree *t, const char *s, size_t len, size_t p)
 		size_t end = semi ? (size_t)(semi - s) : len;
 
 		node = child(t, node, s + start, end - start);
-		remember(t, k, node, end);
+		stree_remember(t, k, node, end);
 		if (end == len)
 			break;
 		start = end + 1;
@@ -299,18 +264,40 @@ static int in_order(const struct stree *t, const char *s, size_t len, size_t p)
 	return 1;
 }
 
+/* The previous stack, which came as ids, spelled into prev. */
+static void prev_spell(struct stree *t)
+{
+	size_t len = t->pn ? t->pend[t->pn - 1] : 0, o = 0, k;
+
+	if (len > t->prevcap)
+		xgrow(&t->prev, &t->prevcap, len, 1);
+	for (k = 0; k < t->pn; k++) {
+		uint32_t f = t->node[t->pnode[k]].frame;
+
+		if (k)
+			t->prev[o++] = ';';
+		memcpy(t->prev + o, t->fname[f], t->flen[f]);
+		o += t->flen[f];
+	}
+	t->prevlen = len;
+	t->prev_ids = 0;
+}
+
 uint32_t stree_add(struct stree *t, const char *s, size_t len)
 {
-	size_t p = bytes_mismatch(t->prev, t->prevlen, s, len);
+	size_t p;
 	uint32_t node = STREE_ROOT;
-	struct snode *nd;
+
+	if (t->prev_ids)
+		prev_spell(t);
+	p = bytes_mismatch(t->prev, t->prevlen, s, len);
 
 	if (!t->slot)
-		rehash(t);
+		stree_rehash(t);
 	if (t->sorted && t->nvals && !in_order(t, s, len, p)) {
 		t->sorted = 0;
 		t->nkeys = t->n - 1;
-		rehash(t);
+		stree_rehash(t);
 	}
 	if (len > 0)
 		node = walk(t, s, len, p);
@@ -321,7 +308,14 @@ uint32_t stree_add(struct stree *t, const char *s, size_t len)
 	if (len > p)
 		memcpy(t->prev + p, s + p, len - p);
 	t->prevlen = len;
-	nd = &t->node[node];
+	return stree_end_of(t, node);
+}
+
+/* Marks node as a stack end (its value zeroed the first time). */
+uint32_t stree_end_of(struct stree *t, uint32_t node)
+{
+	struct snode *nd = &t->node[node];
+
 	if (nd->val == NONE) {
 		nd->val = (uint32_t)t->nvals++;
 		if (t->valsize && t->nvals > t->valcap)
@@ -442,4 +436,15 @@ uint32_t *stree_ends(const struct stree *t, size_t *n)
 		memcpy(out, t->byval, t->nvals * sizeof(*out));
 	*n = t->nvals;
 	return out;
+}
+
+uint32_t stree_frame(struct stree *t, const char *name, size_t len)
+{
+	return frame_of(t, name, len);
+}
+
+const char *stree_frame_name(const struct stree *t, uint32_t frame, size_t *len)
+{
+	*len = t->flen[frame];
+	return t->fname[frame];
 }

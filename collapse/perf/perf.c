@@ -721,6 +721,12 @@ void perf_end(struct perf *p)
 	perf_stacks_flush(p->stacks, p->out);
 }
 
+void perf_emit(struct perf *p, const struct stack_sink *sink)
+{
+	end_event(p);
+	perf_stacks_emit(p->stacks, sink);
+}
+
 void perf_absorb(struct perf *p, struct perf *from)
 {
 	end_event(from);

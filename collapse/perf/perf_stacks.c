@@ -6,6 +6,7 @@
  * kind. */
 #include "perf_stacks.h"
 #include "outfile.h"
+#include "stacksink.h"
 #include "strtab.h"
 #include "xalloc.h"
 
@@ -400,6 +401,22 @@ void perf_stacks_flush(struct perf_stacks *t, struct strtab *out)
 		fcount_add(strtab_val(out, strtab_intern(out, buf, len, NULL)), &c);
 	}
 	free(buf);
+	free(v);
+	clear(t);
+}
+
+void perf_stacks_emit(struct perf_stacks *t, const struct stack_sink *sink)
+{
+	uint32_t *v = sorted(t);
+	size_t i, n = strtab_count(t->frames);
+
+	for (i = 0; i < n; i++)
+		sink->frame(sink->ctx, (uint32_t)i, t->fname[i], t->flen[i]);
+	for (i = 0; i < t->nstk; i++) {
+		struct fcount c = rec_count(t, v[i]);
+
+		sink->stack(sink->ctx, rec_ids(t, v[i]), rec_n(t, v[i]), &c);
+	}
 	free(v);
 	clear(t);
 }

@@ -43,6 +43,11 @@ void perf_stacks_absorb(struct perf_stacks *t, struct perf_stacks *from);
  * adds only what came since. */
 void perf_stacks_flush(struct perf_stacks *t, struct strtab *out);
 
+/* perf_stacks_flush into a sink instead of a table: every frame named,
+ * then every stack, in the order flush adds them; no stack spelled out. */
+struct stack_sink;
+void perf_stacks_emit(struct perf_stacks *t, const struct stack_sink *sink);
+
 /* Adds c to the stack spelled s (len bytes): its fields, split at every
  * ';' (empty ones too), are its frames, so it is written back as the
  * same bytes. */
