@@ -97,6 +97,7 @@ struct perf *perf_new(const struct perf_opts *o, struct strtab *out,
 	if (!o->inline_frames && !o->srcline && !o->addrs && !getenv("FLAME_PERF_NO_MEMO"))
 		p->memo = perf_memo_new();
 	p->stacks = perf_stacks_new();
+	perf_stacks_threads(p->stacks, o->threads);
 	return p;
 }
 

@@ -103,7 +103,8 @@ void perf_emit(struct perf *p, const struct stack_sink *sink);
 /* Moves the stacks from has collapsed (an event left open ends first)
  * into p's, to reach p's table at its perf_end: workers' collapsers
  * merged without spelling a stack out twice.  Both were made with the
- * same options. */
+ * same options; from is only fit for perf_free after (when p had seen
+ * no frame, it takes from's table whole). */
 void perf_absorb(struct perf *p, struct perf *from);
 
 /* Adds the stacks of t (values: struct fcount) to p's, as perf_absorb. */

@@ -19,6 +19,10 @@ struct perf_stacks;
 /* Returns an empty set.  Free with perf_stacks_free. */
 struct perf_stacks *perf_stacks_new(void);
 
+/* With threads above 1, sorting and writing a large set use a second
+ * thread (the output is the same).  A new set uses one. */
+void perf_stacks_threads(struct perf_stacks *t, int threads);
+
 /* Frees t.  perf_stacks_free(NULL) does nothing. */
 void perf_stacks_free(struct perf_stacks *t);
 
@@ -35,7 +39,9 @@ void perf_stacks_add(struct perf_stacks *t, const uint32_t *frames, size_t n,
 		     const struct fcount *c);
 
 /* Moves the stacks of from into t, summing the counts of stacks both
- * hold; from is left with no stacks (its names stay). */
+ * hold; from is left with no stacks (its names stay).  When t holds no
+ * name yet, the two tables are swapped instead: from then holds no names
+ * either, so ids handed out from it before are no longer valid. */
 void perf_stacks_absorb(struct perf_stacks *t, struct perf_stacks *from);
 
 /* Adds every stack of t, its frames joined root first with ';', to out
