@@ -534,6 +534,7 @@ static size_t ids_text(struct render *r, const uint32_t *f, size_t n)
 {
 	size_t len = 0, k, fl;
 
+	xgrow(&r->text, &r->textcap, 1, 1);
 	for (k = 0; k < n; k++) {
 		const char *name = stree_frame_name(r->stacks, f[k], &fl);
 
@@ -557,7 +558,10 @@ void render_add_ids(struct render *r, const uint32_t *ids, size_t n, const struc
 		r->path[k] = r->fmap[ids[k]];
 	/* The options that rewrite stacks work on their text. */
 	if (r->o->reverse || r->o->nbase || r->o->max_depth > 0 || r->o->flamechart) {
-		render_add(r, r->text, ids_text(r, r->path, n), c, NULL);
+		/* Spelled before r->text is read: it may move. */
+		size_t len = ids_text(r, r->path, n);
+
+		render_add(r, r->text, len, c, NULL);
 		return;
 	}
 	r->fractional |= c->frac != 0;
