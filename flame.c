@@ -14,6 +14,7 @@
 #include "progress.h"
 #include "render.h"
 #include "stackops.h"
+#include "stacksink.h"
 #include "stackset.h"
 #include "stackdiff.h"
 #include "strtab.h"
@@ -316,14 +317,26 @@ static int sink_line(void *r, const char *line, size_t len)
 	return render_add_line(r, line, len);
 }
 
+static void sink_frame(void *r, uint32_t id, const char *name, size_t len)
+{
+	render_frame(r, id, name, len);
+}
+
+static void sink_stack(void *r, const uint32_t *ids, size_t n, const struct fcount *c)
+{
+	render_add_ids(r, ids, n, c);
+}
+
 /* Collapsed-stack inputs are drawn as flamegraph reads them, line by line
  * into the renderer's call tree (no table of whole lines: a tenth of the
- * memory and a third of the time on a big file); the other formats'
- * stacks are added from their table after. */
+ * memory and a third of the time on a big file); perf text's stacks go in
+ * as frame ids, never spelled out; the other formats' stacks are added
+ * from their table after. */
 static int run_streaming(struct flame_opts *f, const char *const *in, int n)
 {
 	struct strtab *t = strtab_new(sizeof(struct fcount));
 	struct render *r = flame_renderer(&f->fg);
+	struct stack_sink ids = { sink_frame, sink_stack, NULL };
 	int rc, r2;
 
 	if (!r) {
@@ -332,9 +345,12 @@ static int run_streaming(struct flame_opts *f, const char *const *in, int n)
 	}
 	f->c.folded_sink = sink_line;
 	f->c.sink_ctx = r;
+	ids.ctx = r;
+	f->c.stack_sink = &ids;
 	rc = collect_all(f, in, n, t);
 	input_labels(f);
 	f->c.folded_sink = NULL;
+	f->c.stack_sink = NULL;
 	if (rc < 0) {
 		render_free(r);
 		strtab_free(t);

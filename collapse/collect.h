@@ -13,6 +13,7 @@
 
 struct strtab;
 struct fseq;
+struct stack_sink;
 
 struct collect_opts {
 	const struct format *format;	/* NULL: detect each input's */
@@ -31,6 +32,11 @@ struct collect_opts {
 	 * so a graph can be drawn without a table in between; or NULL. */
 	int (*folded_sink)(void *ctx, const char *line, size_t len);
 	void *sink_ctx;			/* for folded_sink */
+	/* Formats whose collapser keeps stacks as frame ids (perf text) hand
+	 * each input's stacks to stack_sink, if not NULL, instead of adding
+	 * them to the table: no stack spelled out (see stacksink.h).  Not
+	 * with seq. */
+	const struct stack_sink *stack_sink;
 	/* What the weights count when the input says ("ns", "cycles"): set
 	 * by the first format that knows, into unit (unitcap bytes), if not
 	 * NULL and still empty. */

@@ -6,6 +6,7 @@
  * that begins the current one (see begun), and those are kept in a list;
  * the first stack out of order builds the table of every node. */
 #include "stree.h"
+#include "stree_int.h"
 #include "bytes.h"
 #include "strtab.h"
 #include "xalloc.h"
@@ -16,50 +17,6 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
-
-#define NONE UINT32_MAX
-#define EMPTY 0		/* an unused hash slot (slots hold node + 1) */
-#define FULL(n, slots) ((n) * 4 > (slots) * 3)	/* load above 3/4 */
-
-struct snode {
-	uint32_t parent;	/* the root is its own parent */
-	uint32_t frame;		/* id in frames */
-	uint32_t depth;		/* fields from the root */
-	uint32_t val;		/* index of its value, or NONE */
-};
-
-struct stree {
-	struct strtab *frames;	/* frame names and their ids; "" is id 0 */
-	const char **fname;	/* frame id -> name (the strtab's copy) */
-	size_t *flen;		/* frame id -> name length */
-	size_t fcap;		/* capacity of fname and flen */
-	uint64_t *fslot;	/* name index: hash tag << 32 | (id + 1) */
-	size_t fmask;		/* its slots - 1 (a power of two) */
-	struct snode *node;	/* nodes, [0] the root */
-	size_t n;		/* nodes in use */
-	size_t cap;		/* capacity of node */
-	uint64_t *slot;		/* hash slots: tag << 32 | (node + 1), 0 empty */
-	size_t nkeys;		/* nodes in the table */
-	size_t mask;		/* slots - 1 (a power of two) */
-	char *vals;		/* values of stack ends */
-	size_t valsize;		/* bytes per value */
-	size_t nvals;		/* values in use */
-	size_t valcap;		/* capacity of vals, in values */
-	char *prev;		/* the previous stack */
-	size_t prevlen;		/* its length */
-	size_t prevcap;		/* capacity of prev */
-	uint32_t *pnode;	/* node of each of its fields */
-	size_t *pend;		/* offset where each field ends */
-	size_t pn;		/* its fields */
-	size_t pcap;		/* capacity of pnode and pend */
-	int sorted;		/* every stack came in line order */
-	uint32_t *enode;	/* in line order: the stack ends that begin the... */
-	size_t *elen;		/* ...previous stack, and their lengths, ascending */
-	size_t en;		/* entries in enode and elen */
-	size_t ecap;		/* their capacity */
-	uint32_t *byval;	/* value index -> node: ends in order added */
-	size_t bvcap;		/* capacity of byval */
-};
 
 static void frame_rehash(struct stree *t)
 {
@@ -168,7 +125,7 @@ static void put_node(const struct stree *t, uint64_t *slot, size_t mask, uint32_
 
 /* Rebuilds the table of every node but the root, with room to spare;
  * only out of line order. */
-static void rehash(struct stree *t)
+void stree_rehash(struct stree *t)
 {
 	size_t i, mask = t->mask;
 	uint64_t *slot;
@@ -190,11 +147,11 @@ static void hash_put(struct stree *t, uint32_t node)
 	if (!FULL(++t->nkeys, t->mask + 1))
 		put_node(t, t->slot, t->mask, node);
 	else
-		rehash(t);	/* it counts and holds node itself */
+		stree_rehash(t);	/* it counts and holds node itself */
 }
 
 /* A new node: frame under parent, known to be absent. */
-static uint32_t add_node(struct stree *t, uint32_t parent, uint32_t frame)
+uint32_t stree_add_node(struct stree *t, uint32_t parent, uint32_t frame)
 {
 	struct snode *c;
 
@@ -213,11 +170,8 @@ static uint32_t add_node(struct stree *t, uint32_t parent, uint32_t frame)
 	return (uint32_t)(t->n - 1);
 }
 
-/* The child of parent named name, added when absent; out of line order,
- * where any node may be met again. */
-static uint32_t child(struct stree *t, uint32_t parent, const char *name, size_t len)
+uint32_t stree_child_id(struct stree *t, uint32_t parent, uint32_t frame)
 {
-	uint32_t frame = frame_of(t, name, len);
 	uint64_t h = edge_hash(parent, frame), v;
 	size_t s;
 	struct snode *c;
@@ -227,7 +181,7 @@ static uint32_t child(struct stree *t, uint32_t parent, const char *name, size_t
 		if (v >> 32 == h >> 32 && c->parent == parent && c->frame == frame)
 			return (uint32_t)v - 1;
 	}
-	return add_node(t, parent, frame);
+	return stree_add_node(t, parent, frame);
 }
 
 /* Fields of s the same as the previous stack's: same bytes, ending at the
@@ -243,7 +197,7 @@ static size_t shared(const struct stree *t, const char *s, size_t len, size_t p)
 	return k;
 }
 
-static void remember(struct stree *t, size_t k, uint32_t node, size_t end)
+void stree_remember(struct stree *t, size_t k, uint32_t node, size_t end)
 {
 	if (k >= t->pcap) {
 		xgrow(&t->pnode, &t->pcap, k + 1, sizeof(*t->pnode));
@@ -260,7 +214,7 @@ static void remember(struct stree *t, size_t k, uint32_t node, size_t end)
  * added stack and one it begins all begin with it, the previous one
  * included; a later field's parent is new, or a stack end whose stacks
  * below came (contiguously) before, so its children are new. */
-static uint32_t begun(const struct stree *t, size_t end, size_t p)
+uint32_t stree_begun(const struct stree *t, size_t end, size_t p)
 {
 	size_t i = t->en;
 
@@ -274,7 +228,7 @@ static uint32_t begun(const struct stree *t, size_t end, size_t p)
 
 /* In line order: the list of begun for the next stack, after s (len
  * bytes, first differing from the previous stack at p, node its node). */
-static void begin_next(struct stree *t, size_t len, size_t p, uint32_t node)
+void stree_begin_next(struct stree *t, size_t len, size_t p, uint32_t node)
 {
 	while (t->en && t->elen[t->en - 1] > p)
 		t->en--;	/* they do not begin s */
@@ -303,12 +257,12 @@ static uint32_t walk(struct stree *t, const char *s, size_t len, size_t p)
 		size_t end = semi ? (size_t)(semi - s) : len;
 
 		if (!t->sorted)
-			node = child(t, node, s + start, end - start);
-		else if (k > first || (found = begun(t, end, p)) == NONE)
-			node = add_node(t, node, frame_of(t, s + start, end - start));
+			node = stree_child_id(t, node, frame_of(t, s + start, end - start));
+		else if (k > first || (found = stree_begun(t, end, p)) == NONE)
+			node = stree_add_node(t, node, frame_of(t, s + start, end - start));
 		else
 			node = found;
-		remember(t, k, node, end);
+		stree_remember(t, k, node, end);
 		if (end == len)
 			break;
 		start = end + 1;
@@ -355,16 +309,37 @@ static int in_order(const struct stree *t, const char *s, size_t len, size_t p)
 	return 1;
 }
 
+/* The previous stack, which came as ids, spelled into prev. */
+static void prev_spell(struct stree *t)
+{
+	size_t len = t->pn ? t->pend[t->pn - 1] : 0, o = 0, k;
+
+	if (len > t->prevcap)
+		xgrow(&t->prev, &t->prevcap, len, 1);
+	for (k = 0; k < t->pn; k++) {
+		uint32_t f = t->node[t->pnode[k]].frame;
+
+		if (k)
+			t->prev[o++] = ';';
+		memcpy(t->prev + o, t->fname[f], t->flen[f]);
+		o += t->flen[f];
+	}
+	t->prevlen = len;
+	t->prev_ids = 0;
+}
+
 uint32_t stree_add(struct stree *t, const char *s, size_t len)
 {
-	size_t p = mismatch(t->prev, t->prevlen, s, len);
+	size_t p;
 	uint32_t node = STREE_ROOT;
-	struct snode *nd;
 
+	if (t->prev_ids)
+		prev_spell(t);
+	p = mismatch(t->prev, t->prevlen, s, len);
 	if (t->sorted && t->nvals && !in_order(t, s, len, p))
 		t->sorted = 0;
 	if (!t->sorted && !t->slot)
-		rehash(t);
+		stree_rehash(t);
 	if (len > 0)
 		node = walk(t, s, len, p);
 	else
@@ -374,7 +349,16 @@ uint32_t stree_add(struct stree *t, const char *s, size_t len)
 	if (len > p)
 		memcpy(t->prev + p, s + p, len - p);
 	t->prevlen = len;
-	nd = &t->node[node];
+	node = stree_end_of(t, node);
+	if (t->sorted)
+		stree_begin_next(t, len, p, node);
+	return node;
+}
+
+uint32_t stree_end_of(struct stree *t, uint32_t node)
+{
+	struct snode *nd = &t->node[node];
+
 	if (nd->val == NONE) {
 		nd->val = (uint32_t)t->nvals++;
 		if (t->valsize && t->nvals > t->valcap)
@@ -385,8 +369,6 @@ uint32_t stree_add(struct stree *t, const char *s, size_t len)
 			xgrow(&t->byval, &t->bvcap, (size_t)nd->val + 1, sizeof(*t->byval));
 		t->byval[nd->val] = node;
 	}
-	if (t->sorted)
-		begin_next(t, len, p, node);
 	return node;
 }
 
@@ -496,4 +478,15 @@ uint32_t *stree_ends(const struct stree *t, size_t *n)
 		memcpy(out, t->byval, t->nvals * sizeof(*out));
 	*n = t->nvals;
 	return out;
+}
+
+uint32_t stree_frame(struct stree *t, const char *name, size_t len)
+{
+	return frame_of(t, name, len);
+}
+
+const char *stree_frame_name(const struct stree *t, uint32_t frame, size_t *len)
+{
+	*len = t->flen[frame];
+	return t->fname[frame];
 }

@@ -70,4 +70,18 @@ int stree_in_order(const struct stree *t);
 /* Bytes of memory held, for benchmarks. */
 size_t stree_bytes(const struct stree *t);
 
+/* Stacks given as frame ids instead of text, for a caller that has its
+ * frames interned already: stree_frame returns the id of a frame name
+ * (len bytes, no ';'), added when new; stree_frame_name gives it back
+ * (its length in *len), at the same address until stree_free. */
+uint32_t stree_frame(struct stree *t, const char *name, size_t len);
+const char *stree_frame_name(const struct stree *t, uint32_t frame, size_t *len);
+
+/* stree_add of the stack whose fields are the frames f[0..n) (ids from
+ * stree_frame): the same node, the same order tracking (stree_in_order),
+ * and text and ids may be mixed.  Fastest when stacks come in line order:
+ * only the frames after those shared with the stack before are looked
+ * up, and no byte of a name is read. */
+uint32_t stree_add_ids(struct stree *t, const uint32_t *f, size_t n);
+
 #endif

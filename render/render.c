@@ -54,6 +54,12 @@ struct render {
 	size_t bufcap[2];		/* their capacities */
 	struct palette *pal;		/* colours */
 	struct nameattr *na;		/* --nameattr, or NULL */
+	uint32_t *fmap;			/* render_frame's id -> the tree's frame */
+	size_t fmapcap;			/* capacity of fmap */
+	uint32_t *path;			/* render_add_ids' stack in tree frames */
+	size_t pathcap;			/* capacity of path */
+	char *text;			/* ...or spelled, for the options on text */
+	size_t textcap;			/* capacity of text */
 };
 
 struct render *render_new(const struct fg_opts *o, render_warn_fn *warn, void *ctx)
@@ -80,6 +86,9 @@ void render_free(struct render *r)
 	free(r->buf[1]);
 	palette_free(r->pal);
 	nameattr_free(r->na);
+	free(r->fmap);
+	free(r->path);
+	free(r->text);
 	free(r);
 }
 
@@ -511,4 +520,51 @@ int render_write(struct render *r, FILE *f)
 	free(e);
 	stree_free(chain);
 	return 0;
+}
+
+void render_frame(struct render *r, uint32_t id, const char *name, size_t len)
+{
+	if (id >= r->fmapcap)
+		xgrow(&r->fmap, &r->fmapcap, (size_t)id + 1, sizeof(*r->fmap));
+	r->fmap[id] = stree_frame(r->stacks, name, len);
+}
+
+/* The stack of tree frames f (n) as text into r->text; returns its length. */
+static size_t ids_text(struct render *r, const uint32_t *f, size_t n)
+{
+	size_t len = 0, k, fl;
+
+	xgrow(&r->text, &r->textcap, 1, 1);
+	for (k = 0; k < n; k++) {
+		const char *name = stree_frame_name(r->stacks, f[k], &fl);
+
+		xgrow(&r->text, &r->textcap, len + fl + 2, 1);
+		if (k)
+			r->text[len++] = ';';
+		memcpy(r->text + len, name, fl);
+		len += fl;
+	}
+	return len;
+}
+
+void render_add_ids(struct render *r, const uint32_t *ids, size_t n, const struct fcount *c)
+{
+	struct stackval *v;
+	size_t k;
+
+	if (n > r->pathcap)
+		xgrow(&r->path, &r->pathcap, n, sizeof(*r->path));
+	for (k = 0; k < n; k++)
+		r->path[k] = r->fmap[ids[k]];
+	/* The options that rewrite stacks work on their text. */
+	if (r->o->reverse || r->o->nbase || r->o->max_depth > 0 || r->o->flamechart) {
+		/* Spelled before r->text is read: it may move. */
+		size_t len = ids_text(r, r->path, n);
+
+		render_add(r, r->text, len, c, NULL);
+		return;
+	}
+	r->fractional |= c->frac != 0;
+	v = stree_val(r->stacks, stree_add_ids(r->stacks, r->path, n));
+	fcount_add(&v->w, c);
 }

@@ -5,6 +5,7 @@
 #define FLAME_RENDER_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "folded.h"
@@ -47,6 +48,15 @@ void render_add(struct render *r, const char *stack, size_t len,
  * --flamechart in bytewise order, the input order being lost.  Only
  * frame names are copied: t may be freed after. */
 void render_use(struct render *r, const struct strtab *t, int two);
+
+/* Stacks as frame ids, for a collapser whose frames are interned already
+ * (a struct stack_sink's calls, see stacksink.h): render_frame names id
+ * (len bytes, no ';'; naming it again replaces the name), render_add_ids
+ * adds the stack of frames ids[0..n), root first, named before, as
+ * render_add would add them joined with ';' and count c.  In line order
+ * no stack is spelled out and no name hashed again. */
+void render_frame(struct render *r, uint32_t id, const char *name, size_t len);
+void render_add_ids(struct render *r, const uint32_t *ids, size_t n, const struct fcount *c);
 
 /* Lines render_add_line ignored. */
 unsigned long render_ignored(const struct render *r);

@@ -97,6 +97,7 @@ struct perf *perf_new(const struct perf_opts *o, struct strtab *out,
 	if (!o->inline_frames && !o->srcline && !o->addrs && !getenv("FLAME_PERF_NO_MEMO"))
 		p->memo = perf_memo_new();
 	p->stacks = perf_stacks_new();
+	perf_stacks_threads(p->stacks, o->threads);
 	return p;
 }
 
@@ -719,6 +720,12 @@ void perf_end(struct perf *p)
 {
 	end_event(p);
 	perf_stacks_flush(p->stacks, p->out);
+}
+
+void perf_emit(struct perf *p, const struct stack_sink *sink)
+{
+	end_event(p);
+	perf_stacks_emit(p->stacks, sink);
 }
 
 void perf_absorb(struct perf *p, struct perf *from)

@@ -95,10 +95,16 @@ void perf_event_end(struct perf *p);
  * stacks so far are added to the table (out of perf_new). */
 void perf_end(struct perf *p);
 
+/* perf_end to a sink instead of the table (see stacksink.h): the stacks
+ * so far handed over as frame ids, in the table's sorted order. */
+struct stack_sink;
+void perf_emit(struct perf *p, const struct stack_sink *sink);
+
 /* Moves the stacks from has collapsed (an event left open ends first)
  * into p's, to reach p's table at its perf_end: workers' collapsers
  * merged without spelling a stack out twice.  Both were made with the
- * same options. */
+ * same options; from is only fit for perf_free after (when p had seen
+ * no frame, it takes from's table whole). */
 void perf_absorb(struct perf *p, struct perf *from);
 
 /* Adds the stacks of t (values: struct fcount) to p's, as perf_absorb. */

@@ -122,9 +122,17 @@ int perf_collect(const struct format_job *j)
 	if (j->o->split_roots)
 		po.pid = po.tid = 1;
 	po.seq = j->o->seq;
-	if (!po.seq) {
+	if (!po.seq && j->o->stack_sink) {
+		/* Straight to the sink: no stack spelled out. */
+		rc = perf_run_reader_kept(&po, j->lr, j->name, &cli->run, &p, &st, j->warn, j->ctx,
+					  j->err, j->errlen);
+		perf_emit(p, j->o->stack_sink);
+		perf_free(p);
+	} else if (!po.seq) {
 		rc = perf_run_reader(&po, j->lr, j->name, &cli->run, j->t, &st, j->warn, j->ctx,
 				     j->err, j->errlen);
+	}
+	if (!po.seq) {
 		report(j, &st);
 		return format_fault(j, rc != 0);
 	}

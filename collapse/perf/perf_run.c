@@ -398,6 +398,19 @@ static void finish(struct run *r, struct strtab *out, struct perf_stats *st)
 	strtab_free(r->self.tab);
 }
 
+/* Every stack joined in the calling thread's collapser, which is
+ * returned (the caller frees it), none spelled out. */
+static struct perf *keep(struct run *r, struct perf_stats *st)
+{
+	join_workers(r, st);
+	/* A perf.data's stacks went to the table (perf_end). */
+	perf_absorb_table(r->self.p, r->self.tab);
+	strtab_free(r->self.tab);
+	perf_event_end(r->self.p);
+	add_stats(st, perf_stats(r->self.p));
+	return r->self.p;
+}
+
 static void run_init(struct run *r, const struct perf_opts *o, const struct perf_run_opts *ro,
 		     struct perf_stats *st)
 {
@@ -530,13 +543,23 @@ int perf_run_kept(const struct perf_opts *o, const char *const *inputs, int ninp
 
 	run_init(&r, o, ro, st);
 	rc = run_inputs(&r, inputs, ninputs, warn, ctx, err, errlen);
-	join_workers(&r, st);
-	/* A perf.data's stacks went to the table (perf_end). */
-	perf_absorb_table(r.self.p, r.self.tab);
-	strtab_free(r.self.tab);
-	perf_event_end(r.self.p);
-	add_stats(st, perf_stats(r.self.p));
-	*kept = r.self.p;
+	*kept = keep(&r, st);
+	report(&r, warn, ctx);
+	return rc;
+}
+
+int perf_run_reader_kept(const struct perf_opts *o, struct lread *lr, const char *name,
+			 const struct perf_run_opts *ro, struct perf **kept, struct perf_stats *st,
+			 perf_warn_fn *warn, void *ctx, char *err, size_t errlen)
+{
+	struct run r;
+	int rc;
+
+	run_init(&r, o, ro, st);
+	rc = text_input(&r, lr, NULL, 0, name);
+	if (rc)
+		snprintf(err, errlen, "%s: %s", name, lread_error(lr));
+	*kept = keep(&r, st);
 	report(&r, warn, ctx);
 	return rc;
 }

@@ -40,4 +40,11 @@ int perf_run_reader(const struct perf_opts *o, struct lread *lr, const char *nam
 		    const struct perf_run_opts *ro, struct strtab *out, struct perf_stats *st,
 		    perf_warn_fn *warn, void *ctx, char *err, size_t errlen);
 
+/* perf_run_reader for a caller that takes the stacks from the collapser
+ * handed over in *kept (perf_emit, perf_save; free it with perf_free),
+ * as perf_run_kept. */
+int perf_run_reader_kept(const struct perf_opts *o, struct lread *lr, const char *name,
+			 const struct perf_run_opts *ro, struct perf **kept, struct perf_stats *st,
+			 perf_warn_fn *warn, void *ctx, char *err, size_t errlen);
+
 #endif

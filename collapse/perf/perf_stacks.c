@@ -6,10 +6,12 @@
  * kind. */
 #include "perf_stacks.h"
 #include "outfile.h"
+#include "stacksink.h"
 #include "strtab.h"
 #include "xalloc.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +39,14 @@ struct perf_stacks {
 	size_t stkcap;		/* capacity of stk */
 	uint64_t *slot;		/* stack index: tag << 32 | (stack + 1), 0 empty */
 	size_t mask;		/* its slots - 1 (a power of two) */
+	int threads;		/* above 1: sort and write on two threads... */
+	size_t par_min;		/* ...when there are this many stacks */
 };
+
+/* Below this many stacks a second thread costs more than it saves. */
+#define PAR_MIN 32768
+/* Stacks per block of output text a thread formats at a time. */
+#define BLOCK 2048
 
 struct perf_stacks *perf_stacks_new(void)
 {
@@ -49,6 +58,14 @@ struct perf_stacks *perf_stacks_new(void)
 	t->mask = 4095;
 	t->slot = xcalloc(t->mask + 1, sizeof(*t->slot));
 	return t;
+}
+
+void perf_stacks_threads(struct perf_stacks *t, int threads)
+{
+	const char *min = getenv("FLAME_PAR_MIN");	/* tests: small inputs too */
+
+	t->threads = threads;
+	t->par_min = min ? (size_t)strtoul(min, NULL, 10) : PAR_MIN;
 }
 
 void perf_stacks_free(struct perf_stacks *t)
@@ -224,6 +241,15 @@ void perf_stacks_absorb(struct perf_stacks *t, struct perf_stacks *from)
 
 	if (!from->nstk)
 		return;
+	if (!t->nstk && !strtab_count(t->frames)) {
+		/* Nothing here yet (the calling thread of a threaded run):
+		 * from's table is taken whole, no stack hashed again. */
+		struct perf_stacks tmp = *t;
+
+		*t = *from;
+		*from = tmp;
+		return;
+	}
 	fmap = xmalloc((nf ? nf : 1) * sizeof(*fmap));
 	for (i = 0; i < nf; i++)
 		fmap[i] = perf_stacks_frame(t, from->fname[i], from->flen[i]);
@@ -364,6 +390,44 @@ static void sort_stacks(const uint32_t *rank, struct sortkey *v, struct sortkey 
 	memcpy(v, tmp, k * sizeof(*v));
 }
 
+/* A second thread's half of the sort. */
+struct half {
+	const uint32_t *rank;	/* key ranks */
+	struct sortkey *v;	/* the half */
+	struct sortkey *tmp;	/* room as large */
+	size_t n;		/* its stacks */
+};
+
+static void *sort_half(void *arg)
+{
+	struct half *h = arg;
+
+	sort_stacks(h->rank, h->v, h->tmp, h->n);
+	return NULL;
+}
+
+/* sort_stacks with the second half on another thread when it pays; the
+ * result is the same (the stacks are distinct, no two compare equal). */
+static void sort_all(const struct perf_stacks *t, const uint32_t *rank, struct sortkey *v,
+		     struct sortkey *tmp, size_t n)
+{
+	size_t h = n / 2, i = 0, j = h, k = 0;
+	struct half hv = { rank, v + h, tmp + h, n - h };
+	pthread_t th;
+
+	if (t->threads < 2 || n < t->par_min || pthread_create(&th, NULL, sort_half, &hv) != 0) {
+		sort_stacks(rank, v, tmp, n);
+		return;
+	}
+	sort_stacks(rank, v, tmp, h);
+	pthread_join(th, NULL);
+	while (i < h && j < n)
+		tmp[k++] = cmp_stacks(rank, &v[j], &v[i]) < 0 ? v[j++] : v[i++];
+	while (i < h)
+		tmp[k++] = v[i++];
+	memcpy(v, tmp, k * sizeof(*v));
+}
+
 /* The stacks' indexes in output order; the caller frees them. */
 static uint32_t *sorted(const struct perf_stacks *t)
 {
@@ -376,7 +440,7 @@ static uint32_t *sorted(const struct perf_stacks *t)
 		v[i].n = rec_n(t, i);
 		v[i].stack = (uint32_t)i;
 	}
-	sort_stacks(rank, v, tmp, t->nstk);
+	sort_all(t, rank, v, tmp, t->nstk);
 	for (i = 0; i < t->nstk; i++)
 		out[i] = v[i].stack;
 	free(tmp);
@@ -404,25 +468,136 @@ void perf_stacks_flush(struct perf_stacks *t, struct strtab *out)
 	clear(t);
 }
 
+void perf_stacks_emit(struct perf_stacks *t, const struct stack_sink *sink)
+{
+	uint32_t *v = sorted(t);
+	size_t i, n = strtab_count(t->frames);
+
+	for (i = 0; i < n; i++)
+		sink->frame(sink->ctx, (uint32_t)i, t->fname[i], t->flen[i]);
+	for (i = 0; i < t->nstk; i++) {
+		struct fcount c = rec_count(t, v[i]);
+
+		sink->stack(sink->ctx, rec_ids(t, v[i]), rec_n(t, v[i]), &c);
+	}
+	free(v);
+	clear(t);
+}
+
+/* Output text, a block of stacks at a time. */
+struct block {
+	char *buf;	/* "stack COUNT\n" lines */
+	size_t len;	/* bytes in buf */
+	size_t cap;	/* its capacity */
+};
+
+/* Block k of the stacks in order v, as folded_write writes them, into b. */
+static void format_block(const struct perf_stacks *t, const uint32_t *v, size_t k, struct block *b)
+{
+	size_t i, j, end = (k + 1) * BLOCK < t->nstk ? (k + 1) * BLOCK : t->nstk;
+
+	b->len = 0;
+	for (i = k * BLOCK; i < end; i++) {
+		const uint32_t *id = rec_ids(t, v[i]);
+		size_t n = rec_n(t, v[i]), need = n + 33;	/* ';'s, ' ', count, '\n' */
+		struct fcount c = rec_count(t, v[i]);
+		char *o;
+
+		for (j = 0; j < n; j++)
+			need += t->flen[id[j]];
+		if (b->cap - b->len < need)
+			xgrow(&b->buf, &b->cap, b->len + need, 1);
+		o = b->buf + b->len;
+		for (j = 0; j < n; j++) {
+			if (j)
+				*o++ = ';';
+			memcpy(o, t->fname[id[j]], t->flen[id[j]]);
+			o += t->flen[id[j]];
+		}
+		*o++ = ' ';
+		o += fcount_format(&c, o);
+		*o++ = '\n';
+		b->len = (size_t)(o - b->buf);
+	}
+}
+
+/* The second thread of a write: it formats the odd blocks, one at a time,
+ * each taken by the writing thread before the next is begun. */
+struct helper {
+	const struct perf_stacks *t;	/* the stacks */
+	const uint32_t *v;		/* in output order */
+	size_t nblocks;			/* blocks in all */
+	struct block b;			/* the block in hand */
+	int ready;			/* b is formatted, not yet written */
+	pthread_mutex_t mu;		/* guards ready */
+	pthread_cond_t cv;		/* ready changed */
+};
+
+static void *help(void *arg)
+{
+	struct helper *h = arg;
+	size_t k;
+
+	for (k = 1; k < h->nblocks; k += 2) {
+		pthread_mutex_lock(&h->mu);
+		while (h->ready)
+			pthread_cond_wait(&h->cv, &h->mu);
+		pthread_mutex_unlock(&h->mu);
+		format_block(h->t, h->v, k, &h->b);
+		pthread_mutex_lock(&h->mu);
+		h->ready = 1;
+		pthread_cond_broadcast(&h->cv);
+		pthread_mutex_unlock(&h->mu);
+	}
+	return NULL;
+}
+
+/* Writes the stacks in order v to f, the odd blocks formatted by a second
+ * thread when it pays (the bytes are the same). */
+static void write_blocks(const struct perf_stacks *t, const uint32_t *v, FILE *f)
+{
+	struct helper h = { t, v, (t->nstk + BLOCK - 1) / BLOCK, { NULL, 0, 0 }, 0,
+			    PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
+	struct block mine = { NULL, 0, 0 };
+	int par = t->threads > 1 && t->nstk >= t->par_min;
+	pthread_t th;
+	size_t k;
+
+	if (par && pthread_create(&th, NULL, help, &h) != 0)
+		par = 0;
+	for (k = 0; k < h.nblocks; k++) {
+		if (!par || k % 2 == 0) {
+			format_block(t, v, k, &mine);
+			fwrite(mine.buf, 1, mine.len, f);
+			continue;
+		}
+		pthread_mutex_lock(&h.mu);
+		while (!h.ready)
+			pthread_cond_wait(&h.cv, &h.mu);
+		pthread_mutex_unlock(&h.mu);
+		fwrite(h.b.buf, 1, h.b.len, f);
+		pthread_mutex_lock(&h.mu);
+		h.ready = 0;
+		pthread_cond_broadcast(&h.cv);
+		pthread_mutex_unlock(&h.mu);
+	}
+	if (par)
+		pthread_join(th, NULL);
+	free(mine.buf);
+	free(h.b.buf);
+}
+
 int perf_stacks_save(const struct perf_stacks *t, const char *path, char *err, size_t errlen)
 {
 	struct outfile *o = outfile_open(path);
 	uint32_t *v;
-	char *buf = NULL;
-	size_t cap = 0, i;
 
 	if (!o) {
 		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
 		return -1;
 	}
 	v = sorted(t);
-	for (i = 0; i < t->nstk; i++) {
-		size_t len = stack_str(t, v[i], &buf, &cap);
-		struct fcount c = rec_count(t, v[i]);
-
-		folded_write(outfile_stream(o), buf, len, &c);
-	}
-	free(buf);
+	write_blocks(t, v, outfile_stream(o));
 	free(v);
 	if (outfile_commit(o) < 0) {
 		snprintf(err, errlen, "write error on '%s': %s", path ? path : "<stdout>", strerror(errno));

@@ -19,6 +19,10 @@ struct perf_stacks;
 /* Returns an empty set.  Free with perf_stacks_free. */
 struct perf_stacks *perf_stacks_new(void);
 
+/* With threads above 1, sorting and writing a large set use a second
+ * thread (the output is the same).  A new set uses one. */
+void perf_stacks_threads(struct perf_stacks *t, int threads);
+
 /* Frees t.  perf_stacks_free(NULL) does nothing. */
 void perf_stacks_free(struct perf_stacks *t);
 
@@ -35,13 +39,20 @@ void perf_stacks_add(struct perf_stacks *t, const uint32_t *frames, size_t n,
 		     const struct fcount *c);
 
 /* Moves the stacks of from into t, summing the counts of stacks both
- * hold; from is left with no stacks (its names stay). */
+ * hold; from is left with no stacks (its names stay).  When t holds no
+ * name yet, the two tables are swapped instead: from then holds no names
+ * either, so ids handed out from it before are no longer valid. */
 void perf_stacks_absorb(struct perf_stacks *t, struct perf_stacks *from);
 
 /* Adds every stack of t, its frames joined root first with ';', to out
  * (values: struct fcount), then forgets the stacks, so flushing again
  * adds only what came since. */
 void perf_stacks_flush(struct perf_stacks *t, struct strtab *out);
+
+/* perf_stacks_flush into a sink instead of a table: every frame named,
+ * then every stack, in the order flush adds them; no stack spelled out. */
+struct stack_sink;
+void perf_stacks_emit(struct perf_stacks *t, const struct stack_sink *sink);
 
 /* Adds c to the stack spelled s (len bytes): its fields, split at every
  * ';' (empty ones too), are its frames, so it is written back as the

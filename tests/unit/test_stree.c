@@ -149,10 +149,73 @@ static void check_order(struct str *s, size_t n, int presort)
 	stree_free(t);
 }
 
+/* Stack x's fields as frame ids of t; returns how many. */
+static size_t split_ids(struct stree *t, const struct str *x, uint32_t *f)
+{
+	size_t n = 0, start = 0, i;
+
+	for (i = 0; i <= x->len; i++) {
+		if (i < x->len && x->s[i] != ';')
+			continue;
+		f[n++] = stree_frame(t, x->s + start, i - start);
+		start = i + 1;
+	}
+	return n;
+}
+
+/* stree_add_ids against stree_add: the same stacks, as text into one tree
+ * and as ids (or, with mix, text and ids by turns) into another, give the
+ * same node at every step, the same order verdict, and nodes that spell
+ * the stack.  presort: in line order, but for stacks swap and swap + 1
+ * traded (the first stack out of order is the one verdict that counts). */
+static void check_ids(struct str *s, size_t n, int presort, int mix, size_t swap)
+{
+	struct stree *a = stree_new(sizeof(size_t)), *b = stree_new(sizeof(size_t));
+	struct str *ref = malloc(n * sizeof(*ref));
+	uint32_t f[16], na, nb;
+	size_t i, cap = 0, len;
+	char *buf = NULL;
+	int ok = 1;
+
+	memcpy(ref, s, n * sizeof(*ref));
+	if (presort)
+		qsort(ref, n, sizeof(*ref), cmp_line);
+	if (swap + 1 < n) {
+		struct str tmp = ref[swap];
+
+		ref[swap] = ref[swap + 1];
+		ref[swap + 1] = tmp;
+	}
+	for (i = 0; i < n && ok; i++) {
+		const struct str *x = &ref[i];
+
+		if (i == n / 3) {
+			stree_trim(a);
+			stree_trim(b);
+		}
+		na = stree_add(a, x->s, x->len);
+		if (mix && i % 3 == 1)
+			nb = stree_add(b, x->s, x->len);
+		else
+			nb = stree_add_ids(b, f, split_ids(b, x, f));
+		len = stree_str(b, nb, &buf, &cap);
+		ok = na == nb && stree_in_order(a) == stree_in_order(b) && stree_count(a) == stree_count(b) &&
+		     len == x->len && memcmp(buf, x->s, len) == 0;
+	}
+	CHECK(ok);
+	CHECK(!presort || swap + 1 < n || stree_in_order(b));
+	CHECK(unique_nodes(b));
+	free(buf);
+	free(ref);
+	stree_free(a);
+	stree_free(b);
+}
+
 int main(void)
 {
 	static struct str s[MAXS];
 	unsigned long seed;
+	size_t k;
 
 	test_basic();
 	for (seed = 1; seed <= 20; seed++) {
@@ -161,6 +224,12 @@ int main(void)
 		check_order(s, n, 0);
 		check_order(s, n, 1);
 		check_order(s, n, 2);
+		check_ids(s, n, 0, 0, n);
+		check_ids(s, n, 1, 0, n);
+		check_ids(s, n, 0, 1, n);
+		check_ids(s, n, 1, 1, n);
+		for (k = seed; k + 1 < n; k += 37)
+			check_ids(s, n, 1, (int)(k % 2), k);
 	}
 	return check_done();
 }
