@@ -59,11 +59,14 @@ static long long_length(struct lz *z)
 	return len + 7;
 }
 
-/* Copies one match at z's position into dst at *o; returns 0 or -1. */
-static int match(struct lz *z, unsigned char *dst, size_t cap, size_t *o)
+/* Copies one match at z's position into dst at *o; returns 0 or -1.
+ * Pieces of 16 or 8 bytes may write past the match, below cap: bytes
+ * the next literals and matches overwrite. */
+static inline int match(struct lz *z, unsigned char *dst, size_t cap, size_t *o)
 {
 	uint32_t word;
 	size_t off, len, k;
+	unsigned char *d;
 	long extra;
 
 	if (z->n - z->i < 2)
@@ -80,11 +83,18 @@ static int match(struct lz *z, unsigned char *dst, size_t cap, size_t *o)
 	len += 3;
 	if (off > *o || len > cap - *o)
 		return -1;
-	if (off >= len) {
-		memcpy(dst + *o, dst + *o - off, len);
+	d = dst + *o;
+	if (off >= 16 && cap - *o >= len + 16) {	/* 16-byte pieces, the last past len */
+		for (k = 0; k < len; k += 16)
+			memcpy(d + k, d + k - off, 16);
+	} else if (off >= 8 && cap - *o >= len + 8) {
+		for (k = 0; k < len; k += 8)
+			memcpy(d + k, d + k - off, 8);
+	} else if (off >= len) {
+		memcpy(d, d - off, len);
 	} else {			/* overlapping: a repeating pattern */
 		for (k = 0; k < len; k++)
-			dst[*o + k] = dst[*o + k - off];
+			d[k] = d[k - off];
 	}
 	*o += len;
 	return 0;
