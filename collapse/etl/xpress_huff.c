@@ -217,6 +217,114 @@ static inline int match(struct hz *z, unsigned s, unsigned char *dst, size_t cap
 	return 0;
 }
 
+/* Input bytes one symbol reads at most (a refill, 7 of a long length,
+ * the format's reader behind by up to 4), rounded up. */
+#define SLACK 16
+
+/* The fast loop's reader: 64 bits refilled 32 at a time, ahead of the
+ * format's (hz: 16 to 31 bits held after each code, a word read when
+ * fewer) by whole words.  The byte stream a long length comes from starts
+ * where the format's reader stands: at_hz says where that is. */
+struct fz {
+	uint64_t acc;		/* the next bits, top aligned */
+	int cnt;		/* how many */
+	size_t p;		/* the next byte to load */
+};
+
+static inline void refill(struct fz *f, const unsigned char *s)
+{
+	f->acc |= (uint64_t)(le16(s + f->p) << 16 | le16(s + f->p + 2)) << (32 - f->cnt);
+	f->cnt += 32;
+	f->p += 4;
+}
+
+/* The format's reader as f stands, after a code: the bits it holds are
+ * as many as f's, less whole words, and 16 to 31. */
+static void at_hz(const struct fz *f, struct hz *z)
+{
+	int held = 16 + ((f->cnt - 16) & 15);
+
+	z->i = f->p - (size_t)(f->cnt - held) / 8;
+	z->bits = (uint32_t)(f->acc >> 32) & ~(0xffffffffu >> held);
+	z->have = held;
+}
+
+/* A match after its symbol s (0-255), as match() reads it; f refilled. */
+static inline int fast_match(struct fz *f, struct hz *z, unsigned s, unsigned char *dst,
+			     size_t cap, size_t *o)
+{
+	int nb = (int)(s >> 4);
+	size_t len = s & 15, off = 1;
+	long ext;
+
+	if (len == 15) {	/* from the byte stream: f restarts where it ends */
+		at_hz(f, z);
+		ext = long_length(z);
+		f->acc = (uint64_t)z->bits << 32;
+		f->cnt = z->have;
+		f->p = z->i;
+		if (ext < 0)
+			return -1;
+		len = (size_t)ext;
+	}
+	len += 3;
+	if (nb) {		/* 16 bits or more held */
+		off = (size_t)(f->acc >> (64 - nb)) | (size_t)1 << nb;
+		f->acc <<= nb;
+		f->cnt -= nb;
+	}
+	if (f->cnt < 32)
+		refill(f, z->s);
+	if (off > *o || len > cap - *o)
+		return -1;
+	copy(dst + *o, off, len, cap - *o);
+	*o += len;
+	return 0;
+}
+
+/* block's loop while SLACK input bytes or more are left: there the input
+ * cannot end inside a symbol, nor the end-of-stream symbol come.  z is
+ * left as block's own reader would be. */
+static int fast(struct hz *z, const struct code *c, unsigned char *dst, size_t end, size_t cap,
+		size_t *op)
+{
+	struct fz f = { (uint64_t)z->bits << 32, z->have, z->i };
+	size_t o = *op, lim = z->n - SLACK;
+	int r = 0, moved = 0;
+
+	if (o >= end || f.p > lim)
+		return 0;
+	if (f.cnt < 32)
+		refill(&f, z->s);
+	while (o < end && f.p <= lim) {
+		uint32_t e = c->tab[f.acc >> (64 - PBITS)];
+
+		if (e >= LONG) {
+			if (e == LONG)
+				e = long_code(c, (uint32_t)(f.acc >> (64 - TBITS)));
+			if (e == EMPTY) {
+				r = -1;
+				break;
+			}
+		}
+		f.acc <<= e >> 9;
+		f.cnt -= (int)(e >> 9);
+		moved = 1;
+		e &= NSYM - 1;
+		if (e < 256) {
+			dst[o++] = (unsigned char)e;
+			if (f.cnt < 32)
+				refill(&f, z->s);
+		} else if ((r = fast_match(&f, z, e - 256, dst, cap, &o)) < 0) {
+			break;
+		}
+	}
+	if (moved)
+		at_hz(&f, z);
+	*op = o;
+	return r;
+}
+
 /* One block's symbols into dst until *op reaches end (or, matches, cap);
  * returns 0, 1 at the end-of-stream symbol, -1 at a fault.  The reader's
  * state is a local copy meanwhile: stores into dst cannot alias it, so it
@@ -226,9 +334,9 @@ static int block(struct hz *zp, const struct code *c, unsigned char *dst, size_t
 {
 	struct hz z = *zp;
 	size_t o = *op;
-	int r = 0;
+	int r = z.n >= SLACK ? fast(&z, c, dst, end, cap, &o) : 0;
 
-	while (o < end) {
+	while (o < end && r == 0) {
 		uint32_t e;
 
 		if (z.dry) {
