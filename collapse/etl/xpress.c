@@ -130,7 +130,12 @@ size_t xpress_lz77(const unsigned char *src, size_t n, unsigned char *dst, size_
 				k = n - z.i;
 			if (k > cap - o)
 				k = cap - o;
-			memcpy(dst + o, src + z.i, k);
+			if (n - z.i >= 32 && cap - o >= 32) {	/* no call: 32 bytes, k of them kept */
+				memcpy(dst + o, src + z.i, 16);
+				memcpy(dst + o + 16, src + z.i + 16, 16);
+			} else {
+				memcpy(dst + o, src + z.i, k);
+			}
 			o += k;
 			z.i += k;
 			left -= (int)k;
