@@ -168,7 +168,15 @@ struct etl_key {
 	uint64_t ts;
 	uint32_t i;		/* the record */
 };
-struct etl_key *etl_sorted(const struct erec *rec, size_t n, int cpus);
+/* Its room, kept by the caller from one sort to the next. */
+struct etl_sortbuf {
+	struct etl_key *k, *t;
+	size_t *at;
+	size_t cap;
+};
+/* The order, in b (valid until the next sort with b). */
+struct etl_key *etl_sorted(const struct erec *rec, size_t n, int cpus, struct etl_sortbuf *b);
+void etl_sortbuf_free(struct etl_sortbuf *b);
 
 /* etl_join.c: the records replayed in time order, in windows: those
  * before every processor's latest time stamp once enough are kept (all
