@@ -70,7 +70,8 @@ void etl_images_ordered(struct etl *x)
 	for (i = 0; i < x->nimg; i++)
 		x->imgord[i] = (uint32_t)i;
 	sort_img = x->img;
-	qsort(x->imgord, x->nimg, sizeof(*x->imgord), by_pid_base);
+	if (x->nimg > 1)
+		qsort(x->imgord, x->nimg, sizeof(*x->imgord), by_pid_base);
 	x->nimgord = x->nimg;
 	group(x);
 }

@@ -67,6 +67,7 @@ static inline int match(struct lz *z, unsigned char *dst, size_t cap, size_t *o)
 	uint32_t word;
 	size_t off, len, k;
 	unsigned char *d;
+	const unsigned char *from;
 	long extra;
 
 	if (z->n - z->i < 2)
@@ -84,17 +85,18 @@ static inline int match(struct lz *z, unsigned char *dst, size_t cap, size_t *o)
 	if (off > *o || len > cap - *o)
 		return -1;
 	d = dst + *o;
+	from = d - off;
 	if (off >= 16 && cap - *o >= len + 16) {	/* 16-byte pieces, the last past len */
 		for (k = 0; k < len; k += 16)
-			memcpy(d + k, d + k - off, 16);
+			memcpy(d + k, from + k, 16);
 	} else if (off >= 8 && cap - *o >= len + 8) {
 		for (k = 0; k < len; k += 8)
-			memcpy(d + k, d + k - off, 8);
+			memcpy(d + k, from + k, 8);
 	} else if (off >= len) {
-		memcpy(d, d - off, len);
+		memcpy(d, from, len);
 	} else {			/* overlapping: a repeating pattern */
 		for (k = 0; k < len; k++)
-			d[k] = d[k - off];
+			d[k] = from[k];
 	}
 	*o += len;
 	return 0;

@@ -150,19 +150,20 @@ static inline void consume(struct hz *z, int n)
  * pattern) a byte at a time. */
 static inline void copy(unsigned char *d, size_t off, size_t len, size_t room)
 {
+	const unsigned char *from = d - off;
 	size_t k;
 
 	if (off >= 16 && room >= len + 16) {
 		for (k = 0; k < len; k += 16)
-			memcpy(d + k, d + k - off, 16);
+			memcpy(d + k, from + k, 16);
 	} else if (off >= 8 && room >= len + 8) {
 		for (k = 0; k < len; k += 8)
-			memcpy(d + k, d + k - off, 8);
+			memcpy(d + k, from + k, 8);
 	} else if (off >= len) {
-		memcpy(d, d - off, len);
+		memcpy(d, from, len);
 	} else {
 		for (k = 0; k < len; k++)
-			d[k] = d[k - off];
+			d[k] = from[k];
 	}
 }
 
