@@ -176,6 +176,8 @@ struct etl_sortbuf {
 };
 /* The order, in b (valid until the next sort with b). */
 struct etl_key *etl_sorted(const struct erec *rec, size_t n, int cpus, struct etl_sortbuf *b);
+/* Frees all of b but order (the last sort's), which b keeps. */
+void etl_sortbuf_trim(struct etl_sortbuf *b, struct etl_key *order);
 void etl_sortbuf_free(struct etl_sortbuf *b);
 
 /* etl_join.c: the records replayed in time order, in windows: those

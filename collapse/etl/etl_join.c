@@ -310,6 +310,8 @@ void etl_join(struct etl *x, int end)
 		x->join->ring = xmalloc(RING * sizeof(*x->join->ring));
 	}
 	order = etl_sorted(x->rec, x->nrec, 256, &x->join->sort);
+	if (end)	/* the last replay's aggregate may reuse that room */
+		etl_sortbuf_trim(&x->join->sort, order);
 	w = window_end(x, order, end);
 	for (i = 0; i < x->nrec && (end || order[i].ts < w); i++)
 		replay(x, &x->rec[order[i].i]);

@@ -93,6 +93,19 @@ struct etl_key *etl_sorted(const struct erec *rec, size_t n, int cpus, struct et
 	return k;
 }
 
+void etl_sortbuf_trim(struct etl_sortbuf *b, struct etl_key *order)
+{
+	if (order == b->t) {
+		b->t = b->k;
+		b->k = order;
+	}
+	free(b->t);
+	free(b->at);
+	b->t = NULL;
+	b->at = NULL;
+	b->cap = 0;		/* the next sort allocates anew */
+}
+
 void etl_sortbuf_free(struct etl_sortbuf *b)
 {
 	free(b->k);
