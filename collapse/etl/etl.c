@@ -69,6 +69,8 @@ void etl_free(struct etl *x)
 	free(x->keyfrag);
 	free(x->img);
 	free(x->imgord);
+	free(x->imgrp);
+	free(x->imghint);
 	free(x->sigcache);
 	free(x);
 }

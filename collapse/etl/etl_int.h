@@ -12,6 +12,7 @@
 
 struct strtab;
 struct join;
+struct etl_imgrp;
 
 /* Kernel events by hook id: group << 8 | opcode (MOF classes). */
 enum {
@@ -132,8 +133,11 @@ struct etl {
 	size_t nkey, keycap;
 	struct eimage *img;		/* images */
 	size_t nimg, imgcap;
-	uint32_t *imgord;		/* etl_agg.c: images by (pid, base), when not dirty */
+	uint32_t *imgord;		/* etl_img.c: images by (pid, base, t0), when not dirty */
 	size_t nimgord, imgordcap;
+	struct etl_imgrp *imgrp;	/* etl_img.c: them grouped by (pid, base) */
+	size_t nimgrp, imgrpcap;
+	uint32_t *imghint;		/* etl_img.c: groups recent lookups found + 1 */
 	struct esample *sigcache;	/* etl_agg.c: recent signatures, by their key's hash */
 	uint32_t epoch;			/* image events replayed */
 	struct etl_syms *syms;		/* --symbols, or NULL */
@@ -164,7 +168,17 @@ struct etl_key {
 	uint64_t ts;
 	uint32_t i;		/* the record */
 };
-struct etl_key *etl_sorted(const struct erec *rec, size_t n, int cpus);
+/* Its room, kept by the caller from one sort to the next. */
+struct etl_sortbuf {
+	struct etl_key *k, *t;
+	size_t *at;
+	size_t cap;
+};
+/* The order, in b (valid until the next sort with b). */
+struct etl_key *etl_sorted(const struct erec *rec, size_t n, int cpus, struct etl_sortbuf *b);
+/* Frees all of b but order (the last sort's), which b keeps. */
+void etl_sortbuf_trim(struct etl_sortbuf *b, struct etl_key *order);
+void etl_sortbuf_free(struct etl_sortbuf *b);
 
 /* etl_join.c: the records replayed in time order, in windows: those
  * before every processor's latest time stamp once enough are kept (all
@@ -183,8 +197,9 @@ static inline int etl_kernel_addr(const struct etl *x, uint64_t a)
  * those the time filter drops only counted). */
 void etl_agg_add(struct etl *x, const struct esample *s);
 
-/* The images of x in order (after new ones came), and the one of pid
- * holding address a at time ts: its index + 1, or 0. */
+/* etl_img.c: the images of x in order (after new ones came), and the
+ * one of pid holding address a at time ts: its index + 1, or 0.  The
+ * lookup keeps hints in x (x's images unchanged). */
 void etl_images_ordered(struct etl *x);
 uint32_t etl_image_at(const struct etl *x, uint32_t pid, uint64_t a, uint64_t ts);
 

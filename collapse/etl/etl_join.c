@@ -27,6 +27,7 @@ struct join {
 	struct map64 pend;	/* tid -> first sample waiting to leave the kernel (seq + 1) */
 	struct map64 keys;	/* stack key -> its open reference + 1 */
 	struct map64 imgs;	/* (pid, base) -> image */
+	struct etl_sortbuf sort;	/* the time order's room */
 	struct esample *ring;	/* live samples, by seq % RING */
 	uint32_t lo, hi;	/* the live seqs: [lo, hi) */
 };
@@ -308,11 +309,12 @@ void etl_join(struct etl *x, int end)
 		x->join = xcalloc(1, sizeof(*x->join));
 		x->join->ring = xmalloc(RING * sizeof(*x->join->ring));
 	}
-	order = etl_sorted(x->rec, x->nrec, 256);
+	order = etl_sorted(x->rec, x->nrec, 256, &x->join->sort);
+	if (end)	/* the last replay's aggregate may reuse that room */
+		etl_sortbuf_trim(&x->join->sort, order);
 	w = window_end(x, order, end);
 	for (i = 0; i < x->nrec && (end || order[i].ts < w); i++)
 		replay(x, &x->rec[order[i].i]);
-	free(order);
 	if (!end) {		/* the rest, in file order, for the next window */
 		for (i = 0; i < x->nrec; i++)
 			if (x->rec[i].ts >= w)
@@ -322,6 +324,7 @@ void etl_join(struct etl *x, int end)
 		return;
 	}
 	x->nrec = 0;
+	etl_sortbuf_free(&x->join->sort);	/* before the emit's own peak */
 	while (x->join->lo != x->join->hi)
 		finish(x);
 	late_names(x);
@@ -339,6 +342,7 @@ void etl_join_free(struct etl *x)
 	map64_free(&j->pend);
 	map64_free(&j->keys);
 	map64_free(&j->imgs);
+	etl_sortbuf_free(&j->sort);
 	free(j->ring);
 	free(j);
 	x->join = NULL;

@@ -41,9 +41,8 @@ static size_t runs(const struct etl_key *k, size_t n, size_t *at)
 }
 
 /* The keys of rec (n of them) grouped by CPU, file order kept within. */
-static struct etl_key *by_cpu(const struct erec *rec, size_t n, int cpus)
+static void by_cpu(const struct erec *rec, size_t n, int cpus, struct etl_key *k)
 {
-	struct etl_key *k = xmalloc((n ? n : 1) * sizeof(*k));
 	size_t *start = xcalloc((size_t)cpus + 1, sizeof(*start)), i;
 
 	for (i = 0; i < n; i++)
@@ -57,19 +56,28 @@ static struct etl_key *by_cpu(const struct erec *rec, size_t n, int cpus)
 		o->i = (uint32_t)i;
 	}
 	free(start);
-	return k;
 }
 
-struct etl_key *etl_sorted(const struct erec *rec, size_t n, int cpus)
+struct etl_key *etl_sorted(const struct erec *rec, size_t n, int cpus, struct etl_sortbuf *b)
 {
-	struct etl_key *k = by_cpu(rec, n, cpus), *t, *swap;
-	size_t *at = xmalloc((n + 1) * sizeof(*at)), r, i, w;
+	struct etl_key *k, *t, *swap;
+	size_t *at, r, i, w;
 
-	if (n < 2 || (r = runs(k, n, at)) == 1) {
-		free(at);
-		return k;
+	if (b->cap < n + 1) {	/* kept from window to window: no pages to map again */
+		free(b->k);
+		free(b->t);
+		free(b->at);
+		b->cap = n + 1;
+		b->k = xmalloc(b->cap * sizeof(*b->k));
+		b->t = xmalloc(b->cap * sizeof(*b->t));
+		b->at = xmalloc(b->cap * sizeof(*b->at));
 	}
-	t = xmalloc(n * sizeof(*t));
+	k = b->k;
+	t = b->t;
+	at = b->at;
+	by_cpu(rec, n, cpus, k);
+	if (n < 2 || (r = runs(k, n, at)) == 1)
+		return k;
 	while (r > 1) {		/* merge runs pairwise, halving their count */
 		for (i = 0, w = 0; i < r; i += 2, w++) {
 			if (i + 1 < r)
@@ -82,7 +90,26 @@ struct etl_key *etl_sorted(const struct erec *rec, size_t n, int cpus)
 		r = w;
 		swap = k, k = t, t = swap;
 	}
-	free(t);
-	free(at);
 	return k;
+}
+
+void etl_sortbuf_trim(struct etl_sortbuf *b, struct etl_key *order)
+{
+	if (order == b->t) {
+		b->t = b->k;
+		b->k = order;
+	}
+	free(b->t);
+	free(b->at);
+	b->t = NULL;
+	b->at = NULL;
+	b->cap = 0;		/* the next sort allocates anew */
+}
+
+void etl_sortbuf_free(struct etl_sortbuf *b)
+{
+	free(b->k);
+	free(b->t);
+	free(b->at);
+	memset(b, 0, sizeof(*b));
 }

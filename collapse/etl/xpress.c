@@ -59,11 +59,15 @@ static long long_length(struct lz *z)
 	return len + 7;
 }
 
-/* Copies one match at z's position into dst at *o; returns 0 or -1. */
-static int match(struct lz *z, unsigned char *dst, size_t cap, size_t *o)
+/* Copies one match at z's position into dst at *o; returns 0 or -1.
+ * Pieces of 16 or 8 bytes may write past the match, below cap: bytes
+ * the next literals and matches overwrite. */
+static inline int match(struct lz *z, unsigned char *dst, size_t cap, size_t *o)
 {
 	uint32_t word;
 	size_t off, len, k;
+	unsigned char *d;
+	const unsigned char *from;
 	long extra;
 
 	if (z->n - z->i < 2)
@@ -80,11 +84,19 @@ static int match(struct lz *z, unsigned char *dst, size_t cap, size_t *o)
 	len += 3;
 	if (off > *o || len > cap - *o)
 		return -1;
-	if (off >= len) {
-		memcpy(dst + *o, dst + *o - off, len);
+	d = dst + *o;
+	from = d - off;
+	if (off >= 16 && cap - *o >= len + 16) {	/* 16-byte pieces, the last past len */
+		for (k = 0; k < len; k += 16)
+			memcpy(d + k, from + k, 16);
+	} else if (off >= 8 && cap - *o >= len + 8) {
+		for (k = 0; k < len; k += 8)
+			memcpy(d + k, from + k, 8);
+	} else if (off >= len) {
+		memcpy(d, from, len);
 	} else {			/* overlapping: a repeating pattern */
 		for (k = 0; k < len; k++)
-			dst[*o + k] = dst[*o + k - off];
+			d[k] = from[k];
 	}
 	*o += len;
 	return 0;
@@ -120,7 +132,12 @@ size_t xpress_lz77(const unsigned char *src, size_t n, unsigned char *dst, size_
 				k = n - z.i;
 			if (k > cap - o)
 				k = cap - o;
-			memcpy(dst + o, src + z.i, k);
+			if (n - z.i >= 32 && cap - o >= 32) {	/* no call: 32 bytes, k of them kept */
+				memcpy(dst + o, src + z.i, 16);
+				memcpy(dst + o + 16, src + z.i + 16, 16);
+			} else {
+				memcpy(dst + o, src + z.i, k);
+			}
 			o += k;
 			z.i += k;
 			left -= (int)k;

@@ -62,36 +62,57 @@ struct code {
 	uint16_t sym[NSYM];		/* symbols by (length, value) */
 };
 
-/* Builds c from the code lengths at t; returns -1 when they overflow. */
+/* The table entries of c: each code up to PBITS long fills the entries
+ * its bits begin; those of longer codes say LONG, the rest EMPTY. */
+static void fill(struct code *c, uint32_t at)
+{
+	uint32_t k = 0, span, e;
+	int len, n;
+
+	for (len = 1; len <= PBITS; len++) {
+		span = 1u << (PBITS - len);
+		for (n = c->first[len]; n < c->first[len + 1]; n++) {
+			e = (uint32_t)c->sym[n] | (uint32_t)len << 9;
+			for (uint32_t j = 0; j < span; j++)
+				c->tab[k + j] = (uint16_t)e;
+			k += span;
+		}
+	}
+	for (; k < (at + (1u << (TBITS - PBITS)) - 1) >> (TBITS - PBITS); k++)
+		c->tab[k] = LONG;
+	for (; k < 1u << PBITS; k++)
+		c->tab[k] = EMPTY;
+}
+
+/* Builds c from the code lengths at t (canonical: by length, then by
+ * symbol); returns -1 when they overflow or make no code. */
 static int build(const unsigned char *t, struct code *c)
 {
-	uint32_t at = 0, span, k;
-	int len, s, l, n = 0;
+	uint16_t count[TBITS + 1] = { 0 }, next[TBITS + 1];
+	uint32_t at = 0;
+	int len, s, n = 0;
 
+	for (s = 0; s < TABLE; s++) {
+		count[t[s] & 15]++;
+		count[t[s] >> 4]++;
+	}
 	for (len = 1; len <= TBITS; len++) {
 		c->start[len] = at;
 		c->first[len] = (uint16_t)n;
-		span = 1u << (TBITS - len);
-		for (s = 0; s < NSYM; s++) {
-			l = s & 1 ? t[s >> 1] >> 4 : t[s >> 1] & 15;
-			if (l != len)
-				continue;
-			if (at + span > 1u << TBITS)
-				return -1;
-			c->sym[n++] = (uint16_t)s;
-			if (len <= PBITS)
-				for (k = 0; k < span >> (TBITS - PBITS); k++)
-					c->tab[(at >> (TBITS - PBITS)) + k] = (uint16_t)(s | len << 9);
-			else if ((at & ((1u << (TBITS - PBITS)) - 1)) == 0)
-				c->tab[at >> (TBITS - PBITS)] = LONG;
-			at += span;
-		}
+		next[len] = (uint16_t)n;
+		at += (uint32_t)count[len] << (TBITS - len);
+		n += count[len];
 	}
 	c->start[TBITS + 1] = at;
-	if (at == 0)
+	c->first[TBITS + 1] = (uint16_t)n;
+	if (at == 0 || at > 1u << TBITS)
 		return -1;
-	for (k = (at + (1u << (TBITS - PBITS)) - 1) >> (TBITS - PBITS); k < 1u << PBITS; k++)
-		c->tab[k] = EMPTY;
+	for (s = 0; s < NSYM; s++) {
+		len = s & 1 ? t[s >> 1] >> 4 : t[s >> 1] & 15;
+		if (len)
+			c->sym[next[len]++] = (uint16_t)s;
+	}
+	fill(c, at);
 	return 0;
 }
 
@@ -108,7 +129,7 @@ static uint32_t long_code(const struct code *c, uint32_t v)
 }
 
 /* Drops n bits, reading a word when fewer than 16 are left. */
-static void consume(struct hz *z, int n)
+static inline void consume(struct hz *z, int n)
 {
 	z->bits <<= n;
 	z->have -= n;
@@ -121,6 +142,29 @@ static void consume(struct hz *z, int n)
 	z->bits |= le16(z->s + z->i) << (16 - z->have);
 	z->have += 16;
 	z->i += 2;
+}
+
+/* A match's len bytes from off back to d, room bytes being writable
+ * there: far ones in 16 or 8-byte pieces (a piece may write past len
+ * within room, bytes the next symbols overwrite), near ones (a repeating
+ * pattern) a byte at a time. */
+static inline void copy(unsigned char *d, size_t off, size_t len, size_t room)
+{
+	const unsigned char *from = d - off;
+	size_t k;
+
+	if (off >= 16 && room >= len + 16) {
+		for (k = 0; k < len; k += 16)
+			memcpy(d + k, from + k, 16);
+	} else if (off >= 8 && room >= len + 8) {
+		for (k = 0; k < len; k += 8)
+			memcpy(d + k, from + k, 8);
+	} else if (off >= len) {
+		memcpy(d, from, len);
+	} else {
+		for (k = 0; k < len; k++)
+			d[k] = from[k];
+	}
 }
 
 /* A match's length beyond 3 whose 4 bits were 15, from the byte stream;
@@ -149,10 +193,10 @@ static long long_length(struct hz *z)
 
 /* A match after its symbol s (0-255: offset bits << 4 | length) into dst
  * at *o; returns 0 or -1. */
-static int match(struct hz *z, unsigned s, unsigned char *dst, size_t cap, size_t *o)
+static inline int match(struct hz *z, unsigned s, unsigned char *dst, size_t cap, size_t *o)
 {
 	int nb = (int)(s >> 4);
-	size_t len = s & 15, off = 1, k;
+	size_t len = s & 15, off = 1;
 	long ext;
 
 	if (len == 15) {
@@ -169,42 +213,163 @@ static int match(struct hz *z, unsigned s, unsigned char *dst, size_t cap, size_
 	}
 	if (off > *o || len > cap - *o)
 		return -1;
-	if (off >= len) {
-		memcpy(dst + *o, dst + *o - off, len);
-	} else {
-		for (k = 0; k < len; k++)
-			dst[*o + k] = dst[*o + k - off];
-	}
+	copy(dst + *o, off, len, cap - *o);
 	*o += len;
 	return 0;
 }
 
-/* One block's symbols into dst until *o reaches end (or, matches, cap);
- * returns 0, 1 at the end-of-stream symbol, -1 at a fault. */
-static int block(struct hz *z, const struct code *c, unsigned char *dst, size_t end, size_t cap,
-		 size_t *o)
-{
-	while (*o < end) {
-		uint32_t e;
+/* Input bytes one symbol reads at most (a refill, 7 of a long length,
+ * the format's reader behind by up to 4), rounded up. */
+#define SLACK 16
 
-		if (z->dry)
+/* The fast loop's reader: 64 bits refilled 32 at a time, ahead of the
+ * format's (hz: 16 to 31 bits held after each code, a word read when
+ * fewer) by whole words.  The byte stream a long length comes from starts
+ * where the format's reader stands: at_hz says where that is. */
+struct fz {
+	uint64_t acc;		/* the next bits, top aligned */
+	int cnt;		/* how many */
+	size_t p;		/* the next byte to load */
+};
+
+static inline void refill(struct fz *f, const unsigned char *s)
+{
+	f->acc |= (uint64_t)(le16(s + f->p) << 16 | le16(s + f->p + 2)) << (32 - f->cnt);
+	f->cnt += 32;
+	f->p += 4;
+}
+
+/* The format's reader as f stands, after a code: the bits it holds are
+ * as many as f's, less whole words, and 16 to 31. */
+static void at_hz(const struct fz *f, struct hz *z)
+{
+	int held = 16 + ((f->cnt - 16) & 15);
+
+	z->i = f->p - (size_t)(f->cnt - held) / 8;
+	z->bits = (uint32_t)(f->acc >> 32) & ~(0xffffffffu >> held);
+	z->have = held;
+}
+
+/* A match after its symbol s (0-255), as match() reads it; f refilled. */
+static inline int fast_match(struct fz *f, struct hz *z, unsigned s, unsigned char *dst,
+			     size_t cap, size_t *o)
+{
+	int nb = (int)(s >> 4);
+	size_t len = s & 15, off = 1;
+	long ext;
+
+	if (len == 15) {	/* from the byte stream: f restarts where it ends */
+		at_hz(f, z);
+		ext = long_length(z);
+		f->acc = (uint64_t)z->bits << 32;
+		f->cnt = z->have;
+		f->p = z->i;
+		if (ext < 0)
 			return -1;
-		if ((e = c->tab[z->bits >> (32 - PBITS)]) == LONG)
-			e = long_code(c, z->bits >> (32 - TBITS));
-		if (e == EMPTY)
-			return -1;
-		consume(z, (int)(e >> 9));
+		len = (size_t)ext;
+	}
+	len += 3;
+	if (nb) {		/* 16 bits or more held */
+		off = (size_t)(f->acc >> (64 - nb)) | (size_t)1 << nb;
+		f->acc <<= nb;
+		f->cnt -= nb;
+	}
+	if (f->cnt < 32)
+		refill(f, z->s);
+	if (off > *o || len > cap - *o)
+		return -1;
+	copy(dst + *o, off, len, cap - *o);
+	*o += len;
+	return 0;
+}
+
+/* block's loop while SLACK input bytes or more are left: there the input
+ * cannot end inside a symbol, nor the end-of-stream symbol come.  z is
+ * left as block's own reader would be. */
+static int fast(struct hz *z, const struct code *c, unsigned char *dst, size_t end, size_t cap,
+		size_t *op)
+{
+	struct fz f = { (uint64_t)z->bits << 32, z->have, z->i };
+	size_t o = *op, lim = z->n - SLACK;
+	int r = 0, moved = 0;
+
+	if (o >= end || f.p > lim)
+		return 0;
+	if (f.cnt < 32)
+		refill(&f, z->s);
+	while (o < end && f.p <= lim) {
+		uint32_t e = c->tab[f.acc >> (64 - PBITS)];
+
+		if (e >= LONG) {
+			if (e == LONG)
+				e = long_code(c, (uint32_t)(f.acc >> (64 - TBITS)));
+			if (e == EMPTY) {
+				r = -1;
+				break;
+			}
+		}
+		f.acc <<= e >> 9;
+		f.cnt -= (int)(e >> 9);
+		moved = 1;
 		e &= NSYM - 1;
 		if (e < 256) {
-			dst[(*o)++] = (unsigned char)e;
+			dst[o++] = (unsigned char)e;
+			if (f.cnt < 32)
+				refill(&f, z->s);
+		} else if ((r = fast_match(&f, z, e - 256, dst, cap, &o)) < 0) {
+			break;
+		}
+	}
+	if (moved)
+		at_hz(&f, z);
+	*op = o;
+	return r;
+}
+
+/* One block's symbols into dst until *op reaches end (or, matches, cap);
+ * returns 0, 1 at the end-of-stream symbol, -1 at a fault.  The reader's
+ * state is a local copy meanwhile: stores into dst cannot alias it, so it
+ * stays in registers. */
+static int block(struct hz *zp, const struct code *c, unsigned char *dst, size_t end, size_t cap,
+		 size_t *op)
+{
+	struct hz z = *zp;
+	size_t o = *op;
+	int r = z.n >= SLACK ? fast(&z, c, dst, end, cap, &o) : 0;
+
+	while (o < end && r == 0) {
+		uint32_t e;
+
+		if (z.dry) {
+			r = -1;
+			break;
+		}
+		if ((e = c->tab[z.bits >> (32 - PBITS)]) >= LONG) {
+			if (e == LONG)
+				e = long_code(c, z.bits >> (32 - TBITS));
+			if (e == EMPTY) {
+				r = -1;
+				break;
+			}
+		}
+		consume(&z, (int)(e >> 9));
+		e &= NSYM - 1;
+		if (e < 256) {
+			dst[o++] = (unsigned char)e;
 			continue;
 		}
-		if (e == 256 && z->i >= z->n)
-			return 1;
-		if (match(z, e - 256, dst, cap, o) < 0)
-			return -1;
+		if (e == 256 && z.i >= z.n) {
+			r = 1;
+			break;
+		}
+		if (match(&z, e - 256, dst, cap, &o) < 0) {
+			r = -1;
+			break;
+		}
 	}
-	return 0;
+	*zp = z;
+	*op = o;
+	return r;
 }
 
 size_t xpress_huff(const unsigned char *src, size_t n, unsigned char *dst, size_t cap,
