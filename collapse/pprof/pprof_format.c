@@ -84,34 +84,6 @@ int pprof_fmt_sniff(const char *head, size_t len)
 	return n > 1 ? 90 : 60;
 }
 
-/* Reads all of lr into memory, owned by the caller: *len bytes.  NULL
- * with a message in err when it cannot be read or is too large. */
-static unsigned char *slurp(struct lread *lr, size_t *len, char *err, size_t errlen)
-{
-	unsigned char *buf = NULL;
-	size_t cap = 0;
-	ssize_t n = 1;
-
-	*len = 0;
-	while (n > 0) {
-		if (*len >= PPROF_MAX_INPUT) {
-			snprintf(err, errlen, "larger than %llu bytes",
-				 (unsigned long long)PPROF_MAX_INPUT);
-			free(buf);
-			return NULL;
-		}
-		xgrow(&buf, &cap, *len + 65536, 1);
-		n = lread_read(lr, (char *)buf + *len, cap - *len);
-		*len += n > 0 ? (size_t)n : 0;
-	}
-	if (n < 0) {
-		snprintf(err, errlen, "%s", lread_error(lr));
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
 /* Offers the sample type's unit as the unit of the weights: "ns" for
  * nanoseconds, the type's name ("samples") for a count, else the unit. */
 static void offer_unit(const struct format_job *j, const struct pprof_prof *p, int vi)
@@ -194,10 +166,13 @@ int pprof_collect(const struct format_job *j)
 		snprintf(j->err, j->errlen, "%s: larger than %llu bytes", j->name,
 			 (unsigned long long)PPROF_MAX_INPUT);
 		return -1;
-	} else if ((buf = slurp(j->lr, &len, j->err, j->errlen)))
+	} else if ((buf = (unsigned char *)lread_slurp(j->lr, PPROF_MAX_INPUT, &len, j->err,
+							  j->errlen)) && !j->err[0]) {
 		p = pprof_read(buf, len, PPROF_OWN);
-	else
+	} else {
+		free(buf);
 		return -1;
+	}
 	/* The samples are drawn once: an inflated profile's pages of
 	 * samples drawn go back as the drawing goes. */
 	p->once = 1;
