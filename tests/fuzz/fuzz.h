@@ -4,9 +4,13 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "folded.h"
 #include "lread.h"
 #include "pvread.h"
+#include "strtab.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -33,10 +37,25 @@ static inline void fuzz_lines(const uint8_t *data, size_t size, lread_line_fn *f
 	lread_free(lr);
 }
 
-#ifdef FLAME_LINEFMT_H
-#include "folded.h"
-#include "strtab.h"
+/* Aborts unless tables a and b (values: struct fcount) hold the same
+ * stacks with the same counts: two readings of one input must agree. */
+static inline void fuzz_same_stacks(const struct strtab *a, const struct strtab *b)
+{
+	size_t i, n = strtab_count(a), len;
 
+	if (strtab_count(b) != n)
+		abort();
+	for (i = 0; i < n; i++) {
+		const char *s = strtab_str(a, (uint32_t)i, &len);
+		uint32_t j = strtab_find(b, s, len);
+
+		if (j == UINT32_MAX || memcmp(strtab_val(a, (uint32_t)i), strtab_val(b, j),
+					      sizeof(struct fcount)) != 0)
+			abort();
+	}
+}
+
+#ifdef FLAME_LINEFMT_H
 /* Reads data, line by line, as linefmt format f with options fopts. */
 static inline void fuzz_linefmt(const struct linefmt *f, const void *fopts, const uint8_t *data,
 				size_t size)

@@ -46,23 +46,6 @@ static void run(const struct sample_opts *o, int blocks, const uint8_t *data, si
 	sample_free(s);
 }
 
-/* Aborts unless a and b hold the same stacks with the same counts. */
-static void same(const struct strtab *a, const struct strtab *b)
-{
-	size_t i, n = strtab_count(a), len;
-
-	if (strtab_count(b) != n)
-		abort();
-	for (i = 0; i < n; i++) {
-		const char *s = strtab_str(a, (uint32_t)i, &len);
-		uint32_t j = strtab_find(b, s, len);
-
-		if (j == UINT32_MAX || memcmp(strtab_val(a, (uint32_t)i), strtab_val(b, j),
-					      sizeof(struct fcount)) != 0)
-			abort();
-	}
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sample_opts o = { { 0 }, 0 };
@@ -76,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	run(&o, 0, data, size, t);
 	run(&o, 1, data, size, u);
-	same(t, u);
+	fuzz_same_stacks(t, u);
 	free(strtab_sorted(t));
 	strtab_free(t);
 	strtab_free(u);
