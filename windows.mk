@@ -44,10 +44,9 @@ WIN_LINUX_ONLY += collapse/lnt/lnt_perf.c collapse/lnt/lnt_objdump.c
 COLLAPSE_SRC   := $(filter-out $(WIN_LINUX_ONLY),$(COLLAPSE_SRC))
 COLLAPSE_MAINS := $(filter-out $(WIN_LINUX_ONLY),$(COLLAPSE_MAINS))
 TOOLS          := flamegraph flame $(notdir $(COLLAPSE_MAINS:.c=))
-# The format table names the perf.data reader once it exists: a stand-in
-# says that reading perf.data needs the Linux build.
-COLLAPSE_SRC   += $(if $(wildcard collapse/perfdata/perfdata_format.h),win/perfdata_none.c \
-                  collapse/perfdata/perfdata_sniff.c)
+# Of that folder, the format row (which on Windows says that reading
+# perf.data needs the Linux build) and the sniff that tells one.
+COLLAPSE_SRC   += collapse/perfdata/perfdata_format.c collapse/perfdata/perfdata_sniff.c
 LIB_SRC        += lib/winsys.c
 # winsys.h goes ahead of every source; lib/win holds the POSIX headers
 # Windows lacks.  mingw's own printf and strtod (ANSI stdio) print and read
@@ -60,7 +59,4 @@ WARN     += -Wno-format
 # Replaces the Linux libraries: zlib only (xxhash is inlined), static.
 LDLIBS   := -lz -lm
 windows-tools: $(TOOLS:%=$(B)/%$(EXE))
-$(B)/win/%.o: win/%.c $(B)/.flags
-	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(COLLAPSE_INC) $(ALL_CFLAGS) -c -o $@ $<
 endif

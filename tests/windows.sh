@@ -255,6 +255,13 @@ windows_linux_only() {
 	_rc=$?
 	[ "$_rc" = 1 ] && grep -q "needs the Linux build" "$W/err" \
 		&& pass "windows: flame record says it needs Linux" || fail "windows: flame record" "exit $_rc: $(cat "$W/err")"
+	for _t in flame stackcollapse-perf; do
+		wexe $_t tests/data/perfdata/fp.data > /dev/null 2> "$W/err"
+		_rc=$?
+		[ "$_rc" = 1 ] && grep -q "fp.data: reading perf.data needs the Linux build" "$W/err" \
+			&& pass "windows: $_t.exe on a perf.data says it needs Linux" \
+			|| fail "windows: $_t.exe on a perf.data" "exit $_rc: $(cat "$W/err")"
+	done
 	wexe stackcollapse-perf --inline examples/threads.perf.gz > "$W/win.folded" 2> "$W/err"
 	grep -q "only the Linux build can run" "$W/err" && same "windows: --inline falls back to perf's frames" \
 		"$W/lin.folded" "$W/win.folded" || fail "windows: --inline message" "$(cat "$W/err")"

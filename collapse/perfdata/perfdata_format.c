@@ -1,7 +1,10 @@
 /* perfdata_format: perf.data as a row of the format table, and the one
  * call perf_run makes for a perf.data given to stackcollapse-perf.  Both
  * feed the perf text collapser, so options and names are the text
- * path's. */
+ * path's.  The Windows build, which leaves the reader out (it needs
+ * libelf, libdw and libzstd), builds this file alone of the folder (with
+ * perfdata_sniff.c): a perf.data is still told, and read as an error
+ * that says what to do. */
 #include "perfdata_format.h"
 #include "collect.h"
 #include "perf_cli.h"
@@ -11,6 +14,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+
+#ifndef _WIN32
 
 /* perf_warn_fn's context, for perfdata's messages. */
 struct sink {
@@ -46,10 +51,8 @@ static void report(const struct sink *s, const char *name, const struct perfdata
 	}
 }
 
-/* perfdata_collapse, called here by this name: the Windows build's
- * stand-in (win/perfdata_none.c) defines perfdata_collapse too. */
-static int collapse(struct perf *p, const struct perf_opts *o, struct lread *lr, const char *name,
-		    perf_warn_fn *warn, void *ctx, char *err, size_t errlen)
+int perfdata_collapse(struct perf *p, const struct perf_opts *o, struct lread *lr,
+		      const char *name, perf_warn_fn *warn, void *ctx, char *err, size_t errlen)
 {
 	struct sink s = { warn, ctx };
 	struct perfdata_stats st;
@@ -71,11 +74,18 @@ static int collapse(struct perf *p, const struct perf_opts *o, struct lread *lr,
 	return rc;
 }
 
+#else
+
 int perfdata_collapse(struct perf *p, const struct perf_opts *o, struct lread *lr,
 		      const char *name, perf_warn_fn *warn, void *ctx, char *err, size_t errlen)
 {
-	return collapse(p, o, lr, name, warn, ctx, err, errlen);
+	(void)p, (void)o, (void)lr, (void)name, (void)warn, (void)ctx;
+	snprintf(err, errlen, "reading perf.data needs the Linux build; on Linux, "
+		 "'perf script -i FILE > FILE.txt' writes text this build reads");
+	return -1;
 }
+
+#endif
 
 /* Other events and filters, as the text path reports them. */
 static void report_perf(const struct format_job *j, const struct perf_stats *st)
@@ -110,7 +120,7 @@ int perfdata_collect(const struct format_job *j)
 		po.pid = po.tid = 1;
 	po.seq = j->o->seq;
 	p = perf_new(&po, j->t, j->warn, j->ctx);
-	rc = collapse(p, &po, j->lr, j->name, j->warn, j->ctx, msg, sizeof(msg));
+	rc = perfdata_collapse(p, &po, j->lr, j->name, j->warn, j->ctx, msg, sizeof(msg));
 	if (rc < 0)
 		snprintf(j->err, j->errlen, "%s: %s", j->name, msg);
 	report_perf(j, perf_stats(p));
