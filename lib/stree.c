@@ -8,67 +8,20 @@
 #include "stree.h"
 #include "stree_int.h"
 #include "bytes.h"
-#include "strtab.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <xxhash.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
-
-static void frame_rehash(struct stree *t)
-{
-	size_t mask = t->fmask * 2 + 1, i, n = strtab_count(t->frames);
-	uint64_t *slot = xcalloc(mask + 1, sizeof(*slot));
-
-	for (i = 0; i < n; i++) {
-		uint64_t h = XXH3_64bits(t->fname[i], t->flen[i]);
-		size_t j = (size_t)h & mask;
-
-		while (slot[j])
-			j = (j + 1) & mask;
-		slot[j] = (h >> 32) << 32 | (i + 1);
-	}
-	free(t->fslot);
-	t->fslot = slot;
-	t->fmask = mask;
-}
-
-/* The id of the frame name, added when new.  The index here, unlike
- * strtab_intern, costs no call and no second look at the string. */
-static uint32_t frame_of(struct stree *t, const char *name, size_t len)
-{
-	uint64_t h = XXH3_64bits(name, len), v;
-	size_t j = (size_t)h & t->fmask;
-	uint32_t id;
-
-	for (; (v = t->fslot[j]) != 0; j = (j + 1) & t->fmask) {
-		id = (uint32_t)v - 1;
-		if (v >> 32 == h >> 32 && t->flen[id] == len && memcmp(t->fname[id], name, len) == 0)
-			return id;
-	}
-	id = strtab_intern(t->frames, name, len, NULL);
-	if (id == t->fcap) {
-		xgrow(&t->fname, &t->fcap, (size_t)id + 1, sizeof(*t->fname));
-		t->flen = xrealloc(t->flen, t->fcap * sizeof(*t->flen));
-	}
-	t->fname[id] = strtab_str(t->frames, id, &t->flen[id]);
-	t->fslot[j] = (h >> 32) << 32 | ((uint64_t)id + 1);
-	if ((size_t)id * 2 + 2 > t->fmask + 1)
-		frame_rehash(t);
-	return id;
-}
 
 struct stree *stree_new(size_t valsize)
 {
 	struct stree *t = xcalloc(1, sizeof(*t));
 
-	t->frames = strtab_new(0);
-	t->fmask = 255;
-	t->fslot = xcalloc(t->fmask + 1, sizeof(*t->fslot));
-	frame_of(t, "", 0);
+	fnames_init(&t->fn, 256);
+	fnames_id(&t->fn, "", 0);
 	t->sorted = 1;
 	t->valsize = valsize;
 	t->mask = 1023;
@@ -82,10 +35,7 @@ void stree_free(struct stree *t)
 {
 	if (!t)
 		return;
-	strtab_free(t->frames);
-	free(t->fname);
-	free(t->flen);
-	free(t->fslot);
+	fnames_release(&t->fn);
 	free(t->byval);
 	free(t->node);
 	free(t->slot);
@@ -257,9 +207,9 @@ static uint32_t walk(struct stree *t, const char *s, size_t len, size_t p)
 		size_t end = semi ? (size_t)(semi - s) : len;
 
 		if (!t->sorted)
-			node = stree_child_id(t, node, frame_of(t, s + start, end - start));
+			node = stree_child_id(t, node, fnames_id(&t->fn, s + start, end - start));
 		else if (k > first || (found = stree_begun(t, end, p)) == NONE)
-			node = stree_add_node(t, node, frame_of(t, s + start, end - start));
+			node = stree_add_node(t, node, fnames_id(&t->fn, s + start, end - start));
 		else
 			node = found;
 		stree_remember(t, k, node, end);
@@ -321,8 +271,8 @@ static void prev_spell(struct stree *t)
 
 		if (k)
 			t->prev[o++] = ';';
-		memcpy(t->prev + o, t->fname[f], t->flen[f]);
-		o += t->flen[f];
+		memcpy(t->prev + o, t->fn.name[f], t->fn.len[f]);
+		o += t->fn.len[f];
 	}
 	t->prevlen = len;
 	t->prev_ids = 0;
@@ -394,8 +344,8 @@ const char *stree_name(const struct stree *t, uint32_t node, size_t *len)
 	uint32_t f = t->node[node].frame;
 
 	if (len)
-		*len = t->flen[f];
-	return t->fname[f];
+		*len = t->fn.len[f];
+	return t->fn.name[f];
 }
 
 int stree_spells(const struct stree *t, uint32_t node, const char *s, size_t len)
@@ -404,9 +354,9 @@ int stree_spells(const struct stree *t, uint32_t node, const char *s, size_t len
 
 	while (node != STREE_ROOT) {
 		const struct snode *nd = &t->node[node];
-		size_t n = t->flen[nd->frame];
+		size_t n = t->fn.len[nd->frame];
 
-		if (n > end || memcmp(s + end - n, t->fname[nd->frame], n) != 0)
+		if (n > end || memcmp(s + end - n, t->fn.name[nd->frame], n) != 0)
 			return 0;
 		end -= n;
 		node = nd->parent;
@@ -452,8 +402,7 @@ size_t stree_str(const struct stree *t, uint32_t node, char **buf, size_t *cap)
 
 size_t stree_bytes(const struct stree *t)
 {
-	return sizeof(*t) + strtab_bytes(t->frames) + t->fcap * (sizeof(*t->fname) + sizeof(*t->flen)) +
-	       (t->fmask + 1) * sizeof(*t->fslot) + t->cap * sizeof(*t->node) +
+	return sizeof(*t) + fnames_bytes(&t->fn) + t->cap * sizeof(*t->node) +
 	       (t->slot ? (t->mask + 1) * sizeof(*t->slot) : 0) + t->valcap * t->valsize +
 	       t->ecap * (sizeof(*t->enode) + sizeof(*t->elen)) +
 	       t->prevcap + t->pcap * (sizeof(*t->pnode) + sizeof(*t->pend)) +
@@ -482,11 +431,11 @@ uint32_t *stree_ends(const struct stree *t, size_t *n)
 
 uint32_t stree_frame(struct stree *t, const char *name, size_t len)
 {
-	return frame_of(t, name, len);
+	return fnames_id(&t->fn, name, len);
 }
 
 const char *stree_frame_name(const struct stree *t, uint32_t frame, size_t *len)
 {
-	*len = t->flen[frame];
-	return t->fname[frame];
+	*len = t->fn.len[frame];
+	return t->fn.name[frame];
 }

@@ -73,7 +73,7 @@ uint32_t stree_add_ids(struct stree *t, const uint32_t *f, size_t n)
 	size_t pn = prev_fields(t), k = 0, first, end, p;
 	uint32_t node, found;
 
-	if (n == 1 && t->flen[f[0]] == 0)
+	if (n == 1 && t->fn.len[f[0]] == 0)
 		n = 0;	/* "" is the root */
 	while (k < pn && k < n && t->node[t->pnode[k]].frame == f[k])
 		k++;
@@ -85,7 +85,7 @@ uint32_t stree_add_ids(struct stree *t, const uint32_t *f, size_t n)
 	node = k ? t->pnode[k - 1] : STREE_ROOT;
 	end = k ? t->pend[k - 1] : 0;
 	for (first = k; k < n; k++) {
-		end += (k ? 1 : 0) + t->flen[f[k]];
+		end += (k ? 1 : 0) + t->fn.len[f[k]];
 		if (!t->sorted)
 			node = stree_child_id(t, node, f[k]);
 		else if (k > first || (found = stree_begun(t, end, p)) == NONE)

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fnames.h"
+
 #define NONE UINT32_MAX
 #define EMPTY 0		/* an unused hash slot (slots hold node + 1) */
 #define FULL(n, slots) ((n) * 4 > (slots) * 3)	/* load above 3/4 */
@@ -18,12 +20,7 @@ struct snode {
 };
 
 struct stree {
-	struct strtab *frames;	/* frame names and their ids; "" is id 0 */
-	const char **fname;	/* frame id -> name (the strtab's copy) */
-	size_t *flen;		/* frame id -> name length */
-	size_t fcap;		/* capacity of fname and flen */
-	uint64_t *fslot;	/* name index: hash tag << 32 | (id + 1) */
-	size_t fmask;		/* its slots - 1 (a power of two) */
+	struct fnames fn;	/* frame names and their ids; "" is id 0 */
 	struct snode *node;	/* nodes, [0] the root */
 	size_t n;		/* nodes in use */
 	size_t cap;		/* capacity of node */

@@ -5,6 +5,7 @@
  * one.  Frame names sit in a strtab (their ids) with an index of the same
  * kind. */
 #include "perf_stacks.h"
+#include "fnames.h"
 #include "outfile.h"
 #include "stacksink.h"
 #include "strtab.h"
@@ -24,12 +25,7 @@
 #define HDR (2 + sizeof(struct fcount) / sizeof(uint32_t))
 
 struct perf_stacks {
-	struct strtab *frames;	/* frame names; the id is the index */
-	const char **fname;	/* frame id -> name (the strtab's copy) */
-	size_t *flen;		/* frame id -> name length */
-	size_t fcap;		/* capacity of fname and flen */
-	uint64_t *fslot;	/* name index: tag << 32 | (id + 1), 0 empty */
-	size_t fmask;		/* its slots - 1 (a power of two) */
+	struct fnames fn;	/* frame names; the id is the index */
 	uint32_t *ids;		/* the stacks' records, one after another */
 	size_t nids;		/* words in use */
 	size_t idcap;		/* capacity of ids */
@@ -52,9 +48,7 @@ struct perf_stacks *perf_stacks_new(void)
 {
 	struct perf_stacks *t = xcalloc(1, sizeof(*t));
 
-	t->frames = strtab_new(0);
-	t->fmask = 1023;
-	t->fslot = xcalloc(t->fmask + 1, sizeof(*t->fslot));
+	fnames_init(&t->fn, 1024);
 	t->mask = 4095;
 	t->slot = xcalloc(t->mask + 1, sizeof(*t->slot));
 	return t;
@@ -72,10 +66,7 @@ void perf_stacks_free(struct perf_stacks *t)
 {
 	if (!t)
 		return;
-	strtab_free(t->frames);
-	free(t->fname);
-	free(t->flen);
-	free(t->fslot);
+	fnames_release(&t->fn);
 	free(t->ids);
 	free(t->stk);
 	free(t->slot);
@@ -97,45 +88,15 @@ static void slot_put(uint64_t *slot, size_t mask, uint64_t h, uint32_t v)
 	slot[s] = tagged(h, v);
 }
 
-static void frame_rehash(struct perf_stacks *t)
-{
-	size_t mask = t->fmask * 2 + 1, i, n = strtab_count(t->frames);
-	uint64_t *slot = xcalloc(mask + 1, sizeof(*slot));
-
-	for (i = 0; i < n; i++)
-		slot_put(slot, mask, XXH3_64bits(t->fname[i], t->flen[i]), (uint32_t)i);
-	free(t->fslot);
-	t->fslot = slot;
-	t->fmask = mask;
-}
-
 uint32_t perf_stacks_frame(struct perf_stacks *t, const char *name, size_t len)
 {
-	uint64_t h = XXH3_64bits(name, len), v;
-	size_t j = (size_t)h & t->fmask;
-	uint32_t id;
-
-	for (; (v = t->fslot[j]) != 0; j = (j + 1) & t->fmask) {
-		id = (uint32_t)v - 1;
-		if (v >> 32 == h >> 32 && t->flen[id] == len && memcmp(t->fname[id], name, len) == 0)
-			return id;
-	}
-	id = strtab_intern(t->frames, name, len, NULL);
-	if (id >= t->fcap) {
-		xgrow(&t->fname, &t->fcap, (size_t)id + 1, sizeof(*t->fname));
-		t->flen = xrealloc(t->flen, t->fcap * sizeof(*t->flen));
-	}
-	t->fname[id] = strtab_str(t->frames, id, &t->flen[id]);
-	t->fslot[j] = tagged(h, id);
-	if ((size_t)id * 2 + 2 > t->fmask + 1)
-		frame_rehash(t);
-	return id;
+	return fnames_id(&t->fn, name, len);
 }
 
 const char *perf_stacks_frame_name(const struct perf_stacks *t, uint32_t id, size_t *len)
 {
-	*len = t->flen[id];
-	return t->fname[id];
+	*len = t->fn.len[id];
+	return t->fn.name[id];
 }
 
 static uint32_t rec_n(const struct perf_stacks *t, size_t i)
@@ -237,11 +198,11 @@ static void clear(struct perf_stacks *t)
 void perf_stacks_absorb(struct perf_stacks *t, struct perf_stacks *from)
 {
 	uint32_t *fmap, *buf = NULL;
-	size_t i, k, nf = strtab_count(from->frames), cap = 0;
+	size_t i, k, nf = fnames_count(&from->fn), cap = 0;
 
 	if (!from->nstk)
 		return;
-	if (!t->nstk && !strtab_count(t->frames)) {
+	if (!t->nstk && !fnames_count(&t->fn)) {
 		/* Nothing here yet (the calling thread of a threaded run):
 		 * from's table is taken whole, no stack hashed again. */
 		struct perf_stacks tmp = *t;
@@ -252,7 +213,7 @@ void perf_stacks_absorb(struct perf_stacks *t, struct perf_stacks *from)
 	}
 	fmap = xmalloc((nf ? nf : 1) * sizeof(*fmap));
 	for (i = 0; i < nf; i++)
-		fmap[i] = perf_stacks_frame(t, from->fname[i], from->flen[i]);
+		fmap[i] = perf_stacks_frame(t, from->fn.name[i], from->fn.len[i]);
 	for (i = 0; i < from->nstk; i++) {
 		const uint32_t *id = rec_ids(from, i);
 		size_t n = rec_n(from, i);
@@ -275,13 +236,13 @@ static size_t stack_str(const struct perf_stacks *t, size_t i, char **buf, size_
 	size_t n = rec_n(t, i), len = n - 1, o = 0, k;
 
 	for (k = 0; k < n; k++)
-		len += t->flen[id[k]];
+		len += t->fn.len[id[k]];
 	xgrow(buf, cap, len + 1, 1);
 	for (k = 0; k < n; k++) {
 		if (k)
 			(*buf)[o++] = ';';
-		memcpy(*buf + o, t->fname[id[k]], t->flen[id[k]]);
-		o += t->flen[id[k]];
+		memcpy(*buf + o, t->fn.name[id[k]], t->fn.len[id[k]]);
+		o += t->fn.len[id[k]];
 	}
 	return len;
 }
@@ -320,8 +281,8 @@ struct sortkey {
 /* Key k: frame k / 2, ending the stack when k is odd. */
 static int cmp_keys(const struct perf_stacks *t, uint32_t a, uint32_t b)
 {
-	const char *x = t->fname[a / 2], *y = t->fname[b / 2];
-	size_t nx = t->flen[a / 2], ny = t->flen[b / 2], n = nx < ny ? nx : ny;
+	const char *x = t->fn.name[a / 2], *y = t->fn.name[b / 2];
+	size_t nx = t->fn.len[a / 2], ny = t->fn.len[b / 2], n = nx < ny ? nx : ny;
 	int r = memcmp(x, y, n), cx, cy;
 
 	if (r || a == b)
@@ -350,7 +311,7 @@ static void sort_keys(const struct perf_stacks *t, uint32_t *v, uint32_t *tmp, s
 /* rank[k]: the place of key k among all keys. */
 static uint32_t *key_ranks(const struct perf_stacks *t)
 {
-	size_t nk = strtab_count(t->frames) * 2, i;
+	size_t nk = fnames_count(&t->fn) * 2, i;
 	uint32_t *v = xmalloc((nk ? nk : 1) * sizeof(*v)), *tmp = xmalloc((nk ? nk : 1) * sizeof(*tmp));
 
 	for (i = 0; i < nk; i++)
@@ -471,10 +432,10 @@ void perf_stacks_flush(struct perf_stacks *t, struct strtab *out)
 void perf_stacks_emit(struct perf_stacks *t, const struct stack_sink *sink)
 {
 	uint32_t *v = sorted(t);
-	size_t i, n = strtab_count(t->frames);
+	size_t i, n = fnames_count(&t->fn);
 
 	for (i = 0; i < n; i++)
-		sink->frame(sink->ctx, (uint32_t)i, t->fname[i], t->flen[i]);
+		sink->frame(sink->ctx, (uint32_t)i, t->fn.name[i], t->fn.len[i]);
 	for (i = 0; i < t->nstk; i++) {
 		struct fcount c = rec_count(t, v[i]);
 
@@ -504,15 +465,15 @@ static void format_block(const struct perf_stacks *t, const uint32_t *v, size_t 
 		char *o;
 
 		for (j = 0; j < n; j++)
-			need += t->flen[id[j]];
+			need += t->fn.len[id[j]];
 		if (b->cap - b->len < need)
 			xgrow(&b->buf, &b->cap, b->len + need, 1);
 		o = b->buf + b->len;
 		for (j = 0; j < n; j++) {
 			if (j)
 				*o++ = ';';
-			memcpy(o, t->fname[id[j]], t->flen[id[j]]);
-			o += t->flen[id[j]];
+			memcpy(o, t->fn.name[id[j]], t->fn.len[id[j]]);
+			o += t->fn.len[id[j]];
 		}
 		*o++ = ' ';
 		o += fcount_format(&c, o);
