@@ -1,5 +1,6 @@
 /* xpress: MS-XCA plain LZ77, decoding only. */
 #include "xpress.h"
+#include "xpress_int.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -10,15 +11,6 @@ struct lz {
 	size_t half;		/* where a shared length nibble waits, 0: none */
 };
 
-static uint32_t le16(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8;
-}
-
-static uint32_t le32(const unsigned char *p)
-{
-	return le16(p) | le16(p + 2) << 16;
-}
 
 /* The extra length of a match whose 3-bit length was 7 (before the +3);
  * returns -1 when the input ends inside it. */
@@ -36,25 +28,11 @@ static long long_length(struct lz *z)
 		z->half = 0;
 	}
 	if (len == 15) {
-		if (z->i >= z->n)
+		int wide;
+
+		if ((len = xp_length(z->s, z->n, &z->i, &wide)) < 0 || (wide && len < 15 + 7))
 			return -1;
-		len = z->s[z->i++];
-		if (len == 255) {
-			if (z->n - z->i < 2)
-				return -1;
-			len = (long)le16(z->s + z->i);
-			z->i += 2;
-			if (len == 0) {
-				if (z->n - z->i < 4)
-					return -1;
-				len = (long)(le32(z->s + z->i) & 0x7fffffff);
-				z->i += 4;
-			}
-			if (len < 15 + 7)
-				return -1;
-			len -= 15 + 7;
-		}
-		len += 15;
+		len = wide ? len - 7 : len + 15;	/* a wide one counts the 15 + 7 */
 	}
 	return len + 7;
 }
@@ -65,14 +43,12 @@ static long long_length(struct lz *z)
 static inline int match(struct lz *z, unsigned char *dst, size_t cap, size_t *o)
 {
 	uint32_t word;
-	size_t off, len, k;
-	unsigned char *d;
-	const unsigned char *from;
+	size_t off, len;
 	long extra;
 
 	if (z->n - z->i < 2)
 		return -1;
-	word = le16(z->s + z->i);
+	word = xp_le16(z->s + z->i);
 	z->i += 2;
 	off = (word >> 3) + 1;
 	len = word & 7;
@@ -84,20 +60,7 @@ static inline int match(struct lz *z, unsigned char *dst, size_t cap, size_t *o)
 	len += 3;
 	if (off > *o || len > cap - *o)
 		return -1;
-	d = dst + *o;
-	from = d - off;
-	if (off >= 16 && cap - *o >= len + 16) {	/* 16-byte pieces, the last past len */
-		for (k = 0; k < len; k += 16)
-			memcpy(d + k, from + k, 16);
-	} else if (off >= 8 && cap - *o >= len + 8) {
-		for (k = 0; k < len; k += 8)
-			memcpy(d + k, from + k, 8);
-	} else if (off >= len) {
-		memcpy(d, from, len);
-	} else {			/* overlapping: a repeating pattern */
-		for (k = 0; k < len; k++)
-			d[k] = from[k];
-	}
+	xp_copy(dst + *o, off, len, cap - *o);
 	*o += len;
 	return 0;
 }
@@ -123,7 +86,7 @@ size_t xpress_lz77(const unsigned char *src, size_t n, unsigned char *dst, size_
 		if (left == 0) {
 			if (n - z.i < 4)
 				break;	/* padding after the last flags word */
-			flags = le32(src + z.i);
+			flags = xp_le32(src + z.i);
 			z.i += 4;
 			left = 32;
 		}

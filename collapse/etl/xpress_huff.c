@@ -7,6 +7,7 @@
  * length 15 taking a byte (255: a 16-bit word, 0: a 32-bit one) from the
  * byte stream, then the offset's low bits from the bit stream. */
 #include "xpress.h"
+#include "xpress_int.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -27,10 +28,6 @@ struct hz {
 	int dry;		/* the input ended at a refill */
 };
 
-static uint32_t le16(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8;
-}
 
 /* The lengths' Kraft sum in units of 2^-15 (32768: a complete code). */
 static uint32_t kraft(const unsigned char *t)
@@ -139,56 +136,21 @@ static inline void consume(struct hz *z, int n)
 		z->dry = 1;
 		return;
 	}
-	z->bits |= le16(z->s + z->i) << (16 - z->have);
+	z->bits |= xp_le16(z->s + z->i) << (16 - z->have);
 	z->have += 16;
 	z->i += 2;
-}
-
-/* A match's len bytes from off back to d, room bytes being writable
- * there: far ones in 16 or 8-byte pieces (a piece may write past len
- * within room, bytes the next symbols overwrite), near ones (a repeating
- * pattern) a byte at a time. */
-static inline void copy(unsigned char *d, size_t off, size_t len, size_t room)
-{
-	const unsigned char *from = d - off;
-	size_t k;
-
-	if (off >= 16 && room >= len + 16) {
-		for (k = 0; k < len; k += 16)
-			memcpy(d + k, from + k, 16);
-	} else if (off >= 8 && room >= len + 8) {
-		for (k = 0; k < len; k += 8)
-			memcpy(d + k, from + k, 8);
-	} else if (off >= len) {
-		memcpy(d, from, len);
-	} else {
-		for (k = 0; k < len; k++)
-			d[k] = from[k];
-	}
 }
 
 /* A match's length beyond 3 whose 4 bits were 15, from the byte stream;
  * -1 when it cannot be read. */
 static long long_length(struct hz *z)
 {
-	long len;
+	int wide;
+	long len = xp_length(z->s, z->n, &z->i, &wide);
 
-	if (z->i >= z->n)
+	if (len < 0)
 		return -1;
-	len = z->s[z->i++];
-	if (len < 255)
-		return len + 15;
-	if (z->n - z->i < 2)
-		return -1;
-	len = (long)le16(z->s + z->i);
-	z->i += 2;
-	if (len == 0) {
-		if (z->n - z->i < 4)
-			return -1;
-		len = (long)((le16(z->s + z->i) | le16(z->s + z->i + 2) << 16) & 0x7fffffff);
-		z->i += 4;
-	}
-	return len < 15 ? -1 : len;
+	return !wide ? len + 15 : len < 15 ? -1 : len;
 }
 
 /* A match after its symbol s (0-255: offset bits << 4 | length) into dst
@@ -213,7 +175,7 @@ static inline int match(struct hz *z, unsigned s, unsigned char *dst, size_t cap
 	}
 	if (off > *o || len > cap - *o)
 		return -1;
-	copy(dst + *o, off, len, cap - *o);
+	xp_copy(dst + *o, off, len, cap - *o);
 	*o += len;
 	return 0;
 }
@@ -234,7 +196,7 @@ struct fz {
 
 static inline void refill(struct fz *f, const unsigned char *s)
 {
-	f->acc |= (uint64_t)(le16(s + f->p) << 16 | le16(s + f->p + 2)) << (32 - f->cnt);
+	f->acc |= (uint64_t)(xp_le16(s + f->p) << 16 | xp_le16(s + f->p + 2)) << (32 - f->cnt);
 	f->cnt += 32;
 	f->p += 4;
 }
@@ -278,7 +240,7 @@ static inline int fast_match(struct fz *f, struct hz *z, unsigned s, unsigned ch
 		refill(f, z->s);
 	if (off > *o || len > cap - *o)
 		return -1;
-	copy(dst + *o, off, len, cap - *o);
+	xp_copy(dst + *o, off, len, cap - *o);
 	*o += len;
 	return 0;
 }
@@ -387,7 +349,7 @@ size_t xpress_huff(const unsigned char *src, size_t n, unsigned char *dst, size_
 			break;
 		}
 		z.i += TABLE;
-		z.bits = le16(src + z.i) << 16 | le16(src + z.i + 2);
+		z.bits = xp_le16(src + z.i) << 16 | xp_le16(src + z.i + 2);
 		z.i += 4;
 		z.have = 32;
 		z.dry = 0;
