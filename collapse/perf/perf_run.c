@@ -520,6 +520,17 @@ static int run_inputs(struct run *r, const char *const *inputs, int ninputs, per
 	return rc;
 }
 
+/* The text of one open reader (perf_run_reader and its _kept form). */
+static int reader_input(struct run *r, struct lread *lr, const char *name, char *err,
+			size_t errlen)
+{
+	int rc = text_input(r, lr, NULL, 0, name);
+
+	if (rc)
+		snprintf(err, errlen, "%s: %s", name, lread_error(lr));
+	return rc;
+}
+
 int perf_run(const struct perf_opts *o, const char *const *inputs, int ninputs,
 	     const struct perf_run_opts *ro, struct strtab *out, struct perf_stats *st,
 	     perf_warn_fn *warn, void *ctx, char *err, size_t errlen)
@@ -556,9 +567,7 @@ int perf_run_reader_kept(const struct perf_opts *o, struct lread *lr, const char
 	int rc;
 
 	run_init(&r, o, ro, st);
-	rc = text_input(&r, lr, NULL, 0, name);
-	if (rc)
-		snprintf(err, errlen, "%s: %s", name, lread_error(lr));
+	rc = reader_input(&r, lr, name, err, errlen);
 	*kept = keep(&r, st);
 	report(&r, warn, ctx);
 	return rc;
@@ -572,9 +581,7 @@ int perf_run_reader(const struct perf_opts *o, struct lread *lr, const char *nam
 	int rc;
 
 	run_init(&r, o, ro, st);
-	rc = text_input(&r, lr, NULL, 0, name);
-	if (rc)
-		snprintf(err, errlen, "%s: %s", name, lread_error(lr));
+	rc = reader_input(&r, lr, name, err, errlen);
 	finish(&r, out, st);
 	report(&r, warn, ctx);
 	return rc;
