@@ -21,25 +21,30 @@ static size_t prev_fields(const struct stree *t)
 	return k;
 }
 
-/* in_order for ids: the previous stack (pn fields) and f (n) share their
- * first k fields.  Line order compares the bytes that follow, a stack's
- * end counting as ' ': after k > 0 fields, ';' or that end; then field
- * k's name and ';' or the end.  Names hold no ';'. */
-static int ids_in_order(const struct stree *t, size_t pn, const uint32_t *f, size_t n, size_t k)
+/* The previous stack (pn fields) and f (n) share their first k fields:
+ * into *p the byte where the two, spelled, first differ; and whether f
+ * comes in line order after the previous one (or is it).  Line order
+ * compares the bytes that follow, a stack's end counting as ' ': after
+ * k > 0 fields, ';' or that end; then field k's name and ';' or the end.
+ * Names hold no ';'. */
+static int ids_compare(const struct stree *t, size_t pn, const uint32_t *f, size_t n, size_t k,
+		       size_t *p)
 {
+	size_t base = k ? t->pend[k - 1] : 0, nx = 0, ny = 0, m = 0;
 	const char *x = "", *y = "";
-	size_t nx = 0, ny = 0, m;
-	int cx, cy, r;
+	int cx, cy;
 
-	if (k > 0 && (k >= pn || k >= n))
+	if (k > 0 && (k >= pn || k >= n)) {
+		*p = base;	/* one of them ends there */
 		return k >= pn;
+	}
 	if (k < pn)
 		x = stree_frame_name(t, t->node[t->pnode[k]].frame, &nx);
 	if (k < n)
 		y = stree_frame_name(t, f[k], &ny);
-	m = nx < ny ? nx : ny;
-	if ((r = memcmp(x, y, m)) != 0)
-		return r < 0;
+	while (m < nx && m < ny && x[m] == y[m])
+		m++;
+	*p = base + (k > 0) + m;	/* both go on past a ';' */
 	cx = nx > m ? (unsigned char)x[m] : k + 1 < pn ? ';' : ' ';
 	cy = ny > m ? (unsigned char)y[m] : k + 1 < n ? ';' : ' ';
 	if (cx != cy)
@@ -47,25 +52,6 @@ static int ids_in_order(const struct stree *t, size_t pn, const uint32_t *f, siz
 	/* The same byte: one side's end (' ') against a ' ' in the other's
 	 * name, so the side that ended is first; or the same name. */
 	return nx <= ny;
-}
-
-/* Where the spelled previous stack (pn fields) and f (n) first differ,
- * the first k fields being the same. */
-static size_t ids_mismatch(const struct stree *t, size_t pn, const uint32_t *f, size_t n, size_t k)
-{
-	size_t base = k ? t->pend[k - 1] : 0, nx = 0, ny = 0, m = 0;
-	const char *x = "", *y = "";
-
-	if (k > 0 && (k >= pn || k >= n))
-		return base;	/* one of them ends there */
-	base += k > 0;		/* both go on past a ';' */
-	if (k < pn)
-		x = stree_frame_name(t, t->node[t->pnode[k]].frame, &nx);
-	if (k < n)
-		y = stree_frame_name(t, f[k], &ny);
-	while (m < nx && m < ny && x[m] == y[m])
-		m++;
-	return base + m;
 }
 
 uint32_t stree_add_ids(struct stree *t, const uint32_t *f, size_t n)
@@ -77,8 +63,7 @@ uint32_t stree_add_ids(struct stree *t, const uint32_t *f, size_t n)
 		n = 0;	/* "" is the root */
 	while (k < pn && k < n && t->node[t->pnode[k]].frame == f[k])
 		k++;
-	p = ids_mismatch(t, pn, f, n, k);
-	if (t->sorted && t->nvals && !ids_in_order(t, pn, f, n, k))
+	if (!ids_compare(t, pn, f, n, k, &p) && t->sorted && t->nvals)
 		t->sorted = 0;
 	if (!t->sorted && !t->slot)
 		stree_rehash(t);
