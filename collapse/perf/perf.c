@@ -13,6 +13,7 @@
 #include "rustsym.h"
 #include "a2l.h"
 #include "perf_memo.h"
+#include "perf_pmemo.h"
 #include "perf_stacks.h"
 #include "folded.h"
 #include "strtab.h"
@@ -64,6 +65,8 @@ struct perf {
 	char *sym;			/* a demangled symbol */
 	size_t symcap;			/* its capacity */
 	struct perf_memo *memo;		/* tidied frames by text, or NULL */
+	struct perf_pmemo *pmemo;	/* perf_event_frame's frames by the
+					   addresses of their texts, or NULL */
 	struct perf_stacks *stacks;		/* frame names; stacks so far, unless
 					   o->seq: those go to out at once */
 	uint32_t *path;			/* an event's frame ids, root first */
@@ -96,6 +99,10 @@ struct perf *perf_new(const struct perf_opts *o, struct strtab *out,
 	 * the text after the address.  Tests turn the memo off to compare. */
 	if (!o->inline_frames && !o->srcline && !o->addrs && !getenv("FLAME_PERF_NO_MEMO"))
 		p->memo = perf_memo_new();
+	/* --addrs only names "[unknown]" frames after their address: those
+	 * are looked at each time (perf_event_frame). */
+	if (!o->inline_frames && !o->srcline && !getenv("FLAME_PERF_NO_MEMO"))
+		p->pmemo = perf_pmemo_new();
 	p->stacks = perf_stacks_new();
 	perf_stacks_threads(p->stacks, o->threads);
 	return p;
@@ -111,6 +118,7 @@ void perf_free(struct perf *p)
 	free(p->key);
 	free(p->sym);
 	perf_memo_free(p->memo);
+	perf_pmemo_free(p->pmemo);
 	perf_stacks_free(p->stacks);
 	free(p->path);
 	free(p);
@@ -381,10 +389,48 @@ static int frame_line(struct perf *p, const char *s, size_t n)
 	return 0;
 }
 
+/* Remembers what event_frame made of fn in dso from frame first on, as
+ * memo_put does for a text. */
+static void pmemo_put(struct perf *p, const char *fn, size_t fnlen, const char *dso, size_t dlen,
+		      size_t first)
+{
+	struct perf_pmemo_val v;
+	struct frame *f = p->nfr > first ? &p->fr[first] : NULL;
+
+	if (p->nfr - first > 1 || (f && memchr(p->fbuf + f->off, ';', f->len)))
+		return;
+	v.how = f ? MEMO_NAME : MEMO_NONE;
+	v.how |= p->skip == SKIP_REST ? MEMO_SKIP : 0;
+	v.frame = NO_FID;
+	if (f)
+		v.frame = f->fid = perf_stacks_frame(p->stacks, p->fbuf + f->off, f->len);
+	perf_pmemo_put(p->pmemo, fn, fnlen, dso, dlen, (unsigned)p->java, &v);
+}
+
+/* A reader's frame, tidied once per (symbol, DSO) text pair: the reader
+ * hands over the same addresses for the same texts (perf.h), so they
+ * key the memo.  A "java" root tidies the same text otherwise (the
+ * flag), and --addrs puts the pc into an unknown symbol's name. */
 void perf_event_frame(struct perf *p, const char *pc, size_t pclen, const char *fn, size_t fnlen,
 		      const char *dso, size_t dlen)
 {
+	const struct perf_pmemo_val *v;
+	size_t first = p->nfr;
+
+	if (!p->pmemo || p->skip != KEEP ||
+	    (p->o->addrs && bytes_contains(fn, fnlen, "[unknown]"))) {
+		event_frame(p, pc, pclen, fn, fnlen, dso, dlen);
+		return;
+	}
+	if ((v = perf_pmemo_get(p->pmemo, fn, fnlen, dso, dlen, (unsigned)p->java))) {
+		if (v->how % MEMO_SKIP == MEMO_NAME)
+			memo_frame(p, v->frame);
+		if (v->how & MEMO_SKIP)
+			p->skip = SKIP_REST;
+		return;
+	}
 	event_frame(p, pc, pclen, fn, fnlen, dso, dlen);
+	pmemo_put(p, fn, fnlen, dso, dlen, first);
 }
 
 /* "  file.c:12" or "  libc.so.6[27b25]": what -F +srcline writes after a
@@ -691,6 +737,8 @@ void perf_line(struct perf *p, const char *line, size_t len, unsigned long linen
 void perf_begin(struct perf *p, const char *name)
 {
 	end_event(p);
+	/* The last input's reader may have freed the texts it was keyed by. */
+	perf_pmemo_clear(p->pmemo);
 	p->name = name;
 	p->reported = 0;
 }
@@ -732,6 +780,8 @@ void perf_absorb(struct perf *p, struct perf *from)
 {
 	end_event(from);
 	perf_stacks_absorb(p->stacks, from->stacks);
+	/* Its frame ids may be from's now. */
+	perf_pmemo_clear(p->pmemo);
 }
 
 void perf_absorb_table(struct perf *p, const struct strtab *t)

@@ -84,7 +84,10 @@ void perf_line(struct perf *p, const char *line, size_t len, unsigned long linen
  * perf_event_end adds the stack.  The text path goes through the same
  * calls, so both tidy frames alike.  perf_event_begin returns 1 when the
  * event is kept, 0 when its frames would be dropped (another event, the
- * filters): then they need not be looked up. */
+ * filters): then they need not be looked up.  perf_event_frame remembers
+ * frames by the addresses of sym and dso: the same text must come at the
+ * same address each time, and stay there unchanged until the next
+ * perf_begin (or perf_free). */
 struct perf_header;
 int perf_event_begin(struct perf *p, const struct perf_header *h);
 void perf_event_frame(struct perf *p, const char *pc, size_t pclen, const char *sym, size_t symlen,
