@@ -67,7 +67,9 @@ int perfdata_collapse(struct perf *p, const struct perf_opts *o, struct lread *l
 	rc = perfdata_run(name, lr, p, sym, o->symfs,
 			  o->filter || (o->event_filter && !o->event_filter[0]) ? 1 : o->threads, &st,
 			  relay, &s, err, errlen);
-	perf_end(p);
+	/* The stacks stay in p: spelled out only by the caller's perf_end
+	 * or perf_save, once, not into a table to be split up again. */
+	perf_event_end(p);
 	if (rc >= 0)
 		report(&s, name, &st);
 	perfsym_free(sym);
@@ -121,6 +123,7 @@ int perfdata_collect(const struct format_job *j)
 	po.seq = j->o->seq;
 	p = perf_new(&po, j->t, j->warn, j->ctx);
 	rc = perfdata_collapse(p, &po, j->lr, j->name, j->warn, j->ctx, msg, sizeof(msg));
+	perf_end(p);
 	if (rc < 0)
 		snprintf(j->err, j->errlen, "%s: %s", j->name, msg);
 	report_perf(j, perf_stats(p));

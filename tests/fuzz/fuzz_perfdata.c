@@ -24,6 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.kallsyms = "/dev/null";
 	p = perf_new(&o, t, fuzz_quiet, NULL);
 	perfdata_collapse(p, &o, lr, "<fuzz>", fuzz_quiet, NULL, err, sizeof(err));
+	perf_end(p);
 	free(strtab_sorted(t));
 	perf_free(p);
 	strtab_free(t);
