@@ -69,6 +69,8 @@ struct perf {
 					   addresses of their texts, or NULL */
 	struct perf_stacks *stacks;		/* frame names; stacks so far, unless
 					   o->seq: those go to out at once */
+	uint32_t root;			/* the root frame's id, or NO_FID: pname
+					   says (perf_event_begin_kept) */
 	uint32_t *path;			/* an event's frame ids, root first */
 	size_t npath;			/* ids in path */
 	size_t pathcap;			/* capacity of path */
@@ -527,7 +529,11 @@ static void add_path(struct perf *p, const struct fcount *c, int named)
 	size_t i;
 
 	p->npath = 0;
-	if (named)
+	if (p->pathcap < 1 + p->nfr)
+		xgrow(&p->path, &p->pathcap, 1 + p->nfr, sizeof(*p->path));
+	if (named && p->root != NO_FID)
+		p->path[p->npath++] = p->root;
+	else if (named)
 		path_name(p, p->pname, p->pnamelen);
 	if (p->pathcap < p->npath + p->nfr)
 		xgrow(&p->path, &p->pathcap, p->npath + p->nfr, sizeof(*p->path));
@@ -666,8 +672,35 @@ int perf_event_begin(struct perf *p, const struct perf_header *h)
 	p->skip = event_wanted(p, h) && filter_keeps(p, h) ? KEEP : SKIP_EVENT;
 	p->period = h->period ? h->period : 1;
 	p->weighted = h->period != 0;
+	p->root = NO_FID;
 	set_pname(p, h);
 	return p->skip == KEEP;
+}
+
+/* The memo's flag for a root frame (frames: p->java, 0 or 1). */
+#define ROOT_FLAG 2
+
+int perf_event_begin_kept(struct perf *p, const struct perf_header *h)
+{
+	const struct perf_pmemo_val *v;
+	struct perf_pmemo_val nv;
+
+	if (!perf_event_begin(p, h))
+		return 0;
+	/* With --pid or --tid the root holds more than the comm. */
+	if (!p->pmemo || p->o->pid || p->o->tid || p->o->seq)
+		return 1;
+	if ((v = perf_pmemo_get(p->pmemo, h->comm, h->commlen, NULL, 0, ROOT_FLAG))) {
+		p->root = v->frame;
+		return 1;
+	}
+	/* A ';' makes more than one frame of it: path_name's to split. */
+	if (memchr(p->pname, ';', p->pnamelen))
+		return 1;
+	nv.how = MEMO_NAME;
+	nv.frame = p->root = perf_stacks_frame(p->stacks, p->pname, p->pnamelen);
+	perf_pmemo_put(p->pmemo, h->comm, h->commlen, NULL, 0, ROOT_FLAG, &nv);
+	return 1;
 }
 
 void perf_event_end(struct perf *p)

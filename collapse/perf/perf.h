@@ -90,6 +90,10 @@ void perf_line(struct perf *p, const char *line, size_t len, unsigned long linen
  * perf_begin (or perf_free). */
 struct perf_header;
 int perf_event_begin(struct perf *p, const struct perf_header *h);
+/* perf_event_begin for a reader whose comm texts stay at one address, as
+ * perf_event_frame's sym and dso do: the root frame is then remembered
+ * by it. */
+int perf_event_begin_kept(struct perf *p, const struct perf_header *h);
 void perf_event_frame(struct perf *p, const char *pc, size_t pclen, const char *sym, size_t symlen,
 		      const char *dso, size_t dlen);
 void perf_event_end(struct perf *p);

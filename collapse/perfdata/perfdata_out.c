@@ -49,7 +49,7 @@ static void run_batch(void *worker, void *job)
 
 		s->h.pid = s->ids;
 		s->h.tid = s->ids + 16;
-		perf_event_begin(b->perf, &s->h);
+		perf_event_begin_kept(b->perf, &s->h);
 		for (i = 0; i < s->nframes; i++)
 			perf_event_frame(b->perf, f[i].pc, f[i].pclen, f[i].sym, f[i].symlen, f[i].dso,
 					 f[i].dlen);
@@ -100,7 +100,7 @@ int pd_out_begin(struct pd *d, const struct perf_header *h)
 	struct bsample *s;
 
 	if (!d->pool)
-		return perf_event_begin(d->perf, h);
+		return perf_event_begin_kept(d->perf, h);
 	if (!d->keep_known) {	/* as perf_event_begin notes the first */
 		snprintf(d->keep, sizeof(d->keep), "%.*s", (int)h->eventlen, h->event);
 		d->keeplen = strlen(d->keep);

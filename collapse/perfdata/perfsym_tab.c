@@ -44,13 +44,53 @@ int perfsym_tab_add(struct perfsym_tab *t, uint64_t start, uint64_t size, const 
 	return 0;
 }
 
-static int by_start(const void *a, const void *b)
+/* Whether x goes before y: by start, then order of addition (seq is
+ * unique, so the order is total and any sort gives the same table). */
+static int before(const struct perfsym_sym *x, const struct perfsym_sym *y)
 {
-	const struct perfsym_sym *x = a, *y = b;
+	return x->start != y->start ? x->start < y->start : x->seq < y->seq;
+}
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+/* Merges the sorted v[0, mid) and v[mid, n) through tmp. */
+static void merge(struct perfsym_sym *v, size_t mid, size_t n, struct perfsym_sym *tmp)
+{
+	size_t i = 0, j = mid, o = 0;
+
+	if (!before(&v[mid], &v[mid - 1]))
+		return;
+	while (i < mid && j < n)
+		tmp[o++] = before(&v[j], &v[i]) ? v[j++] : v[i++];
+	while (i < mid)
+		tmp[o++] = v[i++];
+	memcpy(v, tmp, o * sizeof(*v));	/* v[j, n) is in place */
+}
+
+/* Sorts t's symbols by start: the runs already in order (kallsyms is
+ * nearly sorted, a symbol table's come in runs) are found and merged
+ * pairwise, bottom up, with the comparison inline. */
+static void sort_syms(struct perfsym_tab *t)
+{
+	size_t *runs = xmalloc((t->n + 1) * sizeof(*runs)), nruns = 0, i, r;
+	struct perfsym_sym *tmp = NULL;
+
+	runs[nruns++] = 0;
+	for (i = 1; i < t->n; i++)
+		if (before(&t->v[i], &t->v[i - 1]))
+			runs[nruns++] = i;
+	runs[nruns] = t->n;
+	if (nruns > 1)
+		tmp = xmalloc(t->n * sizeof(*tmp));
+	while (nruns > 1) {
+		for (r = 0; r + 1 < nruns; r += 2)
+			merge(t->v + runs[r], runs[r + 1] - runs[r], runs[r + 2] - runs[r], tmp);
+		for (r = 0, i = 0; r <= nruns; r += 2)
+			runs[i++] = runs[r];
+		if (nruns % 2)	/* the last run had no pair: it still ends at n */
+			runs[i++] = t->n;
+		nruns = i - 1;
+	}
+	free(tmp);
+	free(runs);
 }
 
 /* The page after start's page, as perf ends a last unsized symbol. */
@@ -237,7 +277,7 @@ void perfsym_tab_finish(struct perfsym_tab *t, enum perfsym_tab_kind kind,
 			char *(*shown)(void *ctx, const char *raw), void *ctx)
 {
 	if (t->n)
-		qsort(t->v, t->n, sizeof(*t->v), by_start);
+		sort_syms(t);
 	if (kind != PERFSYM_TAB_KALLSYMS) {
 		finish_tree(t, kind == PERFSYM_TAB_ELF, shown, ctx);
 		return;
