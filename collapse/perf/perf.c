@@ -413,15 +413,32 @@ static void pmemo_put(struct perf *p, const char *fn, size_t fnlen, const char *
  * hands over the same addresses for the same texts (perf.h), so they
  * key the memo.  A "java" root tidies the same text otherwise (the
  * flag), and --addrs puts the pc into an unknown symbol's name. */
-void perf_event_frame(struct perf *p, const char *pc, size_t pclen, const char *fn, size_t fnlen,
-		      const char *dso, size_t dlen)
+/* The frame of pc, fn and dso made the long way (pc in hex, as perf
+ * script prints it). */
+static void event_frame_at(struct perf *p, uint64_t pc, const char *fn, size_t fnlen,
+			   const char *dso, size_t dlen)
+{
+	char tmp[16], hex[16];
+	size_t n = 0, i;
+
+	do {
+		tmp[n++] = "0123456789abcdef"[pc & 15];
+		pc >>= 4;
+	} while (pc);
+	for (i = 0; i < n; i++)
+		hex[i] = tmp[n - 1 - i];
+	event_frame(p, hex, n, fn, fnlen, dso, dlen);
+}
+
+void perf_event_frame(struct perf *p, uint64_t pc, const char *fn, size_t fnlen, const char *dso,
+		      size_t dlen)
 {
 	const struct perf_pmemo_val *v;
 	size_t first = p->nfr;
 
 	if (!p->pmemo || p->skip != KEEP ||
 	    (p->o->addrs && bytes_contains(fn, fnlen, "[unknown]"))) {
-		event_frame(p, pc, pclen, fn, fnlen, dso, dlen);
+		event_frame_at(p, pc, fn, fnlen, dso, dlen);
 		return;
 	}
 	if ((v = perf_pmemo_get(p->pmemo, fn, fnlen, dso, dlen, (unsigned)p->java))) {
@@ -431,7 +448,7 @@ void perf_event_frame(struct perf *p, const char *pc, size_t pclen, const char *
 			p->skip = SKIP_REST;
 		return;
 	}
-	event_frame(p, pc, pclen, fn, fnlen, dso, dlen);
+	event_frame_at(p, pc, fn, fnlen, dso, dlen);
 	pmemo_put(p, fn, fnlen, dso, dlen, first);
 }
 

@@ -80,7 +80,8 @@ void perf_line(struct perf *p, const char *line, size_t len, unsigned long linen
 /* The structured way in, for readers of binary recordings (perf.data):
  * perf_event_begin starts an event from its header fields (comm, pid,
  * tid, event, period, time; rest unused), perf_event_frame adds one frame
- * as perf script prints it ("pc sym+0xoff (dso)", leaf first), and
+ * as perf script prints it ("pc sym+0xoff (dso)", leaf first; pc as a
+ * number, printed in hex when a name needs it), and
  * perf_event_end adds the stack.  The text path goes through the same
  * calls, so both tidy frames alike.  perf_event_begin returns 1 when the
  * event is kept, 0 when its frames would be dropped (another event, the
@@ -94,8 +95,8 @@ int perf_event_begin(struct perf *p, const struct perf_header *h);
  * perf_event_frame's sym and dso do: the root frame is then remembered
  * by it. */
 int perf_event_begin_kept(struct perf *p, const struct perf_header *h);
-void perf_event_frame(struct perf *p, const char *pc, size_t pclen, const char *sym, size_t symlen,
-		      const char *dso, size_t dlen);
+void perf_event_frame(struct perf *p, uint64_t pc, const char *sym, size_t symlen, const char *dso,
+		      size_t dlen);
 void perf_event_end(struct perf *p);
 
 /* Ends the input: a last stack without a blank line still counts; the

@@ -21,20 +21,6 @@
 /* Inlined frames shown for one address, at most (perf's limit + 1). */
 #define PERFINLINE_SHOWN 257
 
-static size_t hex(char *out, uint64_t v)
-{
-	char tmp[16];
-	size_t n = 0, i;
-
-	do {
-		tmp[n++] = "0123456789abcdef"[v & 15];
-		v >>= 4;
-	} while (v);
-	for (i = 0; i < n; i++)
-		out[i] = tmp[n - 1 - i];
-	return n;
-}
-
 void pd_emit_free(struct pd *d)
 {
 	free(d->fcache);
@@ -54,13 +40,12 @@ static void sym_map(const struct pd *d, const struct pd_map *m, struct perfsym_m
 }
 
 /* Fills e with the frame at ip in map m, found the long way. */
-static void resolve(struct pd *d, const struct pd_map *m, uint64_t ip, int raw, struct pd_fcache *e)
+static void resolve(struct pd *d, const struct pd_map *m, uint64_t ip, struct pd_fcache *e)
 {
 	struct perfsym_map pm;
 	const char *sym;
 	uint64_t off;
 
-	e->pclen = (uint8_t)hex(e->pc, m->ident || raw ? ip : ip - m->start + m->pgoff);
 	sym_map(d, m, &pm);
 	sym = perfsym_lookup(d->sym, &pm, ip, &off);
 	e->sym = sym ? sym : "[unknown]";
@@ -138,21 +123,20 @@ static void fill(struct pd *d, const struct pd_map *m, size_t i, struct pd_rfram
 	struct fkey k;
 
 	if (!m) {
-		f->pclen = (uint8_t)hex(f->pc, f->ip);
+		f->pc = f->ip;
 		f->sym = f->dso = "[unknown]";
 		f->symlen = f->dlen = 9;
 		return;
 	}
 	k = key_of(d, m, f->ip, raw);
 	if (e->serial != k.id || e->ip != k.at || e->pid != k.pid || e->raw != raw) {
-		resolve(d, m, f->ip, raw, e);
+		resolve(d, m, f->ip, e);
 		e->serial = k.id;
 		e->ip = k.at;
 		e->pid = k.pid;
 		e->raw = (uint8_t)raw;
 	}
-	memcpy(f->pc, e->pc, sizeof(f->pc));
-	f->pclen = e->pclen;
+	f->pc = m->ident || raw ? f->ip : f->ip - m->start + m->pgoff;
 	f->sym = e->sym;
 	f->symlen = e->symlen;
 	f->dso = m->path;

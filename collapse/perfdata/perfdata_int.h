@@ -93,11 +93,11 @@ struct pd_rframe {
 	const char *sym;		/* function name (perfsym's or static) */
 	const char *dso;		/* map's path (d->names) or "[unknown]" */
 	uint32_t symlen, dlen;		/* their lengths */
+	uint64_t pc;			/* what perf script prints for it: the
+					   address or the offset into the file */
 	uint8_t mode;			/* PERF_RECORD_MISC_KERNEL, _USER, ... */
-	uint8_t pclen;			/* bytes of pc */
 	uint8_t inl;			/* DWARF-unwound: perf adds the functions
 					   inlined there */
-	char pc[16];			/* address or file offset, in hex */
 };
 
 
@@ -108,7 +108,7 @@ struct pd_rframe {
  * the same files, and this skips the symbol search and the hex
  * formatting for it.  File ids have PD_FILE_KEY set, serials never. */
 #define PD_FILE_KEY ((uint32_t)1 << 31)
-#define PD_FCACHE_SLOTS ((size_t)1 << 16)	/* 3 MB of frames emitted lately */
+#define PD_FCACHE_SLOTS ((size_t)1 << 16)	/* 2 MB of frames emitted lately */
 
 struct pd_fcache {
 	uint64_t ip;			/* the address sampled, or the offset
@@ -118,8 +118,6 @@ struct pd_fcache {
 	const char *sym;		/* its name (perfsym's), or "[unknown]" */
 	uint32_t symlen;		/* its length */
 	uint8_t raw;			/* printed as the address itself */
-	uint8_t pclen;			/* bytes of pc */
-	char pc[16];			/* the address as perf script prints it */
 };
 
 struct pd_thread {

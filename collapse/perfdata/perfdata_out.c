@@ -51,8 +51,7 @@ static void run_batch(void *worker, void *job)
 		s->h.tid = s->ids + 16;
 		perf_event_begin_kept(b->perf, &s->h);
 		for (i = 0; i < s->nframes; i++)
-			perf_event_frame(b->perf, f[i].pc, f[i].pclen, f[i].sym, f[i].symlen, f[i].dso,
-					 f[i].dlen);
+			perf_event_frame(b->perf, f[i].pc, f[i].sym, f[i].symlen, f[i].dso, f[i].dlen);
 		perf_event_end(b->perf);
 		off += sizeof(*s) + s->nframes * sizeof(*f);
 	}
@@ -126,7 +125,7 @@ void pd_out_frame(struct pd *d, const struct pd_rframe *f)
 	struct bsample *s;
 
 	if (!d->pool) {
-		perf_event_frame(d->perf, f->pc, f->pclen, f->sym, f->symlen, f->dso, f->dlen);
+		perf_event_frame(d->perf, f->pc, f->sym, f->symlen, f->dso, f->dlen);
 		return;
 	}
 	/* Room was made for PD_MAX_STACK frames; inlined ones may add more. */
