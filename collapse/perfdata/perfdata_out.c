@@ -6,7 +6,7 @@
  * either way, and the two halves of the work overlap.
  *
  * A batch holds samples back to back: a struct bsample, then its frames
- * (struct pd_rframe).  The strings they point to (comms, paths, names)
+ * (struct bframe).  The strings they point to (comms, paths, names)
  * stay where they are until the run ends, so only pointers are copied. */
 #include "perfdata_int.h"
 #include "perf.h"
@@ -36,6 +36,13 @@ struct bsample {
 	size_t nframes;			/* frames that follow */
 };
 
+/* A frame in a batch: what the collapser needs of a struct pd_rframe. */
+struct bframe {
+	const char *sym, *dso;		/* as in pd_rframe */
+	uint64_t pc;			/* as in pd_rframe */
+	uint32_t symlen, dlen;		/* as in pd_rframe */
+};
+
 static void run_batch(void *worker, void *job)
 {
 	struct pd_batch *b = job;
@@ -44,7 +51,7 @@ static void run_batch(void *worker, void *job)
 	(void)worker;
 	while (off < b->len) {
 		struct bsample *s = (struct bsample *)(void *)(b->buf + off);
-		const struct pd_rframe *f = (const struct pd_rframe *)(s + 1);
+		const struct bframe *f = (const struct bframe *)(s + 1);
 		size_t i;
 
 		s->h.pid = s->ids;
@@ -63,7 +70,7 @@ static void new_batch(struct pd *d)
 {
 	d->batch = xcalloc(1, sizeof(*d->batch));
 	d->batch->perf = d->perf;
-	d->batch->cap = d->batch_bytes + sizeof(struct bsample) + PD_MAX_STACK * sizeof(struct pd_rframe);
+	d->batch->cap = d->batch_bytes + sizeof(struct bsample) + PD_MAX_STACK * sizeof(struct bframe);
 	d->batch->buf = xmalloc(d->batch->cap);
 }
 
@@ -123,17 +130,23 @@ int pd_out_begin(struct pd *d, const struct perf_header *h)
 void pd_out_frame(struct pd *d, const struct pd_rframe *f)
 {
 	struct bsample *s;
+	struct bframe *g;
 
 	if (!d->pool) {
 		perf_event_frame(d->perf, f->pc, f->sym, f->symlen, f->dso, f->dlen);
 		return;
 	}
 	/* Room was made for PD_MAX_STACK frames; inlined ones may add more. */
-	if (d->batch->len + sizeof(*f) > d->batch->cap)	/* no call per frame */
-		xgrow(&d->batch->buf, &d->batch->cap, d->batch->len + sizeof(*f), 1);
+	if (d->batch->len + sizeof(*g) > d->batch->cap)	/* no call per frame */
+		xgrow(&d->batch->buf, &d->batch->cap, d->batch->len + sizeof(*g), 1);
 	s = (struct bsample *)(void *)(d->batch->buf + d->bsample);
-	memcpy(d->batch->buf + d->batch->len, f, sizeof(*f));
-	d->batch->len += sizeof(*f);
+	g = (struct bframe *)(void *)(d->batch->buf + d->batch->len);
+	g->sym = f->sym;
+	g->dso = f->dso;
+	g->pc = f->pc;
+	g->symlen = f->symlen;
+	g->dlen = f->dlen;
+	d->batch->len += sizeof(*g);
 	s->nframes++;
 }
 
