@@ -431,7 +431,7 @@ static void event_frame_at(struct perf *p, uint64_t pc, const char *fn, size_t f
 }
 
 void perf_event_frame(struct perf *p, uint64_t pc, const char *fn, size_t fnlen, const char *dso,
-		      size_t dlen)
+		      size_t dlen, uint32_t *hint)
 {
 	const struct perf_pmemo_val *v;
 	size_t first = p->nfr;
@@ -441,15 +441,25 @@ void perf_event_frame(struct perf *p, uint64_t pc, const char *fn, size_t fnlen,
 		event_frame_at(p, pc, fn, fnlen, dso, dlen);
 		return;
 	}
-	if ((v = perf_pmemo_get(p->pmemo, fn, fnlen, dso, dlen, (unsigned)p->java))) {
+	/* A hint notes a plain frame's id + 1, for roots not "java". */
+	if (hint && *hint && !p->java) {
+		memo_frame(p, *hint - 1);
+		return;
+	}
+	if (!(v = perf_pmemo_get(p->pmemo, fn, fnlen, dso, dlen, (unsigned)p->java))) {
+		event_frame_at(p, pc, fn, fnlen, dso, dlen);
+		pmemo_put(p, fn, fnlen, dso, dlen, first);
+		v = perf_pmemo_get(p->pmemo, fn, fnlen, dso, dlen, (unsigned)p->java);
+		if (!v)
+			return;	/* not remembered: the frames are made */
+	} else {
 		if (v->how % MEMO_SKIP == MEMO_NAME)
 			memo_frame(p, v->frame);
 		if (v->how & MEMO_SKIP)
 			p->skip = SKIP_REST;
-		return;
 	}
-	event_frame_at(p, pc, fn, fnlen, dso, dlen);
-	pmemo_put(p, fn, fnlen, dso, dlen, first);
+	if (hint && !p->java && v->how == MEMO_NAME && v->frame != UINT32_MAX - 1)
+		*hint = v->frame + 1;
 }
 
 /* "  file.c:12" or "  libc.so.6[27b25]": what -F +srcline writes after a

@@ -88,7 +88,11 @@ void perf_line(struct perf *p, const char *line, size_t len, unsigned long linen
  * filters): then they need not be looked up.  perf_event_frame remembers
  * frames by the addresses of sym and dso: the same text must come at the
  * same address each time, and stay there unchanged until the next
- * perf_begin (or perf_free). */
+ * perf_begin (or perf_free).  hint is NULL, or a word the caller keeps
+ * beside its own cache entry of this (sym, dso) pair, zeroed when new:
+ * the collapser may note there what the frame came to, and then finds
+ * it there with no lookup.  The caller zeroes it when the entry goes to
+ * another pair, and keeps none past the next perf_begin. */
 struct perf_header;
 int perf_event_begin(struct perf *p, const struct perf_header *h);
 /* perf_event_begin for a reader whose comm texts stay at one address, as
@@ -96,7 +100,7 @@ int perf_event_begin(struct perf *p, const struct perf_header *h);
  * by it. */
 int perf_event_begin_kept(struct perf *p, const struct perf_header *h);
 void perf_event_frame(struct perf *p, uint64_t pc, const char *sym, size_t symlen, const char *dso,
-		      size_t dlen);
+		      size_t dlen, uint32_t *hint);
 void perf_event_end(struct perf *p);
 
 /* Ends the input: a last stack without a blank line still counts; the

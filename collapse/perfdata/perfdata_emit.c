@@ -45,11 +45,14 @@ static void resolve(struct pd *d, const struct pd_map *m, uint64_t ip, struct pd
 	struct perfsym_map pm;
 	const char *sym;
 	uint64_t off;
+	size_t len;
 
 	sym_map(d, m, &pm);
 	sym = perfsym_lookup(d->sym, &pm, ip, &off);
 	e->sym = sym ? sym : "[unknown]";
-	e->symlen = (uint32_t)strlen(e->sym);
+	len = strlen(e->sym);
+	e->symlen = len < PD_LONG_SYM ? (uint32_t)len : PD_LONG_SYM;
+	e->hint = 0;	/* another frame now */
 }
 
 /* The frame cache's key for ip in map m: (file id, offset into the
@@ -116,31 +119,40 @@ static const struct pd_map *map_of(struct pd *d, struct pd_proc *user, const str
 }
 
 /* Fills f with the frame as perf script prints it, from cache slot i
- * (slot_of) of map m, resolving it there when it is not. */
-static void fill(struct pd *d, const struct pd_map *m, size_t i, struct pd_rframe *f, int raw)
+ * (slot_of) of map m, resolving it there when it is not.  Returns 1 when
+ * the slot was given to f's frame now, else 0. */
+static int fill(struct pd *d, const struct pd_map *m, size_t i, struct pd_rframe *f, int raw)
 {
 	struct pd_fcache *e = &d->fcache[i];
 	struct fkey k;
+	int made = 0;
 
+	f->hint = NULL;
 	if (!m) {
 		f->pc = f->ip;
 		f->sym = f->dso = "[unknown]";
 		f->symlen = f->dlen = 9;
-		return;
+		return 0;
 	}
 	k = key_of(d, m, f->ip, raw);
-	if (e->serial != k.id || e->ip != k.at || e->pid != k.pid || e->raw != raw) {
+	if (e->serial != k.id || e->ip != k.at || e->pid != k.pid || e->raw != (unsigned)raw) {
 		resolve(d, m, f->ip, e);
 		e->serial = k.id;
 		e->ip = k.at;
 		e->pid = k.pid;
-		e->raw = (uint8_t)raw;
+		e->raw = raw & 1;
+		made = 1;
 	}
+	/* The slot's key gives the DSO too (a file id its path, a serial
+	 * its map): the collapser's note holds for (sym, dso) alike. */
+	if (!d->pool)
+		f->hint = &e->hint;
 	f->pc = m->ident || raw ? f->ip : f->ip - m->start + m->pgoff;
 	f->sym = e->sym;
-	f->symlen = e->symlen;
+	f->symlen = e->symlen != PD_LONG_SYM ? e->symlen : (uint32_t)strlen(e->sym);
 	f->dso = m->path;
 	f->dlen = (uint32_t)m->pathlen;
+	return made;
 }
 
 static void lookup(struct pd *d, struct pd_proc *user, struct pd_rframe *f, int raw)
@@ -170,6 +182,7 @@ static int put_inlines(struct pd *d, const struct pd_map *m, const struct pd_rfr
 	sym_map(d, m, &pm);
 	k = perfsym_inlines(d->sym, &pm, f->ip, f->sym, in, PERFINLINE_SHOWN);
 	for (i = 0; i < k; i++) {
+		g.hint = NULL;
 		g.sym = in[i].name;
 		g.symlen = (uint32_t)strlen(in[i].name);
 		g.dso = in[i].inlined ? "inlined" : f->dso;
@@ -300,6 +313,17 @@ static void chain(struct pd *d, const struct pd_sample *s, struct pd_proc *user)
 		unwound(d, s, user, &kept);
 }
 
+/* Frame i took a cache slot from another: frames before it that were
+ * filled from that slot must not leave the collapser a note there. */
+static void forget_hint(struct pd *d, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (d->cur[j].hint == d->cur[i].hint)
+			d->cur[j].hint = NULL;
+}
+
 /* Emits the frames pushed, leaf first.  Their maps and cache slots are
  * found first and the slots prefetched, so that the cache's misses (it
  * is larger than the CPU's) overlap instead of coming one by one. */
@@ -317,7 +341,8 @@ static void emit_chain(struct pd *d, struct pd_proc *user)
 		}
 	}
 	for (i = 0; i < d->ncur; i++)
-		fill(d, d->curmap[i], d->curslot[i], &d->cur[i], 0);
+		if (fill(d, d->curmap[i], d->curslot[i], &d->cur[i], 0))
+			forget_hint(d, i);
 	for (i = 0; i < d->ncur; i++)
 		if (!d->cur[i].inl || !d->curmap[i] || !put_inlines(d, d->curmap[i], &d->cur[i]))
 			put(d, &d->cur[i]);

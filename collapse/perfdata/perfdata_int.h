@@ -95,6 +95,8 @@ struct pd_rframe {
 	uint32_t symlen, dlen;		/* their lengths */
 	uint64_t pc;			/* what perf script prints for it: the
 					   address or the offset into the file */
+	uint32_t *hint;			/* the collapser's note in its frame cache
+					   entry (perf_event_frame), or NULL */
 	uint8_t mode;			/* PERF_RECORD_MISC_KERNEL, _USER, ... */
 	uint8_t inl;			/* DWARF-unwound: perf adds the functions
 					   inlined there */
@@ -116,9 +118,13 @@ struct pd_fcache {
 	uint32_t serial;		/* its map's serial or file's id; 0: empty */
 	uint32_t pid;			/* the process (0 unless the map's by_pid) */
 	const char *sym;		/* its name (perfsym's), or "[unknown]" */
-	uint32_t symlen;		/* its length */
-	uint8_t raw;			/* printed as the address itself */
+	uint32_t symlen : 24;		/* its length (PD_LONG_SYM: strlen's) */
+	uint32_t raw : 8;		/* printed as the address itself */
+	uint32_t hint;			/* the collapser's note on the frame (one
+					   thread only), 0 until it makes one */
 };
+
+#define PD_LONG_SYM 0xffffffu	/* fcache symlen of a longer name */
 
 struct pd_thread {
 	uint32_t tid;		/* thread id */

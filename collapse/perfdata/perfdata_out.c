@@ -58,7 +58,8 @@ static void run_batch(void *worker, void *job)
 		s->h.tid = s->ids + 16;
 		perf_event_begin_kept(b->perf, &s->h);
 		for (i = 0; i < s->nframes; i++)
-			perf_event_frame(b->perf, f[i].pc, f[i].sym, f[i].symlen, f[i].dso, f[i].dlen);
+			perf_event_frame(b->perf, f[i].pc, f[i].sym, f[i].symlen, f[i].dso, f[i].dlen,
+					 NULL);
 		perf_event_end(b->perf);
 		off += sizeof(*s) + s->nframes * sizeof(*f);
 	}
@@ -133,7 +134,7 @@ void pd_out_frame(struct pd *d, const struct pd_rframe *f)
 	struct bframe *g;
 
 	if (!d->pool) {
-		perf_event_frame(d->perf, f->pc, f->sym, f->symlen, f->dso, f->dlen);
+		perf_event_frame(d->perf, f->pc, f->sym, f->symlen, f->dso, f->dlen, f->hint);
 		return;
 	}
 	/* Room was made for PD_MAX_STACK frames; inlined ones may add more. */
