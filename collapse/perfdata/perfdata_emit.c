@@ -40,7 +40,7 @@ static void sym_map(const struct pd *d, const struct pd_map *m, struct perfsym_m
 }
 
 /* Fills e with the frame at ip in map m, found the long way. */
-static void resolve(struct pd *d, const struct pd_map *m, uint64_t ip, struct pd_fcache *e)
+static void resolve(struct pd *d, struct pd_map *m, uint64_t ip, struct pd_fcache *e)
 {
 	struct perfsym_map pm;
 	const char *sym;
@@ -49,6 +49,11 @@ static void resolve(struct pd *d, const struct pd_map *m, uint64_t ip, struct pd
 
 	sym_map(d, m, &pm);
 	sym = perfsym_lookup(d->sym, &pm, ip, &off);
+	/* A map of a file without symbols (missing, stripped) names none of
+	 * its many addresses: they need not each be cached and looked up.
+	 * A JIT map's names follow the process, and forks copy maps. */
+	if (!sym && !m->by_pid && perfsym_names_none(d->sym, &pm))
+		m->nameless = d->nameless_gen + 1;
 	e->sym = sym ? sym : "[unknown]";
 	len = strlen(e->sym);
 	e->symlen = len < PD_LONG_SYM ? (uint32_t)len : PD_LONG_SYM;
@@ -91,9 +96,9 @@ static size_t slot_of(struct fkey k)
 /* The kernel's text map for a kernel ip in no map, when perf's would
  * hold it: perf stretches that map over kallsyms' kernel symbols once it
  * has read them, so the init text past _etext is named. */
-static const struct pd_map *kernel_tail(struct pd *d, uint64_t ip)
+static struct pd_map *kernel_tail(struct pd *d, uint64_t ip)
 {
-	const struct pd_map *k = pd_kernel_text(d);
+	struct pd_map *k = pd_kernel_text(d);
 	struct perfsym_map pm;
 	uint64_t lo, hi;
 
@@ -106,9 +111,9 @@ static const struct pd_map *kernel_tail(struct pd *d, uint64_t ip)
 /* The map of f (its mode and ip set), or NULL: mode
  * PERF_RECORD_MISC_KERNEL or _USER names the maps to look in; the
  * hypervisor's and guests' addresses are in none. */
-static const struct pd_map *map_of(struct pd *d, struct pd_proc *user, const struct pd_rframe *f)
+static struct pd_map *map_of(struct pd *d, struct pd_proc *user, const struct pd_rframe *f)
 {
-	const struct pd_map *m;
+	struct pd_map *m;
 
 	if (f->mode == PERF_RECORD_MISC_USER)
 		return pd_find_map(user, f->ip);
@@ -118,10 +123,16 @@ static const struct pd_map *map_of(struct pd *d, struct pd_proc *user, const str
 	return m ? m : kernel_tail(d, f->ip);
 }
 
+/* Whether m is known to have no names (resolve). */
+static int nameless(const struct pd *d, const struct pd_map *m)
+{
+	return m->nameless && m->nameless == d->nameless_gen + 1;
+}
+
 /* Fills f with the frame as perf script prints it, from cache slot i
  * (slot_of) of map m, resolving it there when it is not.  Returns 1 when
  * the slot was given to f's frame now, else 0. */
-static int fill(struct pd *d, const struct pd_map *m, size_t i, struct pd_rframe *f, int raw)
+static int fill(struct pd *d, struct pd_map *m, size_t i, struct pd_rframe *f, int raw)
 {
 	struct pd_fcache *e = &d->fcache[i];
 	struct fkey k;
@@ -132,6 +143,14 @@ static int fill(struct pd *d, const struct pd_map *m, size_t i, struct pd_rframe
 		f->pc = f->ip;
 		f->sym = f->dso = "[unknown]";
 		f->symlen = f->dlen = 9;
+		return 0;
+	}
+	if (nameless(d, m)) {	/* as resolve would name it, uncached */
+		f->pc = m->ident || raw ? f->ip : f->ip - m->start + m->pgoff;
+		f->sym = "[unknown]";
+		f->symlen = 9;
+		f->dso = m->path;
+		f->dlen = (uint32_t)m->pathlen;
 		return 0;
 	}
 	k = key_of(d, m, f->ip, raw);
@@ -157,7 +176,7 @@ static int fill(struct pd *d, const struct pd_map *m, size_t i, struct pd_rframe
 
 static void lookup(struct pd *d, struct pd_proc *user, struct pd_rframe *f, int raw)
 {
-	const struct pd_map *m = map_of(d, user, f);
+	struct pd_map *m = map_of(d, user, f);
 
 	fill(d, m, m ? slot_of(key_of(d, m, f->ip, raw)) : 0, f, raw);
 }
@@ -332,10 +351,10 @@ static void emit_chain(struct pd *d, struct pd_proc *user)
 	size_t i;
 
 	for (i = 0; i < d->ncur; i++) {
-		const struct pd_map *m = map_of(d, user, &d->cur[i]);
+		struct pd_map *m = map_of(d, user, &d->cur[i]);
 
 		d->curmap[i] = m;
-		if (m) {
+		if (m && !nameless(d, m)) {
 			d->curslot[i] = slot_of(key_of(d, m, d->cur[i].ip, 0));
 			__builtin_prefetch(&d->fcache[d->curslot[i]]);
 		}

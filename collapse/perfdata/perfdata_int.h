@@ -77,6 +77,9 @@ struct pd_map {
 	uint32_t file;			/* its file's id (perfdata_fid.c): the
 					   names follow the offset into it
 					   alone; 0: they follow the address */
+	uint32_t nameless;		/* pd.nameless_gen + 1 when perfsym was
+					   found to name nothing in it, whatever
+					   the address (not by_pid maps) */
 };
 
 struct pd_proc;
@@ -214,9 +217,11 @@ struct pd {
 	struct pd_fid *fids;		/* file ids (perfdata_fid.c), open addressing */
 	size_t nfids, fidcap;		/* entries, slots */
 	struct pd_fcache *fcache;	/* frames emitted lately (owned), or NULL */
+	uint32_t nameless_gen;		/* changes when a map's names may have
+					   (pd_map.nameless is then stale) */
 	struct pd_rframe cur[PD_MAX_STACK]; /* the chain being emitted */
 	size_t ncur;			/* its frames */
-	const struct pd_map *curmap[PD_MAX_STACK]; /* their maps, or NULL */
+	struct pd_map *curmap[PD_MAX_STACK]; /* their maps, or NULL */
 	size_t curslot[PD_MAX_STACK];	/* their places in fcache */
 	int workers;			/* 1: all on this thread (else see
 					   perfdata_out.c) */
@@ -302,9 +307,9 @@ void pd_apply_exit(struct pd *d, const unsigned char *r, size_t len);
 struct pd_thread *pd_thread_get(struct pd *d, uint32_t pid, uint32_t tid);
 const char *pd_thread_comm(const struct pd *d, const struct pd_thread *t, size_t *len);
 struct pd_proc *pd_proc_of(struct pd *d, const struct pd_thread *t);
-const struct pd_map *pd_find_map(struct pd_proc *p, uint64_t addr);
+struct pd_map *pd_find_map(struct pd_proc *p, uint64_t addr);
 /* The kernel's text map ("[kernel.kallsyms]..."), or NULL. */
-const struct pd_map *pd_kernel_text(struct pd *d);
+struct pd_map *pd_kernel_text(struct pd *d);
 /* Adds m to p's maps, cutting what it overlaps (m copied; its strings
  * must outlive the reader, as d->names' do). */
 void pd_map_add(struct pd *d, struct pd_proc *p, const struct pd_map *m);
@@ -325,6 +330,7 @@ void pd_emit_free(struct pd *d);
  * build id noted late, serials wrapped).  pd_emit_free frees the cache. */
 static inline void pd_emit_flush(struct pd *d)
 {
+	d->nameless_gen++;
 	if (d->fcache)
 		memset(d->fcache, 0, PD_FCACHE_SLOTS * sizeof(*d->fcache));
 }

@@ -93,6 +93,7 @@ static int add_code(void *ctx, const struct jitdump_code *c)
 			       &e->m.pathlen);
 	e->m.sympath = e->m.path;
 	perfsym_define(d->sym, e->m.path, c->name, c->namelen);
+	d->nameless_gen++;	/* a map of that path may have had no names */
 	return 0;
 }
 

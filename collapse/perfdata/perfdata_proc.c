@@ -218,7 +218,7 @@ struct pd_proc *pd_proc_of(struct pd *d, const struct pd_thread *t)
 	return proc_get(d, t->pid);
 }
 
-const struct pd_map *pd_find_map(struct pd_proc *p, uint64_t addr)
+struct pd_map *pd_find_map(struct pd_proc *p, uint64_t addr)
 {
 	size_t i = p->last;
 
@@ -232,9 +232,9 @@ const struct pd_map *pd_find_map(struct pd_proc *p, uint64_t addr)
 	return NULL;
 }
 
-const struct pd_map *pd_kernel_text(struct pd *d)
+struct pd_map *pd_kernel_text(struct pd *d)
 {
-	const struct pd_proc *k = d->kernel;
+	struct pd_proc *k = d->kernel;
 	size_t i;
 
 	for (i = 0; i < k->n; i++)

@@ -576,6 +576,13 @@ const char *perfsym_lookup(struct perfsym *s, const struct perfsym_map *m, uint6
 	return strtab_str(s->names, sl->name, NULL);
 }
 
+int perfsym_names_none(struct perfsym *s, const struct perfsym_map *m)
+{
+	const struct psfile *f = m->path ? file_for(s, m) : NULL;
+
+	return !f || !f->ok || f->kind == K_NONE;
+}
+
 int perfsym_kernel_span(struct perfsym *s, const struct perfsym_map *m, uint64_t *lo,
 			uint64_t *hi)
 {

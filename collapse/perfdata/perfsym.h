@@ -66,6 +66,11 @@ void perfsym_define(struct perfsym *s, const char *path, const char *name, size_
 const char *perfsym_lookup(struct perfsym *s, const struct perfsym_map *m, uint64_t ip,
 			   uint64_t *off);
 
+/* 1 when perfsym_lookup names no address of m at all (its file has no
+ * symbols, or is missing), else 0; for after a lookup in m (else its file
+ * is read now).  Holds until perfsym_define or perfsym_note_build_id. */
+int perfsym_names_none(struct perfsym *s, const struct perfsym_map *m);
+
 /* What the name perfsym_lookup gives for an address of a map of this
  * path follows, for callers that cache names: with the same path, build
  * id and pgoff, PERFSYM_BY_OFFSET the address's offset into the map
