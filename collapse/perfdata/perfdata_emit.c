@@ -140,12 +140,14 @@ static int fill(struct pd *d, struct pd_map *m, size_t i, struct pd_rframe *f, i
 
 	f->hint = NULL;
 	if (!m) {
+		f->hint = d->pool ? NULL : &d->nomap_hint;
 		f->pc = f->ip;
 		f->sym = f->dso = "[unknown]";
 		f->symlen = f->dlen = 9;
 		return 0;
 	}
 	if (nameless(d, m)) {	/* as resolve would name it, uncached */
+		f->hint = d->pool ? NULL : &m->hint;
 		f->pc = m->ident || raw ? f->ip : f->ip - m->start + m->pgoff;
 		f->sym = "[unknown]";
 		f->symlen = 9;

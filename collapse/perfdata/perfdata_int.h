@@ -80,6 +80,8 @@ struct pd_map {
 	uint32_t nameless;		/* pd.nameless_gen + 1 when perfsym was
 					   found to name nothing in it, whatever
 					   the address (not by_pid maps) */
+	uint32_t hint;			/* the collapser's note on its frames
+					   then, "[unknown]" in path */
 };
 
 struct pd_proc;
@@ -219,6 +221,7 @@ struct pd {
 	struct pd_fcache *fcache;	/* frames emitted lately (owned), or NULL */
 	uint32_t nameless_gen;		/* changes when a map's names may have
 					   (pd_map.nameless is then stale) */
+	uint32_t nomap_hint;		/* the collapser's note on frames in no map */
 	struct pd_rframe cur[PD_MAX_STACK]; /* the chain being emitted */
 	size_t ncur;			/* its frames */
 	struct pd_map *curmap[PD_MAX_STACK]; /* their maps, or NULL */
