@@ -409,10 +409,6 @@ static void pmemo_put(struct perf *p, const char *fn, size_t fnlen, const char *
 	perf_pmemo_put(p->pmemo, fn, fnlen, dso, dlen, (unsigned)p->java, &v);
 }
 
-/* A reader's frame, tidied once per (symbol, DSO) text pair: the reader
- * hands over the same addresses for the same texts (perf.h), so they
- * key the memo.  A "java" root tidies the same text otherwise (the
- * flag), and --addrs puts the pc into an unknown symbol's name. */
 /* The frame of pc, fn and dso made the long way (pc in hex, as perf
  * script prints it). */
 static void event_frame_at(struct perf *p, uint64_t pc, const char *fn, size_t fnlen,
@@ -430,6 +426,11 @@ static void event_frame_at(struct perf *p, uint64_t pc, const char *fn, size_t f
 	event_frame(p, hex, n, fn, fnlen, dso, dlen);
 }
 
+/* A reader's frame, tidied once per (symbol, DSO) text pair: the reader
+ * hands over the same addresses for the same texts (perf.h), so they
+ * key the memo.  A "java" root tidies the same text otherwise (the
+ * flag), and --addrs puts the pc into an unknown symbol's name.  The
+ * hint, when given, holds a plain frame's id + 1 (roots not "java"). */
 void perf_event_frame(struct perf *p, uint64_t pc, const char *fn, size_t fnlen, const char *dso,
 		      size_t dlen, uint32_t *hint)
 {
@@ -441,7 +442,6 @@ void perf_event_frame(struct perf *p, uint64_t pc, const char *fn, size_t fnlen,
 		event_frame_at(p, pc, fn, fnlen, dso, dlen);
 		return;
 	}
-	/* A hint notes a plain frame's id + 1, for roots not "java". */
 	if (hint && *hint && !p->java) {
 		memo_frame(p, *hint - 1);
 		return;
@@ -458,7 +458,7 @@ void perf_event_frame(struct perf *p, uint64_t pc, const char *fn, size_t fnlen,
 		if (v->how & MEMO_SKIP)
 			p->skip = SKIP_REST;
 	}
-	if (hint && !p->java && v->how == MEMO_NAME && v->frame != UINT32_MAX - 1)
+	if (hint && !p->java && v->how == MEMO_NAME && v->frame != NO_FID)
 		*hint = v->frame + 1;
 }
 
