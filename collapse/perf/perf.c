@@ -320,21 +320,22 @@ static int tidy_frame(struct perf *p, const char *s, size_t n)
 /* Remembers what event_frame made of the symbol fn (its offset already
  * cut) in the DSO: the frame from first on (a line that made more, or a
  * name with a ';', which is more than one frame, is not kept) and
- * whether --skip-after ends the stack there. */
-static void memo_put(struct perf *p, uint64_t h, const char *fn, size_t fnlen, const char *dso,
-		     size_t dlen, size_t first)
+ * whether --skip-after ends the stack there.  Returns 0 with what was
+ * kept in *v, or -1 when it was not. */
+static int memo_put(struct perf *p, uint64_t h, const char *fn, size_t fnlen, const char *dso,
+		    size_t dlen, size_t first, struct perf_memo_val *v)
 {
-	struct perf_memo_val v;
 	struct frame *f = p->nfr > first ? &p->fr[first] : NULL;
 
 	if (p->nfr - first > 1 || (f && memchr(p->fbuf + f->off, ';', f->len)))
-		return;
-	v.how = f ? MEMO_NAME : MEMO_NONE;
-	v.how |= p->skip == SKIP_REST ? MEMO_SKIP : 0;
-	v.frame = NO_FID;
+		return -1;
+	v->how = f ? MEMO_NAME : MEMO_NONE;
+	v->how |= p->skip == SKIP_REST ? MEMO_SKIP : 0;
+	v->frame = NO_FID;
 	if (f)
-		v.frame = f->fid = perf_stacks_frame(p->stacks, p->fbuf + f->off, f->len);
-	perf_memo_put(p->memo, fn, fnlen, dso, dlen, h, &v);
+		v->frame = f->fid = perf_stacks_frame(p->stacks, p->fbuf + f->off, f->len);
+	perf_memo_put(p->memo, fn, fnlen, dso, dlen, h, v);
+	return 0;
 }
 
 /* A frame from the memo: its id, and its text too when the stack will be
@@ -351,33 +352,48 @@ static void memo_frame(struct perf *p, uint32_t fid)
 	}
 }
 
+/* What the memo says of a frame line, applied. */
+static void memo_apply(struct perf *p, const struct perf_memo_val *v)
+{
+	if (v->how % MEMO_SKIP == MEMO_NAME)
+		memo_frame(p, v->frame);
+	if (v->how & MEMO_SKIP)
+		p->skip = SKIP_REST;
+}
+
 /* A frame line: "addr symbol+0xoff (dso)", tidied once per distinct
  * symbol (without its offset) and DSO: with the memo on, nothing else
- * goes into a frame's name.  Returns 0, or -1 when it is not a frame. */
+ * goes into a frame's name, so a line seen lately comes to the same
+ * again.  Returns 0, or -1 when it is not a frame. */
 static int frame_line(struct perf *p, const char *s, size_t n)
 {
 	const char *pc, *fn, *dso;
 	size_t pclen, fnlen, dlen, cut, first = p->nfr;
 	const struct perf_memo_val *v;
-	uint64_t h;
+	struct perf_memo_val kept;
+	uint64_t h, hl;
 
 	/* The same text tidies differently under a "java" root, and to
 	 * nothing in an event being skipped. */
 	if (!p->memo || p->java || p->skip != KEEP)
 		return tidy_frame(p, s, n);
+	hl = perf_memo_line_hash(s, n);
+	if ((v = perf_memo_line_get(p->memo, s, n, hl))) {
+		memo_apply(p, v);
+		return 0;
+	}
 	if (perf_frame_split(s, n, &pc, &pclen, &fn, &fnlen, &dso, &dlen) < 0)
 		return -1;
 	cut = perf_frame_strip_offset(fn, fnlen);
 	h = perf_memo_hash(fn, cut, dso, dlen);
 	if ((v = perf_memo_get(p->memo, fn, cut, dso, dlen, h))) {
-		if (v->how % MEMO_SKIP == MEMO_NAME)
-			memo_frame(p, v->frame);
-		if (v->how & MEMO_SKIP)
-			p->skip = SKIP_REST;
+		perf_memo_line_put(p->memo, s, n, hl, v);
+		memo_apply(p, v);
 		return 0;
 	}
 	event_frame(p, pc, pclen, fn, fnlen, dso, dlen);
-	memo_put(p, h, fn, cut, dso, dlen, first);
+	if (memo_put(p, h, fn, cut, dso, dlen, first, &kept) == 0)
+		perf_memo_line_put(p->memo, s, n, hl, &kept);
 	return 0;
 }
 

@@ -3,7 +3,9 @@
  * front of it a small direct-mapped cache holds the texts themselves, so
  * the frames of hot code are found in one slot that stays in the
  * processor's caches (a lookup in the big table reads two places far
- * apart). */
+ * apart).  In front of both, a bigger direct-mapped cache keyed by the
+ * whole frame line as it came: a hit there needs the line neither split
+ * nor its offset found, and one hash of it, not two of its parts. */
 #include "perf_memo.h"
 #include "xalloc.h"
 
@@ -33,7 +35,18 @@ struct near {
 	char text[NEAR_TEXT];		/* the text */
 };
 
+#define LINE_SLOTS 16384
+#define LINE_TEXT 132
+
+struct line {
+	uint64_t h;			/* hash | 1; 0: empty */
+	struct perf_memo_val v;		/* what it came to */
+	uint32_t len;			/* line bytes */
+	char text[LINE_TEXT];		/* the line */
+};
+
 struct perf_memo {
+	struct line *line;		/* LINE_SLOTS recent lines */
 	struct near *near;		/* NEAR_SLOTS recent texts */
 	struct slot *slot;		/* the table */
 	size_t mask;			/* slots - 1 (a power of two) */
@@ -47,6 +60,7 @@ struct perf_memo *perf_memo_new(void)
 {
 	struct perf_memo *m = xcalloc(1, sizeof(*m));
 
+	m->line = xcalloc(LINE_SLOTS, sizeof(*m->line));
 	m->near = xcalloc(NEAR_SLOTS, sizeof(*m->near));
 	m->mask = 4095;
 	m->slot = xcalloc(m->mask + 1, sizeof(*m->slot));
@@ -57,6 +71,7 @@ void perf_memo_free(struct perf_memo *m)
 {
 	if (!m)
 		return;
+	free(m->line);
 	free(m->near);
 	free(m->slot);
 	free(m->arena);
@@ -66,6 +81,34 @@ void perf_memo_free(struct perf_memo *m)
 uint64_t perf_memo_hash(const char *a, size_t alen, const char *b, size_t blen)
 {
 	return XXH3_64bits_withSeed(a, alen, XXH3_64bits(b, blen)) | 1;
+}
+
+uint64_t perf_memo_line_hash(const char *s, size_t n)
+{
+	return XXH3_64bits(s, n) | 1;
+}
+
+const struct perf_memo_val *perf_memo_line_get(const struct perf_memo *m, const char *s, size_t n,
+					       uint64_t h)
+{
+	const struct line *l = &m->line[h >> 50 & (LINE_SLOTS - 1)];
+
+	if (l->h == h && l->len == n && memcmp(l->text, s, n) == 0)
+		return &l->v;
+	return NULL;
+}
+
+void perf_memo_line_put(struct perf_memo *m, const char *s, size_t n, uint64_t h,
+			const struct perf_memo_val *v)
+{
+	struct line *l = &m->line[h >> 50 & (LINE_SLOTS - 1)];
+
+	if (n > LINE_TEXT)
+		return;
+	l->h = h;
+	l->v = *v;
+	l->len = (uint32_t)n;
+	memcpy(l->text, s, n);
 }
 
 /* Whether text (alen + blen bytes at t) is the key a, b. */
