@@ -69,6 +69,9 @@ struct perf {
 	uint32_t *path;			/* an event's frame ids, root first */
 	size_t npath;			/* ids in path */
 	size_t pathcap;			/* capacity of path */
+	const char *ahead;		/* the line after the one in hand... */
+	size_t aheadlen;		/* ...its length, trimmed... */
+	uint64_t aheadh;		/* ...and its perf_memo_line_hash */
 	int have_event;			/* st.event holds the event to keep */
 	int weighted;			/* the event in hand printed a period */
 	unsigned reported;		/* malformed lines named for this input */
@@ -377,7 +380,7 @@ static int frame_line(struct perf *p, const char *s, size_t n)
 	 * nothing in an event being skipped. */
 	if (!p->memo || p->java || p->skip != KEEP)
 		return tidy_frame(p, s, n);
-	hl = perf_memo_line_hash(s, n);
+	hl = s == p->ahead && n == p->aheadlen ? p->aheadh : perf_memo_line_hash(s, n);
 	if ((v = perf_memo_line_get(p->memo, s, n, hl))) {
 		memo_apply(p, v);
 		return 0;
@@ -702,6 +705,40 @@ void perf_line(struct perf *p, const char *line, size_t len, unsigned long linen
 		return;
 	/* Anything else is skipped; the event goes on. */
 	malformed(p, lineno, "not a stack frame", line, len);
+}
+
+/* Hashes the frame line that comes next (trimmed as perf_line trims) and
+ * has its slot of the line cache fetched while this one is worked on. */
+static void look_ahead(struct perf *p, const char *s, size_t n)
+{
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		n--;
+	if (!p->memo || n == 0 || !is_space(s[0]))
+		return;
+	p->ahead = s;
+	p->aheadlen = n;
+	p->aheadh = perf_memo_line_hash(s, n);
+	perf_memo_line_fetch(p->memo, p->aheadh);
+}
+
+size_t perf_lines(struct perf *p, const char *text, size_t len, int final, unsigned long *lineno)
+{
+	const char *s = text, *end = text + len, *nl = memchr(s, '\n', len), *next;
+
+	while (nl) {
+		next = memchr(nl + 1, '\n', (size_t)(end - (nl + 1)));
+		if (next)
+			look_ahead(p, nl + 1, (size_t)(next - (nl + 1)));
+		perf_line(p, s, (size_t)(nl - s), ++*lineno);
+		s = nl + 1;
+		nl = next;
+	}
+	if (final && s < end) {
+		perf_line(p, s, (size_t)(end - s), ++*lineno);
+		s = end;
+	}
+	p->ahead = NULL;	/* the text may be gone before the next call */
+	return (size_t)(s - text);
 }
 
 void perf_begin(struct perf *p, const char *name)

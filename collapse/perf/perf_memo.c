@@ -36,7 +36,8 @@ struct near {
 };
 
 #define LINE_SLOTS 16384
-#define LINE_TEXT 132
+#define LINE_TEXT 172	/* a slot is then three cache lines, aligned */
+#define CACHE_LINE 64
 
 struct line {
 	uint64_t h;			/* hash | 1; 0: empty */
@@ -45,8 +46,11 @@ struct line {
 	char text[LINE_TEXT];		/* the line */
 };
 
+_Static_assert(sizeof(struct line) % CACHE_LINE == 0, "a line slot is whole cache lines");
+
 struct perf_memo {
 	struct line *line;		/* LINE_SLOTS recent lines */
+	void *line_mem;			/* where line was allocated */
 	struct near *near;		/* NEAR_SLOTS recent texts */
 	struct slot *slot;		/* the table */
 	size_t mask;			/* slots - 1 (a power of two) */
@@ -60,7 +64,8 @@ struct perf_memo *perf_memo_new(void)
 {
 	struct perf_memo *m = xcalloc(1, sizeof(*m));
 
-	m->line = xcalloc(LINE_SLOTS, sizeof(*m->line));
+	m->line_mem = xcalloc(LINE_SLOTS + 1, sizeof(*m->line));
+	m->line = (struct line *)(((uintptr_t)m->line_mem + CACHE_LINE - 1) & ~(uintptr_t)(CACHE_LINE - 1));
 	m->near = xcalloc(NEAR_SLOTS, sizeof(*m->near));
 	m->mask = 4095;
 	m->slot = xcalloc(m->mask + 1, sizeof(*m->slot));
@@ -71,7 +76,7 @@ void perf_memo_free(struct perf_memo *m)
 {
 	if (!m)
 		return;
-	free(m->line);
+	free(m->line_mem);
 	free(m->near);
 	free(m->slot);
 	free(m->arena);
@@ -86,6 +91,15 @@ uint64_t perf_memo_hash(const char *a, size_t alen, const char *b, size_t blen)
 uint64_t perf_memo_line_hash(const char *s, size_t n)
 {
 	return XXH3_64bits(s, n) | 1;
+}
+
+void perf_memo_line_fetch(const struct perf_memo *m, uint64_t h)
+{
+	const char *l = (const char *)&m->line[h >> 50 & (LINE_SLOTS - 1)];
+
+	__builtin_prefetch(l);
+	__builtin_prefetch(l + CACHE_LINE);
+	__builtin_prefetch(l + 2 * CACHE_LINE);
 }
 
 const struct perf_memo_val *perf_memo_line_get(const struct perf_memo *m, const char *s, size_t n,

@@ -87,17 +87,7 @@ static void worker_init(struct worker *w, const struct perf_opts *o)
  * when final); returns the bytes used. */
 static size_t feed(struct worker *w, const char *text, size_t len, int final)
 {
-	const char *s = text, *end = text + len, *nl;
-
-	while ((nl = memchr(s, '\n', (size_t)(end - s)))) {
-		perf_line(w->p, s, (size_t)(nl - s), ++w->cur->lines);
-		s = nl + 1;
-	}
-	if (final && s < end) {
-		perf_line(w->p, s, (size_t)(end - s), ++w->cur->lines);
-		s = end;
-	}
-	return (size_t)(s - text);
+	return perf_lines(w->p, text, len, final, &w->cur->lines);
 }
 
 static void work(void *worker, void *job)
