@@ -58,27 +58,17 @@ static int cpu_word(const char *s, size_t n)
 	return n > 2 && s[0] == '[' && s[n - 1] == ']' && all_digits(s + 1, n - 2);
 }
 
-/* "12345.678901:" (perf script --ns gives 16 digits and more); its value
- * in *t, or only whether it is one when t is NULL (most headers are
- * looked at twice: the value is wanted once). */
+/* "12345.678901:" (perf script --ns gives 16 digits and more). */
 static int time_word(const char *s, size_t n, double *t)
 {
 	char buf[40], *end;
-	size_t i, dots = 0;
-	double scratch;
+	size_t i;
 
 	if (n < 2 || s[n - 1] != ':' || !is_digit(s[0]))
 		return 0;
-	for (i = 0; i + 1 < n; i++) {
+	for (i = 0; i + 1 < n; i++)
 		if (!is_digit(s[i]) && s[i] != '.')
 			return 0;
-		dots += s[i] == '.';
-	}
-	/* What bytes_decimal reads: one '.' at most, 15 digits at most. */
-	if (!t && dots <= 1 && n - 1 - dots <= 15)
-		return 1;
-	if (!t)
-		t = &scratch;
 	if (bytes_decimal(s, n - 1, t) == 0)
 		return 1;
 	if (n > sizeof(buf))
@@ -102,9 +92,10 @@ static int event_word(const char *s, size_t n)
 static int tail_fit(const char *s, size_t n)
 {
 	size_t b, e;
+	double t;
 
 	b = word_at(s, n, 0, &e);
-	if (cpu_word(s + b, e - b) || time_word(s + b, e - b, NULL))
+	if (cpu_word(s + b, e - b) || time_word(s + b, e - b, &t))
 		return 2;
 	if (all_digits(s + b, e - b))
 		b = word_at(s, n, e, &e);
@@ -131,10 +122,11 @@ int perf_header_ids(const char *s, size_t n, struct perf_header *h, size_t *afte
 {
 	size_t b, e, first, best = n, bestend = 0, slash;
 	int fit, bestfit = -1;
+	double t;
 
 	first = word_at(s, n, 0, &e);
 	for (b = word_at(s, n, e, &e); b < n && bestfit < 2; b = word_at(s, n, e, &e)) {
-		if (cpu_word(s + b, e - b) || time_word(s + b, e - b, NULL)) {
+		if (cpu_word(s + b, e - b) || time_word(s + b, e - b, &t)) {
 			if (best < n)
 				break;
 			header_comm(s, first, b, h);
