@@ -88,9 +88,37 @@ uint64_t perf_memo_hash(const char *a, size_t alen, const char *b, size_t blen)
 	return XXH3_64bits_withSeed(a, alen, XXH3_64bits(b, blen)) | 1;
 }
 
+static uint64_t load64(const char *s)
+{
+	uint64_t v;
+
+	memcpy(&v, s, sizeof(v));
+	return v;
+}
+
+static uint64_t rotl(uint64_t v, int k)
+{
+	return v << k | v >> (64 - k);
+}
+
+/* A frame line is told from others by its first 24 bytes (the address
+ * and the symbol's start), its end and its length: those are mixed, not
+ * every byte (a slot is only a guess, the line is compared whole). */
 uint64_t perf_memo_line_hash(const char *s, size_t n)
 {
-	return XXH3_64bits(s, n) | 1;
+	uint64_t x;
+
+	if (n < 24)
+		return XXH3_64bits(s, n) | 1;
+	x = load64(s) * 0x9e3779b97f4a7c15u + load64(s + 8);
+	x = rotl(x, 31) * 0xc2b2ae3d27d4eb4fu + load64(s + 16);
+	x = rotl(x, 31) * 0x165667b19e3779f9u + (load64(s + n - 8) ^ n);
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdu;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53u;
+	x ^= x >> 33;
+	return x | 1;
 }
 
 void perf_memo_line_fetch(const struct perf_memo *m, uint64_t h)
