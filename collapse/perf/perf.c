@@ -73,6 +73,9 @@ struct perf {
 	const char *ahead;		/* the line after the one in hand... */
 	size_t aheadlen;		/* ...its length, trimmed... */
 	uint64_t aheadh;		/* ...and its perf_memo_line_hash */
+	const char *cur;		/* the same of the line in hand... */
+	size_t curlen;			/* ...its length... */
+	uint64_t curh;			/* ...and hash */
 	int have_event;			/* st.event holds the event to keep */
 	int weighted;			/* the event in hand printed a period */
 	unsigned reported;		/* malformed lines named for this input */
@@ -381,7 +384,7 @@ static int frame_line(struct perf *p, const char *s, size_t n)
 	 * nothing in an event being skipped. */
 	if (!p->memo || p->java || p->skip != KEEP)
 		return tidy_frame(p, s, n);
-	hl = s == p->ahead && n == p->aheadlen ? p->aheadh : perf_memo_line_hash(s, n);
+	hl = s == p->cur && n == p->curlen ? p->curh : perf_memo_line_hash(s, n);
 	if ((v = perf_memo_line_get(p->memo, s, n, hl))) {
 		memo_apply(p, v);
 		return 0;
@@ -732,6 +735,10 @@ size_t perf_lines(struct perf *p, const char *text, size_t len, int final, unsig
 		if (end - nl > PREFETCH_AHEAD)
 			__builtin_prefetch(nl + PREFETCH_AHEAD);
 		next = memchr(nl + 1, '\n', (size_t)(end - (nl + 1)));
+		p->cur = p->ahead;
+		p->curlen = p->aheadlen;
+		p->curh = p->aheadh;
+		p->ahead = NULL;
 		if (next)
 			look_ahead(p, nl + 1, (size_t)(next - (nl + 1)));
 		perf_line(p, s, (size_t)(nl - s), ++*lineno);
@@ -742,7 +749,7 @@ size_t perf_lines(struct perf *p, const char *text, size_t len, int final, unsig
 		perf_line(p, s, (size_t)(end - s), ++*lineno);
 		s = end;
 	}
-	p->ahead = NULL;	/* the text may be gone before the next call */
+	p->ahead = p->cur = NULL;	/* the text may be gone before the next call */
 	return (size_t)(s - text);
 }
 
