@@ -66,6 +66,8 @@ struct perf_stacks {
 	size_t par_min;		/* ...when there are this many stacks */
 };
 
+/* Stacks ahead whose records are asked for while sorting and writing. */
+#define AHEAD 8
 /* Below this many stacks a second thread costs more than it saves. */
 #define PAR_MIN 32768
 /* Stacks per block of output text a thread formats at a time. */
@@ -410,9 +412,29 @@ static int cmp_stacks(const uint32_t *rank, const struct sortkey *a, const struc
 	return (ra > rb) - (ra < rb);
 }
 
+/* Merges the sorted runs v[0, h) and v[h, n) into tmp, the records some
+ * stacks ahead on both sides asked for (they are far apart); returns
+ * how many went to tmp (the rest of the first run stays to be copied). */
+static size_t merge_runs(const uint32_t *rank, const struct sortkey *v, struct sortkey *tmp,
+			 size_t h, size_t n)
+{
+	size_t i = 0, j = h, k = 0;
+
+	while (i < h && j < n) {
+		if (i + AHEAD < h)
+			__builtin_prefetch(v[i + AHEAD].id);
+		if (j + AHEAD < n)
+			__builtin_prefetch(v[j + AHEAD].id);
+		tmp[k++] = cmp_stacks(rank, &v[j], &v[i]) < 0 ? v[j++] : v[i++];
+	}
+	while (i < h)
+		tmp[k++] = v[i++];
+	return k;
+}
+
 static void sort_stacks(const uint32_t *rank, struct sortkey *v, struct sortkey *tmp, size_t n)
 {
-	size_t h = n / 2, i = 0, j = h, k = 0;
+	size_t h = n / 2, k;
 
 	if (n < 2)
 		return;
@@ -420,10 +442,7 @@ static void sort_stacks(const uint32_t *rank, struct sortkey *v, struct sortkey 
 	sort_stacks(rank, v + h, tmp, n - h);
 	if (cmp_stacks(rank, &v[h - 1], &v[h]) <= 0)
 		return;
-	while (i < h && j < n)
-		tmp[k++] = cmp_stacks(rank, &v[j], &v[i]) < 0 ? v[j++] : v[i++];
-	while (i < h)
-		tmp[k++] = v[i++];
+	k = merge_runs(rank, v, tmp, h, n);
 	memcpy(v, tmp, k * sizeof(*v));
 }
 
@@ -448,7 +467,7 @@ static void *sort_half(void *arg)
 static void sort_all(const struct perf_stacks *t, const uint32_t *rank, struct sortkey *v,
 		     struct sortkey *tmp, size_t n)
 {
-	size_t h = n / 2, i = 0, j = h, k = 0;
+	size_t h = n / 2, k;
 	struct half hv = { rank, v + h, tmp + h, n - h };
 	pthread_t th;
 
@@ -458,10 +477,7 @@ static void sort_all(const struct perf_stacks *t, const uint32_t *rank, struct s
 	}
 	sort_stacks(rank, v, tmp, h);
 	pthread_join(th, NULL);
-	while (i < h && j < n)
-		tmp[k++] = cmp_stacks(rank, &v[j], &v[i]) < 0 ? v[j++] : v[i++];
-	while (i < h)
-		tmp[k++] = v[i++];
+	k = merge_runs(rank, v, tmp, h, n);
 	memcpy(v, tmp, k * sizeof(*v));
 }
 
@@ -539,7 +555,14 @@ static void format_block(const struct perf_stacks *t, const uint32_t *v, size_t 
 
 	b->len = 0;
 	for (i = k * BLOCK; i < end; i++) {
-		const uint32_t *id = rec_ids(t, v[i]);
+		const uint32_t *id;
+
+		/* The records are far apart: ask for them some stacks ahead. */
+		if (i + 2 * AHEAD < end)
+			__builtin_prefetch(&t->stk[v[i + 2 * AHEAD]]);
+		if (i + AHEAD < end)
+			__builtin_prefetch(t->ids + t->stk[v[i + AHEAD]]);
+		id = rec_ids(t, v[i]);
 		size_t n = rec_n(t, v[i]), need = n + 33;	/* ';'s, ' ', count, '\n' */
 		struct fcount c = rec_count(t, v[i]);
 		char *o;
