@@ -136,6 +136,20 @@ void lread_give_back(const char *p, size_t len)
 		(void)madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
+void lread_bring_in(const char *p, size_t len)
+{
+#ifdef MADV_POPULATE_READ
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t a = (size_t)p / page * page;
+
+	/* Older kernels refuse it (EINVAL): the faults then map the pages. */
+	(void)madvise((void *)a, (size_t)p + len - a, MADV_POPULATE_READ);
+#else
+	(void)p;
+	(void)len;
+#endif
+}
+
 /* Takes the next window; at the end or on an error sets eof instead. */
 static void next_window(struct lread *lr)
 {

@@ -105,6 +105,11 @@ const char *lread_whole(struct lread *lr, size_t *len);
  * [p, p + len), done with (any thread may call it). */
 void lread_give_back(const char *p, size_t len);
 
+/* Has the pages of lread_whole's text inside [p, p + len) mapped in one
+ * call, ahead of reading them (else each fault maps a few); nothing
+ * where the system cannot.  Any thread may call it. */
+void lread_bring_in(const char *p, size_t len);
+
 /* Reads up to cap (>= 16) bytes of decoded text (inflated, UTF-8, BOM
  * dropped) into dst, for callers that split text themselves; do not mix
  * with lread_next.  Returns the count (fewer than cap only at the end or

@@ -26,6 +26,7 @@
 #include <xxhash.h>
 
 #define REPORT_MAX 5	/* malformed lines named on stderr */
+#define PREFETCH_AHEAD 1024	/* bytes of text asked for ahead of the line */
 
 enum skip { KEEP, SKIP_EVENT, SKIP_REST };
 
@@ -74,6 +75,12 @@ struct perf {
 	uint32_t *path;			/* an event's frame ids, root first */
 	size_t npath;			/* ids in path */
 	size_t pathcap;			/* capacity of path */
+	const char *ahead;		/* the line after the one in hand... */
+	size_t aheadlen;		/* ...its length, trimmed... */
+	uint64_t aheadh;		/* ...and its perf_memo_line_hash */
+	const char *cur;		/* the same of the line in hand... */
+	size_t curlen;			/* ...its length... */
+	uint64_t curh;			/* ...and hash */
 	int have_event;			/* st.event holds the event to keep */
 	int weighted;			/* the event in hand printed a period */
 	unsigned reported;		/* malformed lines named for this input */
@@ -330,21 +337,22 @@ static int tidy_frame(struct perf *p, const char *s, size_t n)
 /* Remembers what event_frame made of the symbol fn (its offset already
  * cut) in the DSO: the frame from first on (a line that made more, or a
  * name with a ';', which is more than one frame, is not kept) and
- * whether --skip-after ends the stack there. */
-static void memo_put(struct perf *p, uint64_t h, const char *fn, size_t fnlen, const char *dso,
-		     size_t dlen, size_t first)
+ * whether --skip-after ends the stack there.  Returns 0 with what was
+ * kept in *v, or -1 when it was not. */
+static int memo_put(struct perf *p, uint64_t h, const char *fn, size_t fnlen, const char *dso,
+		    size_t dlen, size_t first, struct perf_memo_val *v)
 {
-	struct perf_memo_val v;
 	struct frame *f = p->nfr > first ? &p->fr[first] : NULL;
 
 	if (p->nfr - first > 1 || (f && memchr(p->fbuf + f->off, ';', f->len)))
-		return;
-	v.how = f ? MEMO_NAME : MEMO_NONE;
-	v.how |= p->skip == SKIP_REST ? MEMO_SKIP : 0;
-	v.frame = NO_FID;
+		return -1;
+	v->how = f ? MEMO_NAME : MEMO_NONE;
+	v->how |= p->skip == SKIP_REST ? MEMO_SKIP : 0;
+	v->frame = NO_FID;
 	if (f)
-		v.frame = f->fid = perf_stacks_frame(p->stacks, p->fbuf + f->off, f->len);
-	perf_memo_put(p->memo, fn, fnlen, dso, dlen, h, &v);
+		v->frame = f->fid = perf_stacks_frame(p->stacks, p->fbuf + f->off, f->len);
+	perf_memo_put(p->memo, fn, fnlen, dso, dlen, h, v);
+	return 0;
 }
 
 /* A frame from the memo: its id, and its text too when the stack will be
@@ -361,33 +369,48 @@ static void memo_frame(struct perf *p, uint32_t fid)
 	}
 }
 
+/* What the memo says of a frame line, applied. */
+static void memo_apply(struct perf *p, const struct perf_memo_val *v)
+{
+	if (v->how % MEMO_SKIP == MEMO_NAME)
+		memo_frame(p, v->frame);
+	if (v->how & MEMO_SKIP)
+		p->skip = SKIP_REST;
+}
+
 /* A frame line: "addr symbol+0xoff (dso)", tidied once per distinct
  * symbol (without its offset) and DSO: with the memo on, nothing else
- * goes into a frame's name.  Returns 0, or -1 when it is not a frame. */
+ * goes into a frame's name, so a line seen lately comes to the same
+ * again.  Returns 0, or -1 when it is not a frame. */
 static int frame_line(struct perf *p, const char *s, size_t n)
 {
 	const char *pc, *fn, *dso;
 	size_t pclen, fnlen, dlen, cut, first = p->nfr;
 	const struct perf_memo_val *v;
-	uint64_t h;
+	struct perf_memo_val kept;
+	uint64_t h, hl;
 
 	/* The same text tidies differently under a "java" root, and to
 	 * nothing in an event being skipped. */
 	if (!p->memo || p->java || p->skip != KEEP)
 		return tidy_frame(p, s, n);
+	hl = s == p->cur && n == p->curlen ? p->curh : perf_memo_line_hash(s, n);
+	if ((v = perf_memo_line_get(p->memo, s, n, hl))) {
+		memo_apply(p, v);
+		return 0;
+	}
 	if (perf_frame_split(s, n, &pc, &pclen, &fn, &fnlen, &dso, &dlen) < 0)
 		return -1;
 	cut = perf_frame_strip_offset(fn, fnlen);
 	h = perf_memo_hash(fn, cut, dso, dlen);
 	if ((v = perf_memo_get(p->memo, fn, cut, dso, dlen, h))) {
-		if (v->how % MEMO_SKIP == MEMO_NAME)
-			memo_frame(p, v->frame);
-		if (v->how & MEMO_SKIP)
-			p->skip = SKIP_REST;
+		perf_memo_line_put(p->memo, s, n, hl, v);
+		memo_apply(p, v);
 		return 0;
 	}
 	event_frame(p, pc, pclen, fn, fnlen, dso, dlen);
-	memo_put(p, h, fn, cut, dso, dlen, first);
+	if (memo_put(p, h, fn, cut, dso, dlen, first, &kept) == 0)
+		perf_memo_line_put(p->memo, s, n, hl, &kept);
 	return 0;
 }
 
@@ -792,6 +815,48 @@ void perf_line(struct perf *p, const char *line, size_t len, unsigned long linen
 		return;
 	/* Anything else is skipped; the event goes on. */
 	malformed(p, lineno, "not a stack frame", line, len);
+}
+
+/* Hashes the frame line that comes next (trimmed as perf_line trims) and
+ * has its slot of the line cache fetched while this one is worked on. */
+static void look_ahead(struct perf *p, const char *s, size_t n)
+{
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		n--;
+	if (!p->memo || n == 0 || !is_space(s[0]))
+		return;
+	p->ahead = s;
+	p->aheadlen = n;
+	p->aheadh = perf_memo_line_hash(s, n);
+	perf_memo_line_fetch(p->memo, p->aheadh);
+}
+
+size_t perf_lines(struct perf *p, const char *text, size_t len, int final, unsigned long *lineno)
+{
+	const char *s = text, *end = text + len, *nl = memchr(s, '\n', len), *next;
+
+	while (nl) {
+		/* The text is read once, front to back: asking ahead saves the
+		 * wait at each page, where the processor stops fetching. */
+		if (end - nl > PREFETCH_AHEAD)
+			__builtin_prefetch(nl + PREFETCH_AHEAD);
+		next = memchr(nl + 1, '\n', (size_t)(end - (nl + 1)));
+		p->cur = p->ahead;
+		p->curlen = p->aheadlen;
+		p->curh = p->aheadh;
+		p->ahead = NULL;
+		if (next)
+			look_ahead(p, nl + 1, (size_t)(next - (nl + 1)));
+		perf_line(p, s, (size_t)(nl - s), ++*lineno);
+		s = nl + 1;
+		nl = next;
+	}
+	if (final && s < end) {
+		perf_line(p, s, (size_t)(end - s), ++*lineno);
+		s = end;
+	}
+	p->ahead = p->cur = NULL;	/* the text may be gone before the next call */
+	return (size_t)(s - text);
 }
 
 void perf_begin(struct perf *p, const char *name)

@@ -77,6 +77,12 @@ void perf_begin(struct perf *p, const char *name);
 /* Feeds one line (no newline) and its 1-based number. */
 void perf_line(struct perf *p, const char *line, size_t len, unsigned long lineno);
 
+/* Feeds the complete lines of text (len bytes), and the rest too when
+ * final, as perf_line does, numbering them after *lineno (which ends at
+ * the last line fed); returns the bytes used.  Faster than a perf_line a
+ * line: each line's work is begun while the one before is worked on. */
+size_t perf_lines(struct perf *p, const char *text, size_t len, int final, unsigned long *lineno);
+
 /* The structured way in, for readers of binary recordings (perf.data):
  * perf_event_begin starts an event from its header fields (comm, pid,
  * tid, event, period, time; rest unused), perf_event_frame adds one frame

@@ -19,10 +19,15 @@ static int is_digit(char c)
  * *end past it; both are n when none is left. */
 static size_t word_at(const char *s, size_t n, size_t i, size_t *end)
 {
+	size_t e;
+
 	while (i < n && is_space(s[i]))
 		i++;
-	for (*end = i; *end < n && !is_space(s[*end]); (*end)++)
+	/* e, not *end, in the loop: a store through *end could change s[]
+	 * as far as the compiler knows, so it would be made every byte. */
+	for (e = i; e < n && !is_space(s[e]); e++)
 		;
+	*end = e;
 	return i;
 }
 

@@ -3,7 +3,9 @@
  * front of it a small direct-mapped cache holds the texts themselves, so
  * the frames of hot code are found in one slot that stays in the
  * processor's caches (a lookup in the big table reads two places far
- * apart). */
+ * apart).  In front of both, a bigger direct-mapped cache keyed by the
+ * whole frame line as it came: a hit there needs the line neither split
+ * nor its offset found, and one hash of it, not two of its parts. */
 #include "perf_memo.h"
 #include "xalloc.h"
 
@@ -33,7 +35,22 @@ struct near {
 	char text[NEAR_TEXT];		/* the text */
 };
 
+#define LINE_SLOTS 16384
+#define LINE_TEXT 172	/* a slot is then three cache lines, aligned */
+#define CACHE_LINE 64
+
+struct line {
+	uint64_t h;			/* hash | 1; 0: empty */
+	struct perf_memo_val v;		/* what it came to */
+	uint32_t len;			/* line bytes */
+	char text[LINE_TEXT];		/* the line */
+};
+
+_Static_assert(sizeof(struct line) % CACHE_LINE == 0, "a line slot is whole cache lines");
+
 struct perf_memo {
+	struct line *line;		/* LINE_SLOTS recent lines */
+	void *line_mem;			/* where line was allocated */
 	struct near *near;		/* NEAR_SLOTS recent texts */
 	struct slot *slot;		/* the table */
 	size_t mask;			/* slots - 1 (a power of two) */
@@ -47,6 +64,8 @@ struct perf_memo *perf_memo_new(void)
 {
 	struct perf_memo *m = xcalloc(1, sizeof(*m));
 
+	m->line_mem = xcalloc(LINE_SLOTS + 1, sizeof(*m->line));
+	m->line = (struct line *)(((uintptr_t)m->line_mem + CACHE_LINE - 1) & ~(uintptr_t)(CACHE_LINE - 1));
 	m->near = xcalloc(NEAR_SLOTS, sizeof(*m->near));
 	m->mask = 4095;
 	m->slot = xcalloc(m->mask + 1, sizeof(*m->slot));
@@ -57,6 +76,7 @@ void perf_memo_free(struct perf_memo *m)
 {
 	if (!m)
 		return;
+	free(m->line_mem);
 	free(m->near);
 	free(m->slot);
 	free(m->arena);
@@ -66,6 +86,71 @@ void perf_memo_free(struct perf_memo *m)
 uint64_t perf_memo_hash(const char *a, size_t alen, const char *b, size_t blen)
 {
 	return XXH3_64bits_withSeed(a, alen, XXH3_64bits(b, blen)) | 1;
+}
+
+static uint64_t load64(const char *s)
+{
+	uint64_t v;
+
+	memcpy(&v, s, sizeof(v));
+	return v;
+}
+
+static uint64_t rotl(uint64_t v, int k)
+{
+	return v << k | v >> (64 - k);
+}
+
+/* A frame line is told from others by its first 24 bytes (the address
+ * and the symbol's start), its end and its length: those are mixed, not
+ * every byte (a slot is only a guess, the line is compared whole). */
+uint64_t perf_memo_line_hash(const char *s, size_t n)
+{
+	uint64_t x;
+
+	if (n < 24)
+		return XXH3_64bits(s, n) | 1;
+	x = load64(s) * 0x9e3779b97f4a7c15u + load64(s + 8);
+	x = rotl(x, 31) * 0xc2b2ae3d27d4eb4fu + load64(s + 16);
+	x = rotl(x, 31) * 0x165667b19e3779f9u + (load64(s + n - 8) ^ n);
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdu;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53u;
+	x ^= x >> 33;
+	return x | 1;
+}
+
+void perf_memo_line_fetch(const struct perf_memo *m, uint64_t h)
+{
+	const char *l = (const char *)&m->line[h >> 50 & (LINE_SLOTS - 1)];
+
+	__builtin_prefetch(l);
+	__builtin_prefetch(l + CACHE_LINE);
+	__builtin_prefetch(l + 2 * CACHE_LINE);
+}
+
+const struct perf_memo_val *perf_memo_line_get(const struct perf_memo *m, const char *s, size_t n,
+					       uint64_t h)
+{
+	const struct line *l = &m->line[h >> 50 & (LINE_SLOTS - 1)];
+
+	if (l->h == h && l->len == n && memcmp(l->text, s, n) == 0)
+		return &l->v;
+	return NULL;
+}
+
+void perf_memo_line_put(struct perf_memo *m, const char *s, size_t n, uint64_t h,
+			const struct perf_memo_val *v)
+{
+	struct line *l = &m->line[h >> 50 & (LINE_SLOTS - 1)];
+
+	if (n > LINE_TEXT)
+		return;
+	l->h = h;
+	l->v = *v;
+	l->len = (uint32_t)n;
+	memcpy(l->text, s, n);
 }
 
 /* Whether text (alen + blen bytes at t) is the key a, b. */

@@ -36,4 +36,21 @@ const struct perf_memo_val *perf_memo_get(struct perf_memo *m, const char *a, si
 void perf_memo_put(struct perf_memo *m, const char *a, size_t alen, const char *b, size_t blen,
 		   uint64_t h, const struct perf_memo_val *v);
 
+/* The hash of a whole frame line (n bytes at s), for the two calls below. */
+uint64_t perf_memo_line_hash(const char *s, size_t n);
+
+/* Asks for the slot of the line of hash h to be brought into the cache,
+ * a while before perf_memo_line_get looks there. */
+void perf_memo_line_fetch(const struct perf_memo *m, uint64_t h);
+
+/* What the line s (hash h) came to when it was seen lately, or NULL;
+ * valid until the next perf_memo_line_put. */
+const struct perf_memo_val *perf_memo_line_get(const struct perf_memo *m, const char *s, size_t n,
+					       uint64_t h);
+
+/* Remembers v for the line s (hash h) a while, unless it is long.  The
+ * caller puts only what the line alone decides. */
+void perf_memo_line_put(struct perf_memo *m, const char *s, size_t n, uint64_t h,
+			const struct perf_memo_val *v);
+
 #endif

@@ -87,17 +87,7 @@ static void worker_init(struct worker *w, const struct perf_opts *o)
  * when final); returns the bytes used. */
 static size_t feed(struct worker *w, const char *text, size_t len, int final)
 {
-	const char *s = text, *end = text + len, *nl;
-
-	while ((nl = memchr(s, '\n', (size_t)(end - s)))) {
-		perf_line(w->p, s, (size_t)(nl - s), ++w->cur->lines);
-		s = nl + 1;
-	}
-	if (final && s < end) {
-		perf_line(w->p, s, (size_t)(end - s), ++w->cur->lines);
-		s = end;
-	}
-	return (size_t)(s - text);
+	return perf_lines(w->p, text, len, final, &w->cur->lines);
 }
 
 static void work(void *worker, void *job)
@@ -105,6 +95,8 @@ static void work(void *worker, void *job)
 	struct worker *w = worker;
 	struct job *j = job;
 
+	if (j->borrowed)
+		lread_bring_in(j->buf, j->len);
 	w->cur = j;
 	perf_begin(w->p, j->name);
 	feed(w, j->buf, j->len, 1);
@@ -276,7 +268,10 @@ static void whole_rest(struct run *r, const char *text, size_t len, int input,
 	perf_begin(w->p, name);
 	while (pos < len) {
 		size_t n = len - pos < r->chunk + 4096 ? len - pos : r->chunk + 4096;
-		size_t used = feed(w, text + pos, n, pos + n == len);
+		size_t used;
+
+		lread_bring_in(text + pos, n);
+		used = feed(w, text + pos, n, pos + n == len);
 
 		if (used == 0)
 			used = feed(w, text + pos, n, 1);

@@ -1,9 +1,17 @@
 /* perf_stacks: the ids of every distinct stack one after another in one
  * array, an entry per stack (where its ids are, its count), and an
- * open-addressing index over the entries whose slots keep 32 bits of the
- * hash beside the entry, so a probe rarely reads an entry that is not the
+ * open-addressing index whose slots keep 24 bits of the hash beside where
+ * the stack's record is, so a probe rarely reads a record that is not the
  * one.  Frame names sit in a strtab (their ids) with an index of the same
- * kind. */
+ * kind.
+ *
+ * An event's stack is counted two adds late (LAG): its add hashes it and
+ * asks for its slot, the next add looks in that slot and asks for the
+ * record there, and the one after counts it, both then in the cache (a
+ * table of many stacks is far bigger than the cache: three misses an
+ * event, one after the other, were most of an add).  Pending adds are
+ * settled in order before anything else reads the table, so the order
+ * stacks are first seen in, and every count, are as without the lag. */
 #include "perf_stacks.h"
 #include "fnames.h"
 #include "outfile.h"
@@ -24,6 +32,22 @@
  * hash slot. */
 #define HDR (2 + sizeof(struct fcount) / sizeof(uint32_t))
 
+/* A slot: the hash's top bits, then where the record starts in ids + 1;
+ * 0 is empty. */
+#define TAG_SHIFT 40
+#define OFF_MASK (((uint64_t)1 << TAG_SHIFT) - 1)
+
+#define LAG 2	/* adds pending at most */
+
+/* An add not yet counted. */
+struct pending {
+	uint32_t *ids;		/* a copy of its frames */
+	size_t n;		/* how many */
+	size_t cap;		/* capacity of ids */
+	uint64_t h;		/* their hash */
+	struct fcount c;	/* what to add */
+};
+
 struct perf_stacks {
 	struct fnames fn;	/* frame names; the id is the index */
 	uint32_t *ids;		/* the stacks' records, one after another */
@@ -33,12 +57,17 @@ struct perf_stacks {
 				   order first seen */
 	size_t nstk;		/* how many */
 	size_t stkcap;		/* capacity of stk */
-	uint64_t *slot;		/* stack index: tag << 32 | (stack + 1), 0 empty */
+	uint64_t *slot;		/* stack index: tag | (record + 1), 0 empty */
 	size_t mask;		/* its slots - 1 (a power of two) */
+	struct pending pend[LAG];	/* adds not yet counted, a ring */
+	size_t first;		/* the oldest of them */
+	size_t npend;		/* how many */
 	int threads;		/* above 1: sort and write on two threads... */
 	size_t par_min;		/* ...when there are this many stacks */
 };
 
+/* Stacks ahead whose records are asked for while sorting and writing. */
+#define AHEAD 8
 /* Below this many stacks a second thread costs more than it saves. */
 #define PAR_MIN 32768
 /* Stacks per block of output text a thread formats at a time. */
@@ -67,25 +96,27 @@ void perf_stacks_free(struct perf_stacks *t)
 	if (!t)
 		return;
 	fnames_release(&t->fn);
+	for (size_t i = 0; i < LAG; i++)
+		free(t->pend[i].ids);
 	free(t->ids);
 	free(t->stk);
 	free(t->slot);
 	free(t);
 }
 
-static uint64_t tagged(uint64_t h, uint32_t v)
+static uint64_t tagged(uint64_t h, size_t off)
 {
-	return (h >> 32) << 32 | ((uint64_t)v + 1);
+	return (h >> TAG_SHIFT) << TAG_SHIFT | ((uint64_t)off + 1);
 }
 
-/* Puts v (hash h) in the first free slot of a table. */
-static void slot_put(uint64_t *slot, size_t mask, uint64_t h, uint32_t v)
+/* Puts the record at off (hash h) in the first free slot of a table. */
+static void slot_put(uint64_t *slot, size_t mask, uint64_t h, size_t off)
 {
 	size_t s;
 
 	for (s = (size_t)h & mask; slot[s] != 0; s = (s + 1) & mask)
 		;
-	slot[s] = tagged(h, v);
+	slot[s] = tagged(h, off);
 }
 
 uint32_t perf_stacks_frame(struct perf_stacks *t, const char *name, size_t len)
@@ -128,7 +159,7 @@ static void rehash(struct perf_stacks *t)
 	uint64_t *slot = xcalloc(mask + 1, sizeof(*slot));
 
 	for (i = 0; i < t->nstk; i++)
-		slot_put(slot, mask, ids_hash(rec_ids(t, i), rec_n(t, i)), (uint32_t)i);
+		slot_put(slot, mask, ids_hash(rec_ids(t, i), rec_n(t, i)), t->stk[i]);
 	free(t->slot);
 	t->slot = slot;
 	t->mask = mask;
@@ -141,7 +172,7 @@ static uint32_t *new_stack(struct perf_stacks *t, const uint32_t *frames, size_t
 {
 	uint32_t *r;
 
-	if (t->nstk >= UINT32_MAX - 1 || n > UINT32_MAX - HDR)
+	if (t->nstk >= UINT32_MAX - 1 || n > UINT32_MAX - HDR || t->nids + n + HDR >= OFF_MASK)
 		xalloc_fail(t->nstk * sizeof(*t->stk));
 	if (t->idcap - t->nids < n + HDR)
 		xgrow(&t->ids, &t->idcap, t->nids + n + HDR, sizeof(*t->ids));
@@ -151,9 +182,9 @@ static uint32_t *new_stack(struct perf_stacks *t, const uint32_t *frames, size_t
 	memcpy(r + HDR, frames, n * sizeof(*frames));
 	if (t->nstk == t->stkcap)
 		xgrow(&t->stk, &t->stkcap, t->nstk + 1, sizeof(*t->stk));
-	t->stk[t->nstk] = t->nids;
+	t->stk[t->nstk++] = t->nids;
+	t->slot[s] = tagged(h, t->nids);
 	t->nids += n + HDR;
-	t->slot[s] = tagged(h, (uint32_t)t->nstk++);
 	/* Load at most 1/2: the probes stay short. */
 	if (t->nstk * 2 > t->mask + 1)
 		rehash(t);
@@ -170,21 +201,65 @@ static void rec_add(uint32_t *r, const struct fcount *c)
 	memcpy(r + 2, &acc, sizeof(acc));
 }
 
-void perf_stacks_add(struct perf_stacks *t, const uint32_t *frames, size_t n,
-		     const struct fcount *c)
+/* Counts a pending add. */
+static void settle_one(struct perf_stacks *t, const struct pending *e)
 {
-	uint64_t h = ids_hash(frames, n), v;
-	size_t s = (size_t)h & t->mask;
+	size_t s = (size_t)e->h & t->mask;
+	uint64_t v;
 	uint32_t *r;
 
 	for (; (v = t->slot[s]) != 0; s = (s + 1) & t->mask) {
-		r = t->ids + t->stk[(uint32_t)v - 1];
-		if (v >> 32 == h >> 32 && r[0] == n && memcmp(r + HDR, frames, n * sizeof(*frames)) == 0) {
-			rec_add(r, c);
+		r = t->ids + (v & OFF_MASK) - 1;
+		if ((v ^ e->h) >> TAG_SHIFT == 0 && r[0] == e->n &&
+		    memcmp(r + HDR, e->ids, e->n * sizeof(*e->ids)) == 0) {
+			rec_add(r, &e->c);
 			return;
 		}
 	}
-	rec_add(new_stack(t, frames, n, h, s), c);
+	rec_add(new_stack(t, e->ids, e->n, e->h, s), &e->c);
+}
+
+/* Counts every pending add, oldest first. */
+static void settle(struct perf_stacks *t)
+{
+	for (; t->npend; t->npend--, t->first = (t->first + 1) % LAG)
+		settle_one(t, &t->pend[t->first]);
+}
+
+/* Asks for the record in the first slot of e's hash that may be it. */
+static void fetch_record(const struct perf_stacks *t, const struct pending *e)
+{
+	size_t s = (size_t)e->h & t->mask;
+	uint64_t v;
+
+	for (; (v = t->slot[s]) != 0; s = (s + 1) & t->mask) {
+		if ((v ^ e->h) >> TAG_SHIFT == 0) {
+			__builtin_prefetch(t->ids + (v & OFF_MASK) - 1);
+			return;
+		}
+	}
+}
+
+void perf_stacks_add(struct perf_stacks *t, const uint32_t *frames, size_t n,
+		     const struct fcount *c)
+{
+	struct pending *e;
+
+	if (t->npend == LAG) {
+		settle_one(t, &t->pend[t->first]);
+		t->first = (t->first + 1) % LAG;
+		t->npend--;
+	}
+	if (t->npend)
+		fetch_record(t, &t->pend[(t->first + t->npend - 1) % LAG]);
+	e = &t->pend[(t->first + t->npend) % LAG];
+	xgrow(&e->ids, &e->cap, n ? n : 1, sizeof(*e->ids));
+	memcpy(e->ids, frames, n * sizeof(*frames));
+	e->n = n;
+	e->h = ids_hash(frames, n);
+	e->c = *c;
+	__builtin_prefetch(&t->slot[(size_t)e->h & t->mask]);
+	t->npend++;
 }
 
 /* Forgets the stacks (the names stay). */
@@ -200,6 +275,8 @@ void perf_stacks_absorb(struct perf_stacks *t, struct perf_stacks *from)
 	uint32_t *fmap, *buf = NULL;
 	size_t i, k, nf = fnames_count(&from->fn), cap = 0;
 
+	settle(t);
+	settle(from);
 	if (!from->nstk)
 		return;
 	if (!t->nstk && !fnames_count(&t->fn)) {
@@ -224,6 +301,7 @@ void perf_stacks_absorb(struct perf_stacks *t, struct perf_stacks *from)
 			buf[k] = fmap[id[k]];
 		perf_stacks_add(t, buf, n, &c);
 	}
+	settle(t);
 	clear(from);
 	free(buf);
 	free(fmap);
@@ -334,9 +412,29 @@ static int cmp_stacks(const uint32_t *rank, const struct sortkey *a, const struc
 	return (ra > rb) - (ra < rb);
 }
 
+/* Merges the sorted runs v[0, h) and v[h, n) into tmp, the records some
+ * stacks ahead on both sides asked for (they are far apart); returns
+ * how many went to tmp (the rest of the first run stays to be copied). */
+static size_t merge_runs(const uint32_t *rank, const struct sortkey *v, struct sortkey *tmp,
+			 size_t h, size_t n)
+{
+	size_t i = 0, j = h, k = 0;
+
+	while (i < h && j < n) {
+		if (i + AHEAD < h)
+			__builtin_prefetch(v[i + AHEAD].id);
+		if (j + AHEAD < n)
+			__builtin_prefetch(v[j + AHEAD].id);
+		tmp[k++] = cmp_stacks(rank, &v[j], &v[i]) < 0 ? v[j++] : v[i++];
+	}
+	while (i < h)
+		tmp[k++] = v[i++];
+	return k;
+}
+
 static void sort_stacks(const uint32_t *rank, struct sortkey *v, struct sortkey *tmp, size_t n)
 {
-	size_t h = n / 2, i = 0, j = h, k = 0;
+	size_t h = n / 2, k;
 
 	if (n < 2)
 		return;
@@ -344,10 +442,7 @@ static void sort_stacks(const uint32_t *rank, struct sortkey *v, struct sortkey 
 	sort_stacks(rank, v + h, tmp, n - h);
 	if (cmp_stacks(rank, &v[h - 1], &v[h]) <= 0)
 		return;
-	while (i < h && j < n)
-		tmp[k++] = cmp_stacks(rank, &v[j], &v[i]) < 0 ? v[j++] : v[i++];
-	while (i < h)
-		tmp[k++] = v[i++];
+	k = merge_runs(rank, v, tmp, h, n);
 	memcpy(v, tmp, k * sizeof(*v));
 }
 
@@ -372,7 +467,7 @@ static void *sort_half(void *arg)
 static void sort_all(const struct perf_stacks *t, const uint32_t *rank, struct sortkey *v,
 		     struct sortkey *tmp, size_t n)
 {
-	size_t h = n / 2, i = 0, j = h, k = 0;
+	size_t h = n / 2, k;
 	struct half hv = { rank, v + h, tmp + h, n - h };
 	pthread_t th;
 
@@ -382,10 +477,7 @@ static void sort_all(const struct perf_stacks *t, const uint32_t *rank, struct s
 	}
 	sort_stacks(rank, v, tmp, h);
 	pthread_join(th, NULL);
-	while (i < h && j < n)
-		tmp[k++] = cmp_stacks(rank, &v[j], &v[i]) < 0 ? v[j++] : v[i++];
-	while (i < h)
-		tmp[k++] = v[i++];
+	k = merge_runs(rank, v, tmp, h, n);
 	memcpy(v, tmp, k * sizeof(*v));
 }
 
@@ -414,10 +506,12 @@ void perf_stacks_flush(struct perf_stacks *t, struct strtab *out)
 {
 	/* In output order: a table filled in order needs no sorting after
 	 * (strtab_sorted checks first). */
-	uint32_t *v = sorted(t);
+	uint32_t *v;
 	char *buf = NULL;
 	size_t cap = 0, i;
 
+	settle(t);
+	v = sorted(t);
 	for (i = 0; i < t->nstk; i++) {
 		size_t len = stack_str(t, v[i], &buf, &cap);
 		struct fcount c = rec_count(t, v[i]);
@@ -431,9 +525,11 @@ void perf_stacks_flush(struct perf_stacks *t, struct strtab *out)
 
 void perf_stacks_emit(struct perf_stacks *t, const struct stack_sink *sink)
 {
-	uint32_t *v = sorted(t);
+	uint32_t *v;
 	size_t i, n = fnames_count(&t->fn);
 
+	settle(t);
+	v = sorted(t);
 	for (i = 0; i < n; i++)
 		sink->frame(sink->ctx, (uint32_t)i, t->fn.name[i], t->fn.len[i]);
 	for (i = 0; i < t->nstk; i++) {
@@ -459,7 +555,14 @@ static void format_block(const struct perf_stacks *t, const uint32_t *v, size_t 
 
 	b->len = 0;
 	for (i = k * BLOCK; i < end; i++) {
-		const uint32_t *id = rec_ids(t, v[i]);
+		const uint32_t *id;
+
+		/* The records are far apart: ask for them some stacks ahead. */
+		if (i + 2 * AHEAD < end)
+			__builtin_prefetch(&t->stk[v[i + 2 * AHEAD]]);
+		if (i + AHEAD < end)
+			__builtin_prefetch(t->ids + t->stk[v[i + AHEAD]]);
+		id = rec_ids(t, v[i]);
 		size_t n = rec_n(t, v[i]), need = n + 33;	/* ';'s, ' ', count, '\n' */
 		struct fcount c = rec_count(t, v[i]);
 		char *o;
@@ -548,11 +651,12 @@ static void write_blocks(const struct perf_stacks *t, const uint32_t *v, FILE *f
 	free(h.b.buf);
 }
 
-int perf_stacks_save(const struct perf_stacks *t, const char *path, char *err, size_t errlen)
+int perf_stacks_save(struct perf_stacks *t, const char *path, char *err, size_t errlen)
 {
 	struct outfile *o = outfile_open(path);
 	uint32_t *v;
 
+	settle(t);
 	if (!o) {
 		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
 		return -1;

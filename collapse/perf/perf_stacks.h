@@ -63,6 +63,6 @@ void perf_stacks_add_text(struct perf_stacks *t, const char *s, size_t len,
 /* Writes the stacks as folded lines ("frames count"), sorted bytewise as
  * folded_save sorts a table, to path (NULL or "-": stdout).  Returns 0,
  * or -1 with a message in err when it cannot be written. */
-int perf_stacks_save(const struct perf_stacks *t, const char *path, char *err, size_t errlen);
+int perf_stacks_save(struct perf_stacks *t, const char *path, char *err, size_t errlen);
 
 #endif
