@@ -15,6 +15,10 @@
 #include <xxhash.h>
 
 #define CHUNK (1024 * 1024)	/* arena chunk; larger strings get their own */
+/* Past BIG_AFTER bytes held, chunks are BIG bytes in huge pages: a big
+ * table's fresh pages cost a fault each, most of filling it otherwise. */
+#define BIG_AFTER ((size_t)4 << 20)
+#define BIG ((size_t)8 << 20)
 
 struct slot {
 	char *entry;		/* the entry, NULL when empty */
@@ -82,7 +86,12 @@ static void *arena_alloc(struct strtab *t, size_t n)
 	if (!c || c->size - c->used < n) {
 		size_t size = n > CHUNK / 4 ? n : CHUNK;
 
-		c = xmalloc(sizeof(*c) + size);
+		if (size == CHUNK && t->bytes >= BIG_AFTER) {
+			size = BIG - sizeof(*c);
+			c = xmalloc_huge(sizeof(*c) + size);
+		} else {
+			c = xmalloc(sizeof(*c) + size);
+		}
 		c->size = size;
 		c->used = 0;
 		/* A big string gets a chunk of its own behind the current one,
