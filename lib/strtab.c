@@ -140,8 +140,12 @@ static void grow_slots(struct strtab *t)
 {
 	unsigned bits = t->bits + 1;
 	size_t mask = ((size_t)1 << bits) - 1;
-	struct slot *s = xcalloc(mask + 1, sizeof(*s));
+	/* Huge pages when big: a probe is a cache miss, and without them
+	 * often a TLB miss as well. */
+	struct slot *s = xmalloc_huge((mask + 1) * sizeof(*s));
 	size_t i;
+
+	memset(s, 0, (mask + 1) * sizeof(*s));
 
 	for (i = 0; i < ((size_t)1 << t->bits); i++) {
 		struct slot old = t->slots[i];
