@@ -44,9 +44,14 @@ struct sample {
 };
 
 /* Waits: a leaf ending in one of these is a thread doing nothing. */
-static const char *const idle[] = {
-	"__psynch_cvwait", "__select", "__semwait_signal", "__ulock_wait", "__wait4",
-	"__workq_kernreturn", "kevent", "mach_msg_trap", "read", "semaphore_wait_trap",
+#define IDLE(name) { name, sizeof(name) - 1 }
+static const struct {
+	const char *s;		/* the function */
+	size_t n;		/* its length */
+} idle[] = {
+	IDLE("__psynch_cvwait"), IDLE("__select"), IDLE("__semwait_signal"), IDLE("__ulock_wait"),
+	IDLE("__wait4"), IDLE("__workq_kernreturn"), IDLE("kevent"), IDLE("mach_msg_trap"),
+	IDLE("read"), IDLE("semaphore_wait_trap"),
 };
 
 struct sample *sample_new(const struct sample_opts *o, struct strtab *t, struct fseq *seq,
@@ -101,8 +106,8 @@ static void emit(struct sample *s)
 	leaf = s->path + (s->depth > 1 ? s->ends[s->depth - 2] + 1 : 0);
 	n = (size_t)(s->path + s->len - leaf);
 	for (i = 0; i < sizeof(idle) / sizeof(idle[0]); i++) {
-		k = strlen(idle[i]);
-		if (n >= k && leaf[n - 1] == idle[i][k - 1] && memcmp(leaf + n - k, idle[i], k) == 0)
+		k = idle[i].n;
+		if (n >= k && leaf[n - 1] == idle[i].s[k - 1] && memcmp(leaf + n - k, idle[i].s, k) == 0)
 			return;
 	}
 	fseq_put(s->t, s->seq, s->path, s->len, &c);
@@ -122,7 +127,8 @@ static void push(struct sample *s, const char *mod, size_t mlen, const char *fn,
 			flen = fixed;
 		}
 	}
-	xgrow(&s->path, &s->cap, s->len + mlen + flen + 3, 1);
+	if (s->len + mlen + flen + 3 > s->cap)	/* xgrow's test, without its call */
+		xgrow(&s->path, &s->cap, s->len + mlen + flen + 3, 1);
 	if (s->depth > 0)
 		s->path[s->len++] = ';';
 	if (mlen) {
@@ -132,7 +138,8 @@ static void push(struct sample *s, const char *mod, size_t mlen, const char *fn,
 	}
 	memcpy(s->path + s->len, fn, flen);
 	s->len += flen;
-	xgrow(&s->ends, &s->ecap, s->depth + 1, sizeof(*s->ends));
+	if (s->depth >= s->ecap)
+		xgrow(&s->ends, &s->ecap, s->depth + 1, sizeof(*s->ends));
 	s->ends[s->depth++] = s->len;
 }
 
@@ -192,7 +199,10 @@ static void node(struct sample *s, const char *p, size_t n, unsigned long lineno
 
 	while (n > 0 && is_ws(*p))
 		p++, n--;
-	if (!(sp = memchr(p, ' ', n))) {
+	/* The count is a few bytes: no memchr call for its end. */
+	for (sp = p; sp < p + n && *sp != ' '; sp++)
+		;
+	if (sp == p + n) {
 		bad(s, lineno, "a call graph line without a count and a function (read as \""
 		    UNREADABLE "\")");
 		s->samples = 0;
