@@ -8,6 +8,7 @@
  * are laid out in the arena as [value][id][length][bytes NUL]; the
  * id -> entry array gives insertion-ordered ids. */
 #include "strtab.h"
+#include "strsort.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
@@ -251,39 +252,31 @@ size_t strtab_bytes(const struct strtab *t)
 	return t->bytes + t->cap * sizeof(*t->entries);
 }
 
-struct sortkey {
-	const char *s;	/* the string */
-	size_t len;	/* its length */
-	uint32_t id;	/* its id */
-};
-
-static int cmp_key(const void *a, const void *b)
+/* Whether x comes strictly before y bytewise. */
+static int before(const struct strsort_key *x, const struct strsort_key *y)
 {
-	const struct sortkey *x = a, *y = b;
 	size_t n = x->len < y->len ? x->len : y->len;
 	int r = memcmp(x->s, y->s, n);
 
-	if (r)
-		return r;
-	return (x->len > y->len) - (x->len < y->len);
+	return r < 0 || (r == 0 && x->len < y->len);
 }
 
 uint32_t *strtab_sorted(const struct strtab *t)
 {
 	size_t i, n = strtab_count(t);
-	struct sortkey *k = xcalloc(n, sizeof(*k));
+	struct strsort_key *k = xcalloc(n, sizeof(*k));
 	uint32_t *ids = xcalloc(n, sizeof(*ids));
 	int in_order = 1;
 
 	for (i = 0; i < n; i++) {
 		k[i].id = (uint32_t)i;
 		k[i].s = strtab_str(t, (uint32_t)i, &k[i].len);
-		in_order = in_order && (i == 0 || cmp_key(&k[i - 1], &k[i]) < 0);
+		in_order = in_order && (i == 0 || before(&k[i - 1], &k[i]));
 	}
 	/* A table filled in order (a collapser that sorted its stacks) is
 	 * checked in one pass rather than sorted again. */
 	if (!in_order)
-		qsort(k, n, sizeof(*k), cmp_key);
+		strsort(k, n);
 	for (i = 0; i < n; i++)
 		ids[i] = k[i].id;
 	free(k);
