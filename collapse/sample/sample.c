@@ -190,30 +190,48 @@ static size_t module_of(const char *p, size_t n, const char **mod, const char *l
 	return len;
 }
 
+/* The count starting the n bytes at p: returns the space after it, or
+ * NULL when there is none; the count in *v (0, said, when it is not a
+ * number).  Up to 19 digits and a space, the usual case, are read in one
+ * loop (no overflow is possible there). */
+static const char *count_field(struct sample *s, const char *p, size_t n, unsigned long lineno,
+			       uint64_t *v)
+{
+	const char *sp = p, *end = p + n;
+	size_t tlen;
+
+	for (*v = 0; sp < end && sp - p < 19 && (unsigned)((unsigned char)*sp - '0') <= 9; sp++)
+		*v = *v * 10 + (unsigned)((unsigned char)*sp - '0');
+	if (sp > p && sp < end && *sp == ' ')
+		return sp;
+	while (sp < end && *sp != ' ')
+		sp++;
+	if (sp == end)
+		return NULL;
+	for (tlen = (size_t)(sp - p); tlen > 0 && is_ws(p[tlen - 1]); tlen--)
+		;
+	if (!count_of(p, tlen, v)) {
+		bad(s, lineno, "the sample count is not a number (read as 0)");
+		*v = 0;
+	}
+	return sp;
+}
+
 /* A node after its indent: "825 main  (in rg) + 41  [0x10384b549]". */
 static void node(struct sample *s, const char *p, size_t n, unsigned long lineno)
 {
 	const char *sp, *rest, *open, *mod = NULL;
-	size_t tlen, rlen, flen, mlen = 0;
+	size_t rlen, flen, mlen = 0;
 	uint64_t v;
 
 	while (n > 0 && is_ws(*p))
 		p++, n--;
-	/* The count is a few bytes: no memchr call for its end. */
-	for (sp = p; sp < p + n && *sp != ' '; sp++)
-		;
-	if (sp == p + n) {
+	if (!(sp = count_field(s, p, n, lineno, &v))) {
 		bad(s, lineno, "a call graph line without a count and a function (read as \""
 		    UNREADABLE "\")");
 		s->samples = 0;
 		push(s, NULL, 0, UNREADABLE, sizeof(UNREADABLE) - 1);
 		return;
-	}
-	for (tlen = (size_t)(sp - p); tlen > 0 && is_ws(p[tlen - 1]); tlen--)
-		;
-	if (!count_of(p, tlen, &v)) {
-		bad(s, lineno, "the sample count is not a number (read as 0)");
-		v = 0;
 	}
 	rest = sp + 1;
 	rlen = (size_t)(p + n - rest);
