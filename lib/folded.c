@@ -124,7 +124,13 @@ void fseq_add(struct fseq *q, uint32_t id, const struct fcount *c1, const struct
 void fseq_put(struct strtab *t, struct fseq *q, const char *stack, size_t len,
 	      const struct fcount *c)
 {
-	uint32_t id = strtab_intern(t, stack, len, NULL);
+	fseq_put_hashed(t, q, stack, len, strtab_hash(stack, len), c);
+}
+
+void fseq_put_hashed(struct strtab *t, struct fseq *q, const char *stack, size_t len, uint64_t h,
+		     const struct fcount *c)
+{
+	uint32_t id = strtab_intern_hashed(t, stack, len, h, NULL);
 
 	fcount_add(strtab_val(t, id), c);
 	if (q)

@@ -200,9 +200,27 @@ uint32_t strtab_find(const struct strtab *t, const char *s, size_t len)
 	return t->slots[j].entry ? entry_id(t, t->slots[j].entry) : UINT32_MAX;
 }
 
+uint64_t strtab_hash(const char *s, size_t len)
+{
+	return XXH3_64bits(s, len);
+}
+
+void strtab_prefetch(const struct strtab *t, uint64_t h)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	__builtin_prefetch(&t->slots[home(h, t->bits)]);
+#else
+	(void)t, (void)h;
+#endif
+}
+
 uint32_t strtab_intern(struct strtab *t, const char *s, size_t len, int *added)
 {
-	uint64_t h = XXH3_64bits(s, len);
+	return strtab_intern_hashed(t, s, len, XXH3_64bits(s, len), added);
+}
+
+uint32_t strtab_intern_hashed(struct strtab *t, const char *s, size_t len, uint64_t h, int *added)
+{
 	size_t j = probe(t, s, len, h);
 	struct head hd;
 	char *e;

@@ -40,6 +40,11 @@ struct sample {
 	int marked;			/* 1: open1 and openz are known */
 	const char *open1, *openz;	/* the line's first and last '(', or NULL */
 	struct rustsym_cache *rc;	/* Rust symbols fixed lately */
+	char *pend;			/* the stack found last, added with the next */
+	size_t plen, pcap;		/* its length and room */
+	uint64_t phash;			/* its strtab_hash */
+	uint64_t pcount;		/* its count */
+	int pending;			/* 1: pend is to be added */
 	struct sample_stats st;		/* counters */
 };
 
@@ -76,6 +81,7 @@ void sample_free(struct sample *s)
 		return;
 	free(s->path);
 	free(s->ends);
+	free(s->pend);
 	rustsym_cache_free(s->rc);
 	free(s);
 }
@@ -94,10 +100,22 @@ static void bad(struct sample *s, unsigned long lineno, const char *why)
 		s->warn(s->ctx, s->name, lineno, why);
 }
 
-/* The current node's stack, unless its leaf is a wait. */
+/* Adds the stack found last, if any. */
+static void flush(struct sample *s)
+{
+	struct fcount c = { s->pcount, 0 };
+
+	if (!s->pending)
+		return;
+	fseq_put_hashed(s->t, s->seq, s->pend, s->plen, s->phash, &c);
+	s->pending = 0;
+}
+
+/* The current node's stack, unless its leaf is a wait.  It is added with
+ * the next one (or at the end), its table slot loaded in the meantime:
+ * with every stack new, that slot is a cache miss otherwise. */
 static void emit(struct sample *s)
 {
-	struct fcount c = { s->samples, 0 };
 	const char *leaf;
 	size_t i, n, k;
 
@@ -110,7 +128,15 @@ static void emit(struct sample *s)
 		if (n >= k && leaf[n - 1] == idle[i].s[k - 1] && memcmp(leaf + n - k, idle[i].s, k) == 0)
 			return;
 	}
-	fseq_put(s->t, s->seq, s->path, s->len, &c);
+	flush(s);
+	if (s->len > s->pcap)
+		xgrow(&s->pend, &s->pcap, s->len, 1);
+	memcpy(s->pend, s->path, s->len);
+	s->plen = s->len;
+	s->phash = strtab_hash(s->pend, s->plen);
+	strtab_prefetch(s->t, s->phash);
+	s->pcount = s->samples;
+	s->pending = 1;
 	s->st.stacks++;
 }
 
@@ -391,6 +417,9 @@ int sample_end(struct sample *s)
 {
 	char msg[128];
 
+	if (s->state == GRAPH)
+		emit(s);
+	flush(s);
 	if (s->st.bad > MAX_WARN) {
 		snprintf(msg, sizeof(msg), "skipped %llu lines that could not be read",
 			 (unsigned long long)s->st.bad);
@@ -401,7 +430,6 @@ int sample_end(struct sample *s)
 		return 1;
 	}
 	if (s->state == GRAPH) {
-		emit(s);
 		s->warn(s->ctx, s->name, 0, "the input ended before the call graph did (no \""
 			END "\" line); the stacks read are kept");
 		return 1;
