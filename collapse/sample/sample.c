@@ -129,8 +129,8 @@ static void emit(struct sample *s)
 			return;
 	}
 	flush(s);
-	if (s->len > s->pcap)
-		xgrow(&s->pend, &s->pcap, s->len, 1);
+	if (s->len >= s->pcap)	/* at least a byte: memcpy wants a buffer */
+		xgrow(&s->pend, &s->pcap, s->len + 1, 1);
 	memcpy(s->pend, s->path, s->len);
 	s->plen = s->len;
 	s->phash = strtab_hash(s->pend, s->plen);
