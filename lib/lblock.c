@@ -14,17 +14,14 @@
 #define CHUNK ((size_t)4 << 20)		/* bytes handed over at a time */
 #define MAX_LINE ((size_t)256 << 20)	/* longer lines are skipped */
 
-/* Maps the pages of the len bytes at p (of the mapped input) in one call,
- * rather than a fault every few pages as the reader reaches them.  Only
- * advice: an older kernel says no and the faults come as before. */
-static void prefault(const char *p, size_t len)
+void lblock_prefault(const char *text, size_t len)
 {
 #if defined(__linux__) && defined(MADV_POPULATE_READ)
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), a = (size_t)p / page * page;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), a = (size_t)text / page * page;
 
-	(void)madvise((void *)a, (size_t)p + len - a, MADV_POPULATE_READ);
+	(void)madvise((void *)a, (size_t)text + len - a, MADV_POPULATE_READ);
 #else
-	(void)p, (void)len;
+	(void)text, (void)len;
 #endif
 }
 
@@ -50,7 +47,6 @@ static int mapped(const char *p, size_t len, lblock_fn *fn, void *ctx)
 			}
 			cut = nl + 1;
 		}
-		prefault(p, (size_t)(cut - p));
 		if (fn(ctx, p, (size_t)(cut - p), &lineno) < 0)
 			return 0;
 		lread_give_back(p, (size_t)(cut - p));
