@@ -125,6 +125,8 @@ size_t rustsym_fix(const char *s, size_t n, char *out)
 struct entry {
 	size_t n;		/* the symbol's length, 0: empty */
 	size_t fixed;		/* the fixed one's length, or (size_t)-1 */
+	unsigned old;		/* in a pair's first slot: which of the two was
+				   used longer ago (the next one to go) */
 	char s[LONGEST];	/* the symbol */
 	char out[LONGEST];	/* fixed */
 };
@@ -152,7 +154,7 @@ void rustsym_cache_free(struct rustsym_cache *c)
 size_t rustsym_cached(struct rustsym_cache *c, const char *s, size_t n, const char **out)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	struct entry *e;
+	struct entry *e, *pair;
 
 	if (n < HASH || s[n - HASH] != 'h')
 		return (size_t)-1;
@@ -163,14 +165,22 @@ size_t rustsym_cached(struct rustsym_cache *c, const char *s, size_t n, const ch
 	}
 	if (!c->e)
 		c->e = xcalloc(SLOTS, sizeof(*c->e));
-	/* The low four bits of the last three digits: even when they are
-	 * not hex (then the fix says no), they pick a slot. */
-	e = &c->e[((u[n - 1] & 15u) | (u[n - 2] & 15u) << 4 | (u[n - 3] & 3u) << 8) % SLOTS];
-	if (e->n != n || memcmp(e->s, s, n) != 0) {
+	/* The low four bits of the last three digits (even when they are
+	 * not hex: then the fix says no) pick a pair of slots, so two hot
+	 * symbols sharing them do not fix each other out; a new one takes
+	 * the slot used longer ago. */
+	pair = &c->e[((u[n - 1] & 15u) | (u[n - 2] & 15u) << 4 | (u[n - 3] & 3u) << 8) % SLOTS & ~1u];
+	if (pair[0].n == n && memcmp(pair[0].s, s, n) == 0) {
+		e = pair;
+	} else if (pair[1].n == n && memcmp(pair[1].s, s, n) == 0) {
+		e = pair + 1;
+	} else {
+		e = pair + pair->old;
 		memcpy(e->s, s, n);
 		e->n = n;
 		e->fixed = rustsym_fix(s, n, e->out);
 	}
+	pair->old = e == pair;
 	*out = e->out;
 	return e->fixed;
 }

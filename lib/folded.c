@@ -6,8 +6,12 @@
 #include "strtab.h"
 #include "xalloc.h"
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef _WIN32
+#include <sys/uio.h>
+#endif
 
 /* Perl's \s on bytes: space, \t, \n, \v, \f, \r. */
 static int is_space(unsigned char c)
@@ -120,7 +124,13 @@ void fseq_add(struct fseq *q, uint32_t id, const struct fcount *c1, const struct
 void fseq_put(struct strtab *t, struct fseq *q, const char *stack, size_t len,
 	      const struct fcount *c)
 {
-	uint32_t id = strtab_intern(t, stack, len, NULL);
+	fseq_put_hashed(t, q, stack, len, strtab_hash(stack, len), c);
+}
+
+void fseq_put_hashed(struct strtab *t, struct fseq *q, const char *stack, size_t len, uint64_t h,
+		     const struct fcount *c)
+{
+	uint32_t id = strtab_intern_hashed(t, stack, len, h, NULL);
 
 	fcount_add(strtab_val(t, id), c);
 	if (q)
@@ -157,35 +167,126 @@ int folded_write(FILE *f, const char *stack, size_t len, const struct fcount *c)
 	return 0;
 }
 
+#ifndef _WIN32
+#define BATCH 512	/* stacks a writev, two iovecs each (IOV_MAX is 1024) */
+
+/* " COUNT\n" at d (room for 34 bytes); returns its length.  Integer
+ * counts without snprintf, as there is one a stack. */
+static size_t count_tail(const struct fcount *c, char *d)
+{
+	char tmp[24];
+	size_t k = 0, n = 1;
+	uint64_t v = c->n;
+
+	d[0] = ' ';
+	if (c->frac != 0) {
+		n += fcount_format(c, d + 1);
+	} else {
+		do
+			tmp[k++] = (char)('0' + v % 10);
+		while ((v /= 10) != 0);
+		while (k > 0)
+			d[n++] = tmp[--k];
+	}
+	d[n++] = '\n';
+	return n;
+}
+
+/* Writes the cnt iovecs at v whole.  Returns 0, or -1 with errno set. */
+static int writev_all(int fd, struct iovec *v, int cnt)
+{
+	while (cnt > 0) {
+		ssize_t r = writev(fd, v, cnt);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		for (; cnt > 0 && (size_t)r >= v->iov_len; v++, cnt--)
+			r -= (ssize_t)v->iov_len;
+		if (cnt > 0) {
+			v->iov_base = (char *)v->iov_base + r;
+			v->iov_len -= (size_t)r;
+		}
+	}
+	return 0;
+}
+
+/* The lines of the stacks ids (n of them) to f's file, each stack from
+ * the table itself (writev), not copied into f's buffer first: a big
+ * table's stacks are most of the bytes written.  Returns 0, or -1 with
+ * errno set. */
+static int write_direct(FILE *f, const struct strtab *t, const uint32_t *ids, size_t n)
+{
+	struct iovec v[2 * BATCH];
+	char tail[BATCH][40];
+	size_t i = 0, b, len;
+
+	if (fflush(f) != 0)
+		return -1;
+	while (i < n) {
+		for (b = 0; b < BATCH && i < n; b++, i++) {
+			v[2 * b].iov_base = (void *)(uintptr_t)strtab_str(t, ids[i], &len);
+			v[2 * b].iov_len = len;
+			v[2 * b + 1].iov_base = tail[b];
+			v[2 * b + 1].iov_len = count_tail(strtab_val(t, ids[i]), tail[b]);
+		}
+		if (writev_all(fileno(f), v, (int)(2 * b)) < 0)
+			return -1;
+	}
+	return 0;
+}
+#endif
+
+/* The lines of the stacks ids (n of them) to f.  Returns 0, or -1 with
+ * errno set when the writing failed already (else outfile_commit finds
+ * it). */
+static int write_lines(FILE *f, const struct strtab *t, int pairs, const uint32_t *ids, size_t n)
+{
+	size_t i, len;
+	char num[32];
+
+#ifndef _WIN32
+	if (!pairs)
+		return write_direct(f, t, ids, n);
+#endif
+	for (i = 0; i < n; i++) {
+		const char *s = strtab_str(t, ids[i], &len);
+		const struct fcount *v = strtab_val(t, ids[i]);
+
+		if (pairs) {
+			fcount_format(&v[0], num);
+			fprintf(f, "%.*s %s ", (int)len, s, num);
+			fcount_format(&v[1], num);
+			fprintf(f, "%s\n", num);
+		} else {
+			folded_write(f, s, len, v);
+		}
+	}
+	return 0;
+}
+
 /* folded_save and folded_save_pairs: pairs says each value is two counts. */
 static int save(const struct strtab *t, int pairs, const char *path, char *err, size_t errlen)
 {
 	struct outfile *o = outfile_open(path);
 	uint32_t *ids;
-	size_t i, n = strtab_count(t);
-	char num[32];
+	int bad;
 
 	if (!o) {
 		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
 		return -1;
 	}
 	ids = strtab_sorted(t);
-	for (i = 0; i < n; i++) {
-		size_t len;
-		const char *s = strtab_str(t, ids[i], &len);
-		const struct fcount *v = strtab_val(t, ids[i]);
-
-		if (pairs) {
-			fcount_format(&v[0], num);
-			fprintf(outfile_stream(o), "%.*s %s ", (int)len, s, num);
-			fcount_format(&v[1], num);
-			fprintf(outfile_stream(o), "%s\n", num);
-		} else {
-			folded_write(outfile_stream(o), s, len, v);
-		}
-	}
+	bad = write_lines(outfile_stream(o), t, pairs, ids, strtab_count(t)) < 0;
 	free(ids);
-	if (outfile_commit(o) < 0) {
+	if (bad) {
+		int e = errno;
+
+		outfile_abort(o);
+		errno = e;
+	}
+	if (bad || outfile_commit(o) < 0) {
 		snprintf(err, errlen, "write error on '%s': %s", path ? path : "<stdout>", strerror(errno));
 		return -1;
 	}

@@ -67,6 +67,11 @@ struct strtab;
 void fseq_put(struct strtab *t, struct fseq *q, const char *stack, size_t len,
 	      const struct fcount *c);
 
+/* fseq_put, h being strtab_hash(stack, len) (a reader that prefetched the
+ * table's slot for it). */
+void fseq_put_hashed(struct strtab *t, struct fseq *q, const char *stack, size_t len, uint64_t h,
+		     const struct fcount *c);
+
 /* Frees the runs (not q). */
 void fseq_release(struct fseq *q);
 

@@ -8,6 +8,7 @@
  * are laid out in the arena as [value][id][length][bytes NUL]; the
  * id -> entry array gives insertion-ordered ids. */
 #include "strtab.h"
+#include "strsort.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
@@ -15,6 +16,10 @@
 #include <xxhash.h>
 
 #define CHUNK (1024 * 1024)	/* arena chunk; larger strings get their own */
+/* Past BIG_AFTER bytes held, chunks are BIG bytes in huge pages: a big
+ * table's fresh pages cost a fault each, most of filling it otherwise. */
+#define BIG_AFTER ((size_t)4 << 20)
+#define BIG ((size_t)8 << 20)
 
 struct slot {
 	char *entry;		/* the entry, NULL when empty */
@@ -82,7 +87,12 @@ static void *arena_alloc(struct strtab *t, size_t n)
 	if (!c || c->size - c->used < n) {
 		size_t size = n > CHUNK / 4 ? n : CHUNK;
 
-		c = xmalloc(sizeof(*c) + size);
+		if (size == CHUNK && t->bytes >= BIG_AFTER) {
+			size = BIG - sizeof(*c);
+			c = xmalloc_huge(sizeof(*c) + size);
+		} else {
+			c = xmalloc(sizeof(*c) + size);
+		}
 		c->size = size;
 		c->used = 0;
 		/* A big string gets a chunk of its own behind the current one,
@@ -131,8 +141,12 @@ static void grow_slots(struct strtab *t)
 {
 	unsigned bits = t->bits + 1;
 	size_t mask = ((size_t)1 << bits) - 1;
-	struct slot *s = xcalloc(mask + 1, sizeof(*s));
+	/* Huge pages when big: a probe is a cache miss, and without them
+	 * often a TLB miss as well. */
+	struct slot *s = xmalloc_huge((mask + 1) * sizeof(*s));
 	size_t i;
+
+	memset(s, 0, (mask + 1) * sizeof(*s));
 
 	for (i = 0; i < ((size_t)1 << t->bits); i++) {
 		struct slot old = t->slots[i];
@@ -186,9 +200,27 @@ uint32_t strtab_find(const struct strtab *t, const char *s, size_t len)
 	return t->slots[j].entry ? entry_id(t, t->slots[j].entry) : UINT32_MAX;
 }
 
+uint64_t strtab_hash(const char *s, size_t len)
+{
+	return XXH3_64bits(s, len);
+}
+
+void strtab_prefetch(const struct strtab *t, uint64_t h)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	__builtin_prefetch(&t->slots[home(h, t->bits)]);
+#else
+	(void)t, (void)h;
+#endif
+}
+
 uint32_t strtab_intern(struct strtab *t, const char *s, size_t len, int *added)
 {
-	uint64_t h = XXH3_64bits(s, len);
+	return strtab_intern_hashed(t, s, len, XXH3_64bits(s, len), added);
+}
+
+uint32_t strtab_intern_hashed(struct strtab *t, const char *s, size_t len, uint64_t h, int *added)
+{
 	size_t j = probe(t, s, len, h);
 	struct head hd;
 	char *e;
@@ -238,39 +270,31 @@ size_t strtab_bytes(const struct strtab *t)
 	return t->bytes + t->cap * sizeof(*t->entries);
 }
 
-struct sortkey {
-	const char *s;	/* the string */
-	size_t len;	/* its length */
-	uint32_t id;	/* its id */
-};
-
-static int cmp_key(const void *a, const void *b)
+/* Whether x comes strictly before y bytewise. */
+static int before(const struct strsort_key *x, const struct strsort_key *y)
 {
-	const struct sortkey *x = a, *y = b;
 	size_t n = x->len < y->len ? x->len : y->len;
 	int r = memcmp(x->s, y->s, n);
 
-	if (r)
-		return r;
-	return (x->len > y->len) - (x->len < y->len);
+	return r < 0 || (r == 0 && x->len < y->len);
 }
 
 uint32_t *strtab_sorted(const struct strtab *t)
 {
 	size_t i, n = strtab_count(t);
-	struct sortkey *k = xcalloc(n, sizeof(*k));
+	struct strsort_key *k = xcalloc(n, sizeof(*k));
 	uint32_t *ids = xcalloc(n, sizeof(*ids));
 	int in_order = 1;
 
 	for (i = 0; i < n; i++) {
 		k[i].id = (uint32_t)i;
 		k[i].s = strtab_str(t, (uint32_t)i, &k[i].len);
-		in_order = in_order && (i == 0 || cmp_key(&k[i - 1], &k[i]) < 0);
+		in_order = in_order && (i == 0 || before(&k[i - 1], &k[i]));
 	}
 	/* A table filled in order (a collapser that sorted its stacks) is
 	 * checked in one pass rather than sorted again. */
 	if (!in_order)
-		qsort(k, n, sizeof(*k), cmp_key);
+		strsort(k, n);
 	for (i = 0; i < n; i++)
 		ids[i] = k[i].id;
 	free(k);

@@ -22,6 +22,17 @@ void strtab_free(struct strtab *t);
  * was added, else 0. */
 uint32_t strtab_intern(struct strtab *t, const char *s, size_t len, int *added);
 
+/* The hash strtab_intern computes for the len bytes at s. */
+uint64_t strtab_hash(const char *s, size_t len);
+
+/* Starts loading the slot where a key of hash h is looked for, so that
+ * a strtab_intern_hashed of it a little later finds it in the cache (a
+ * reader that knows its next key before it adds it). */
+void strtab_prefetch(const struct strtab *t, uint64_t h);
+
+/* strtab_intern, h being strtab_hash(s, len). */
+uint32_t strtab_intern_hashed(struct strtab *t, const char *s, size_t len, uint64_t h, int *added);
+
 /* Returns the id of s, or UINT32_MAX when absent. */
 uint32_t strtab_find(const struct strtab *t, const char *s, size_t len);
 

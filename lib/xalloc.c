@@ -6,6 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
+#define HUGE_PAGE ((size_t)2 << 20)	/* x86-64's and arm64's usual huge page */
 
 _Noreturn void xalloc_fail(size_t n)
 {
@@ -23,6 +28,23 @@ void *xmalloc(size_t n)
 	if (!p)
 		xalloc_fail(n);
 	return p;
+}
+
+void *xmalloc_huge(size_t n)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	void *p;
+
+	if (n < HUGE_PAGE)
+		return xmalloc(n);
+	if (posix_memalign(&p, HUGE_PAGE, n) != 0)
+		xalloc_fail(n);
+	/* Only advice: without huge pages the block is still good. */
+	(void)madvise(p, n, MADV_HUGEPAGE);
+	return p;
+#else
+	return xmalloc(n);
+#endif
 }
 
 void *xcalloc(size_t nmemb, size_t size)

@@ -37,6 +37,13 @@ fi
 printf 'Call graph:\n    12 Thread_1\n    + 12 main  (in a)\n    +   5 f  (in a) + 4\n    +   7 f  (in a) + 9\nTotal number in stack\n' > "$SX/dup.txt"
 printf 'Thread_1;a`main;a`f 12\n' > "$SX/dup.want"
 sa_same "leaves on one path are summed" "$SX/dup.want" "$SX/dup.txt"
+# Counts: 19 digits and the largest 64-bit one exact, one past it read as
+# 0 (and named), a '+' sign, a tab before the space, leading zeros.
+printf 'Call graph:\n    9 T\n    + 1234567890123456789 a\n    + 18446744073709551615 b\n    + 18446744073709551616 c\n    + +5 d\n    + 5\t e\n    + 012 f\nTotal number in stack\n' > "$SX/counts.txt"
+printf 'T;a 1234567890123456789\nT;b 18446744073709551615\nT;c 0\nT;d 5\nT;e 5\nT;f 12\n' > "$SX/counts.want"
+sa_same "counts up to 2^64-1, '+', tab, leading zeros" "$SX/counts.want" "$SX/counts.txt"
+grep -q 'counts.txt:5: the sample count is not a number' "$SX/err" && pass "sample: a count past 2^64-1 is named" \
+	|| fail "sample: a count past 2^64-1 is named" "$(cat "$SX/err")"
 # A thread line with a queue name: no module made of it.
 printf 'Call graph:\n    3 Thread_9   DispatchQueue_1: com.apple.main-thread  (serial)\n    + 3 main  (in a)\nTotal number in stack\n' > "$SX/queue.txt"
 printf 'Thread_9   DispatchQueue_1: com.apple.main-thread;a`main 3\n' > "$SX/queue.want"

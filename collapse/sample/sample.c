@@ -40,13 +40,23 @@ struct sample {
 	int marked;			/* 1: open1 and openz are known */
 	const char *open1, *openz;	/* the line's first and last '(', or NULL */
 	struct rustsym_cache *rc;	/* Rust symbols fixed lately */
+	char *pend;			/* the stack found last, added with the next */
+	size_t plen, pcap;		/* its length and room */
+	uint64_t phash;			/* its strtab_hash */
+	uint64_t pcount;		/* its count */
+	int pending;			/* 1: pend is to be added */
 	struct sample_stats st;		/* counters */
 };
 
 /* Waits: a leaf ending in one of these is a thread doing nothing. */
-static const char *const idle[] = {
-	"__psynch_cvwait", "__select", "__semwait_signal", "__ulock_wait", "__wait4",
-	"__workq_kernreturn", "kevent", "mach_msg_trap", "read", "semaphore_wait_trap",
+#define IDLE(name) { name, sizeof(name) - 1 }
+static const struct {
+	const char *s;		/* the function */
+	size_t n;		/* its length */
+} idle[] = {
+	IDLE("__psynch_cvwait"), IDLE("__select"), IDLE("__semwait_signal"), IDLE("__ulock_wait"),
+	IDLE("__wait4"), IDLE("__workq_kernreturn"), IDLE("kevent"), IDLE("mach_msg_trap"),
+	IDLE("read"), IDLE("semaphore_wait_trap"),
 };
 
 struct sample *sample_new(const struct sample_opts *o, struct strtab *t, struct fseq *seq,
@@ -71,6 +81,7 @@ void sample_free(struct sample *s)
 		return;
 	free(s->path);
 	free(s->ends);
+	free(s->pend);
 	rustsym_cache_free(s->rc);
 	free(s);
 }
@@ -89,10 +100,22 @@ static void bad(struct sample *s, unsigned long lineno, const char *why)
 		s->warn(s->ctx, s->name, lineno, why);
 }
 
-/* The current node's stack, unless its leaf is a wait. */
+/* Adds the stack found last, if any. */
+static void flush(struct sample *s)
+{
+	struct fcount c = { s->pcount, 0 };
+
+	if (!s->pending)
+		return;
+	fseq_put_hashed(s->t, s->seq, s->pend, s->plen, s->phash, &c);
+	s->pending = 0;
+}
+
+/* The current node's stack, unless its leaf is a wait.  It is added with
+ * the next one (or at the end), its table slot loaded in the meantime:
+ * with every stack new, that slot is a cache miss otherwise. */
 static void emit(struct sample *s)
 {
-	struct fcount c = { s->samples, 0 };
 	const char *leaf;
 	size_t i, n, k;
 
@@ -101,11 +124,19 @@ static void emit(struct sample *s)
 	leaf = s->path + (s->depth > 1 ? s->ends[s->depth - 2] + 1 : 0);
 	n = (size_t)(s->path + s->len - leaf);
 	for (i = 0; i < sizeof(idle) / sizeof(idle[0]); i++) {
-		k = strlen(idle[i]);
-		if (n >= k && leaf[n - 1] == idle[i][k - 1] && memcmp(leaf + n - k, idle[i], k) == 0)
+		k = idle[i].n;
+		if (n >= k && leaf[n - 1] == idle[i].s[k - 1] && memcmp(leaf + n - k, idle[i].s, k) == 0)
 			return;
 	}
-	fseq_put(s->t, s->seq, s->path, s->len, &c);
+	flush(s);
+	if (s->len >= s->pcap)	/* at least a byte: memcpy wants a buffer */
+		xgrow(&s->pend, &s->pcap, s->len + 1, 1);
+	memcpy(s->pend, s->path, s->len);
+	s->plen = s->len;
+	s->phash = strtab_hash(s->pend, s->plen);
+	strtab_prefetch(s->t, s->phash);
+	s->pcount = s->samples;
+	s->pending = 1;
 	s->st.stacks++;
 }
 
@@ -122,7 +153,8 @@ static void push(struct sample *s, const char *mod, size_t mlen, const char *fn,
 			flen = fixed;
 		}
 	}
-	xgrow(&s->path, &s->cap, s->len + mlen + flen + 3, 1);
+	if (s->len + mlen + flen + 3 > s->cap)	/* xgrow's test, without its call */
+		xgrow(&s->path, &s->cap, s->len + mlen + flen + 3, 1);
 	if (s->depth > 0)
 		s->path[s->len++] = ';';
 	if (mlen) {
@@ -132,7 +164,8 @@ static void push(struct sample *s, const char *mod, size_t mlen, const char *fn,
 	}
 	memcpy(s->path + s->len, fn, flen);
 	s->len += flen;
-	xgrow(&s->ends, &s->ecap, s->depth + 1, sizeof(*s->ends));
+	if (s->depth >= s->ecap)
+		xgrow(&s->ends, &s->ecap, s->depth + 1, sizeof(*s->ends));
 	s->ends[s->depth++] = s->len;
 }
 
@@ -183,27 +216,48 @@ static size_t module_of(const char *p, size_t n, const char **mod, const char *l
 	return len;
 }
 
+/* The count starting the n bytes at p: returns the space after it, or
+ * NULL when there is none; the count in *v (0, said, when it is not a
+ * number).  Up to 19 digits and a space, the usual case, are read in one
+ * loop (no overflow is possible there). */
+static const char *count_field(struct sample *s, const char *p, size_t n, unsigned long lineno,
+			       uint64_t *v)
+{
+	const char *sp = p, *end = p + n;
+	size_t tlen;
+
+	for (*v = 0; sp < end && sp - p < 19 && (unsigned)((unsigned char)*sp - '0') <= 9; sp++)
+		*v = *v * 10 + (unsigned)((unsigned char)*sp - '0');
+	if (sp > p && sp < end && *sp == ' ')
+		return sp;
+	while (sp < end && *sp != ' ')
+		sp++;
+	if (sp == end)
+		return NULL;
+	for (tlen = (size_t)(sp - p); tlen > 0 && is_ws(p[tlen - 1]); tlen--)
+		;
+	if (!count_of(p, tlen, v)) {
+		bad(s, lineno, "the sample count is not a number (read as 0)");
+		*v = 0;
+	}
+	return sp;
+}
+
 /* A node after its indent: "825 main  (in rg) + 41  [0x10384b549]". */
 static void node(struct sample *s, const char *p, size_t n, unsigned long lineno)
 {
 	const char *sp, *rest, *open, *mod = NULL;
-	size_t tlen, rlen, flen, mlen = 0;
+	size_t rlen, flen, mlen = 0;
 	uint64_t v;
 
 	while (n > 0 && is_ws(*p))
 		p++, n--;
-	if (!(sp = memchr(p, ' ', n))) {
+	if (!(sp = count_field(s, p, n, lineno, &v))) {
 		bad(s, lineno, "a call graph line without a count and a function (read as \""
 		    UNREADABLE "\")");
 		s->samples = 0;
 		push(s, NULL, 0, UNREADABLE, sizeof(UNREADABLE) - 1);
 		return;
-	}
-	for (tlen = (size_t)(sp - p); tlen > 0 && is_ws(p[tlen - 1]); tlen--)
-		;
-	if (!count_of(p, tlen, &v)) {
-		bad(s, lineno, "the sample count is not a number (read as 0)");
-		v = 0;
 	}
 	rest = sp + 1;
 	rlen = (size_t)(p + n - rest);
@@ -363,6 +417,9 @@ int sample_end(struct sample *s)
 {
 	char msg[128];
 
+	if (s->state == GRAPH)
+		emit(s);
+	flush(s);
 	if (s->st.bad > MAX_WARN) {
 		snprintf(msg, sizeof(msg), "skipped %llu lines that could not be read",
 			 (unsigned long long)s->st.bad);
@@ -373,7 +430,6 @@ int sample_end(struct sample *s)
 		return 1;
 	}
 	if (s->state == GRAPH) {
-		emit(s);
 		s->warn(s->ctx, s->name, 0, "the input ended before the call graph did (no \""
 			END "\" line); the stacks read are kept");
 		return 1;

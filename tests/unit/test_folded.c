@@ -1,6 +1,11 @@
 /* Unit tests for lib/folded: flamegraph.pl's line grammar. */
 #include "check.h"
 #include "folded.h"
+#include "strtab.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 static int parse(const char *s, struct folded *f)
 {
@@ -10,6 +15,66 @@ static int parse(const char *s, struct folded *f)
 static int stack_is(const struct folded *f, const char *s)
 {
 	return f->len == strlen(s) && memcmp(f->stack, s, f->len) == 0;
+}
+
+/* The count of stack i in save_check: integers of every length, 0, the
+ * largest, and fractions now and then. */
+static struct fcount count_of(unsigned i)
+{
+	struct fcount c = { (uint64_t)i * 2654435761u * (i % 5), 0 };
+
+	if (i == 7)
+		c.n = UINT64_MAX;
+	if (i % 97 == 3)
+		c.frac = 0.25;
+	return c;
+}
+
+/* folded_save on more stacks than one writev takes, added out of order:
+ * the file read back is every line, sorted, counts as folded_write puts
+ * them; a write to a full disk fails. */
+static void save_check(void)
+{
+	struct strtab *t = strtab_new(sizeof(struct fcount));
+	char path[] = "/tmp/test_folded.XXXXXX", key[32], err[256], *want = NULL, *got;
+	size_t wlen = 0, glen;
+	unsigned i, n = 1500;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	for (i = 0; i < n; i++) {
+		unsigned k = (i * 7u) % n;
+		int len = snprintf(key, sizeof(key), "s%05u;f", k);
+
+		*(struct fcount *)strtab_val(t, strtab_intern(t, key, (size_t)len, NULL)) = count_of(k);
+	}
+	f = open_memstream(&want, &wlen);
+	for (i = 0; i < n; i++) {
+		struct fcount c = count_of(i);
+		int len = snprintf(key, sizeof(key), "s%05u;f", i);
+
+		folded_write(f, key, (size_t)len, &c);
+	}
+	fclose(f);
+	CHECK(fd >= 0 && folded_save(t, path, err, sizeof(err)) == 0);
+	got = NULL;
+	glen = 0;
+	if ((f = fopen(path, "rb")) != NULL) {
+		got = malloc(wlen + 2);
+		glen = fread(got, 1, wlen + 2, f);
+		fclose(f);
+	}
+	CHECK(got && glen == wlen && memcmp(got, want, wlen) == 0);
+	if (access("/dev/full", W_OK) == 0)
+		CHECK(folded_save(t, "/dev/full", err, sizeof(err)) < 0 &&
+		      strstr(err, "write error on '/dev/full'") != NULL);
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+	}
+	free(got);
+	free(want);
+	strtab_free(t);
 }
 
 int main(void)
@@ -63,5 +128,6 @@ int main(void)
 		fclose(mf);
 		CHECK_STR(out, "a;b c 12\nz 0.5\n");
 	}
+	save_check();
 	return check_done();
 }

@@ -19,6 +19,10 @@ int main(void)
 	CHECK(strtab_find(t, "a\0z", 3) == 2);
 	CHECK(strtab_find(t, "zz", 2) == UINT32_MAX);
 	CHECK(strtab_intern(t, "", 0, &added) == 3 && added);
+	/* The hashed calls are strtab_intern with the hash given. */
+	strtab_prefetch(t, strtab_hash("b", 1));
+	CHECK(strtab_intern_hashed(t, "b", 1, strtab_hash("b", 1), &added) == 0 && !added);
+	CHECK(strtab_hash("a\0z", 3) != strtab_hash("a\0y", 3));
 	*(long *)strtab_val(t, 1) = 42;
 	for (i = 0; i < 200000; i++) {
 		int n = snprintf(key, sizeof(key), "key%zu", i);
