@@ -585,15 +585,17 @@ static void add_path(struct perf *p, const struct fcount *c, int named)
 		p->path[p->npath++] = p->root;
 	else if (named)
 		path_name(p, p->pname, p->pnamelen);
-	if (p->pathcap < p->npath + p->nfr)
-		xgrow(&p->path, &p->pathcap, p->npath + p->nfr, sizeof(*p->path));
 	for (i = p->nfr; i-- > 0;) {
 		const struct frame *f = &p->fr[i];
 
-		if (f->fid != NO_FID)
-			p->path[p->npath++] = f->fid;
-		else
+		/* Checked at each id: a frame spelled out may take several. */
+		if (f->fid == NO_FID) {
 			path_name(p, p->fbuf + f->off, f->len);
+			continue;
+		}
+		if (p->npath == p->pathcap)
+			xgrow(&p->path, &p->pathcap, p->npath + p->nfr, sizeof(*p->path));
+		p->path[p->npath++] = f->fid;
 	}
 	perf_stacks_add(p->stacks, p->path, p->npath, c);
 }
