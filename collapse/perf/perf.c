@@ -911,17 +911,6 @@ void perf_absorb(struct perf *p, struct perf *from)
 	perf_pmemo_clear(p->pmemo);
 }
 
-void perf_absorb_table(struct perf *p, const struct strtab *t)
-{
-	size_t i, len;
-
-	for (i = 0; i < strtab_count(t); i++) {
-		const char *s = strtab_str(t, (uint32_t)i, &len);
-
-		perf_stacks_add_text(p->stacks, s, len, strtab_val(t, (uint32_t)i));
-	}
-}
-
 int perf_save(struct perf *p, const char *path, char *err, size_t errlen)
 {
 	end_event(p);

@@ -125,9 +125,6 @@ void perf_emit(struct perf *p, const struct stack_sink *sink);
  * no frame, it takes from's table whole). */
 void perf_absorb(struct perf *p, struct perf *from);
 
-/* Adds the stacks of t (values: struct fcount) to p's, as perf_absorb. */
-void perf_absorb_table(struct perf *p, const struct strtab *t);
-
 /* Ends the input and writes p's stacks (not those already added to its
  * table) as folded_save would write them from the table, to path (NULL
  * or "-": stdout), without spelling them all out at once.  Returns 0, or

@@ -398,9 +398,7 @@ static void finish(struct run *r, struct strtab *out, struct perf_stats *st)
 static struct perf *keep(struct run *r, struct perf_stats *st)
 {
 	join_workers(r, st);
-	/* A perf.data's stacks went to the table (perf_end). */
-	perf_absorb_table(r->self.p, r->self.tab);
-	strtab_free(r->self.tab);
+	strtab_free(r->self.tab);	/* empty: no perf_end came */
 	perf_event_end(r->self.p);
 	add_stats(st, perf_stats(r->self.p));
 	return r->self.p;

@@ -325,25 +325,6 @@ static size_t stack_str(const struct perf_stacks *t, size_t i, char **buf, size_
 	return len;
 }
 
-void perf_stacks_add_text(struct perf_stacks *t, const char *s, size_t len,
-			  const struct fcount *c)
-{
-	uint32_t *ids = NULL;
-	size_t n = 0, cap = 0;
-	const char *end = s + len, *semi;
-
-	for (;;) {
-		semi = memchr(s, ';', (size_t)(end - s));
-		xgrow(&ids, &cap, n + 1, sizeof(*ids));
-		ids[n++] = perf_stacks_frame(t, s, (size_t)((semi ? semi : end) - s));
-		if (!semi)
-			break;
-		s = semi + 1;
-	}
-	perf_stacks_add(t, ids, n, c);
-	free(ids);
-}
-
 /* Sorting.  A stack's text is its frames' keys one after another: the
  * name and ';', or for the last frame the name and the end (which sorts
  * before any byte).  Names hold no ';' (perf.c splits them there), so no

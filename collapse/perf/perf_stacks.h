@@ -54,12 +54,6 @@ void perf_stacks_flush(struct perf_stacks *t, struct strtab *out);
 struct stack_sink;
 void perf_stacks_emit(struct perf_stacks *t, const struct stack_sink *sink);
 
-/* Adds c to the stack spelled s (len bytes): its fields, split at every
- * ';' (empty ones too), are its frames, so it is written back as the
- * same bytes. */
-void perf_stacks_add_text(struct perf_stacks *t, const char *s, size_t len,
-			  const struct fcount *c);
-
 /* Writes the stacks as folded lines ("frames count"), sorted bytewise as
  * folded_save sorts a table, to path (NULL or "-": stdout).  Returns 0,
  * or -1 with a message in err when it cannot be written. */
