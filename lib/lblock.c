@@ -6,24 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __linux__
-#include <sys/mman.h>
-#include <unistd.h>
-#endif
 
 #define CHUNK ((size_t)4 << 20)		/* bytes handed over at a time */
 #define MAX_LINE ((size_t)256 << 20)	/* longer lines are skipped */
-
-void lblock_prefault(const char *text, size_t len)
-{
-#if defined(__linux__) && defined(MADV_POPULATE_READ)
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), a = (size_t)text / page * page;
-
-	(void)madvise((void *)a, (size_t)text + len - a, MADV_POPULATE_READ);
-#else
-	(void)text, (void)len;
-#endif
-}
 
 /* The mapped text, CHUNK bytes at a time cut after a '\n'; pages done
  * with are given back, so memory does not grow with the file. */

@@ -26,11 +26,4 @@ typedef int lblock_fn(void *ctx, const char *text, size_t len, unsigned long *li
  * handed over first, a line it cut is dropped. */
 int lblock_feed(struct lread *lr, lblock_fn *fn, void *ctx, char *err, size_t errlen);
 
-/* For a handler that reads every byte of a big block: maps the pages of
- * the len bytes at text (a block of a mapped input) in one call instead
- * of a fault every few pages as it reads them.  Only advice (Linux 5.14
- * and later); pays for some readers (sample), not for others (dtrace):
- * measure. */
-void lblock_prefault(const char *text, size_t len);
-
 #endif
