@@ -132,8 +132,7 @@ void strsort(struct strsort_key *k, size_t n)
 		return;
 	if (n > SIZE_MAX / 2 / sizeof(*a))
 		xalloc_fail(SIZE_MAX);
-	/* Fresh pages, filled at once: huge ones fault 512 times less. */
-	a = xmalloc_huge(2 * n * sizeof(*a));
+	a = xmalloc_big(2 * n * sizeof(*a));
 	b = a + n;
 	for (i = 0; i < n; i++) {
 		a[i].s = k[i].s;

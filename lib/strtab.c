@@ -16,8 +16,8 @@
 #include <xxhash.h>
 
 #define CHUNK (1024 * 1024)	/* arena chunk; larger strings get their own */
-/* Past BIG_AFTER bytes held, chunks are BIG bytes in huge pages: a big
- * table's fresh pages cost a fault each, most of filling it otherwise. */
+/* Past BIG_AFTER bytes held, chunks are BIG bytes (xmalloc_big): a
+ * table growing big takes its memory in fewer, larger pieces. */
 #define BIG_AFTER ((size_t)4 << 20)
 #define BIG ((size_t)8 << 20)
 
@@ -89,7 +89,7 @@ static void *arena_alloc(struct strtab *t, size_t n)
 
 		if (size == CHUNK && t->bytes >= BIG_AFTER) {
 			size = BIG - sizeof(*c);
-			c = xmalloc_huge(sizeof(*c) + size);
+			c = xmalloc_big(sizeof(*c) + size);
 		} else {
 			c = xmalloc(sizeof(*c) + size);
 		}
@@ -141,9 +141,7 @@ static void grow_slots(struct strtab *t)
 {
 	unsigned bits = t->bits + 1;
 	size_t mask = ((size_t)1 << bits) - 1;
-	/* Huge pages when big: a probe is a cache miss, and without them
-	 * often a TLB miss as well. */
-	struct slot *s = xmalloc_huge((mask + 1) * sizeof(*s));
+	struct slot *s = xmalloc_big((mask + 1) * sizeof(*s));
 	size_t i;
 
 	memset(s, 0, (mask + 1) * sizeof(*s));

@@ -6,11 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
 
-#define HUGE_PAGE ((size_t)2 << 20)	/* x86-64's and arm64's usual huge page */
+#define BIG_ALIGN ((size_t)2 << 20)	/* x86-64's and arm64's usual huge page */
 
 _Noreturn void xalloc_fail(size_t n)
 {
@@ -30,20 +27,18 @@ void *xmalloc(size_t n)
 	return p;
 }
 
-void *xmalloc_huge(size_t n)
+void *xmalloc_big(size_t n)
 {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
+#ifdef _WIN32
+	return xmalloc(n);	/* no posix_memalign; free() takes malloc's */
+#else
 	void *p;
 
-	if (n < HUGE_PAGE)
+	if (n < BIG_ALIGN)
 		return xmalloc(n);
-	if (posix_memalign(&p, HUGE_PAGE, n) != 0)
+	if (posix_memalign(&p, BIG_ALIGN, n) != 0)
 		xalloc_fail(n);
-	/* Only advice: without huge pages the block is still good. */
-	(void)madvise(p, n, MADV_HUGEPAGE);
 	return p;
-#else
-	return xmalloc(n);
 #endif
 }
 

@@ -9,11 +9,14 @@
 /* Returns n bytes of uninitialised memory; the caller frees it. */
 void *xmalloc(size_t n);
 
-/* xmalloc for a big block filled soon after (an arena's chunk): on Linux
- * aligned to 2 MB and marked for transparent huge pages, so that filling
- * it takes one page fault per 2 MB instead of one per 4 KB.  The caller
- * frees it with free(). */
-void *xmalloc_huge(size_t n);
+/* xmalloc for a big block filled soon after (an arena's chunk, a table):
+ * aligned to 2 MB, so that where the system backs every process's memory
+ * with transparent huge pages a block fills with one page fault per 2 MB
+ * instead of one per 4 KB.  It does not ask for them itself
+ * (MADV_HUGEPAGE): where the system gives them only on request, a fault
+ * may then wait for memory to be compacted.  The caller frees it with
+ * free(). */
+void *xmalloc_big(size_t n);
 
 /* Returns nmemb * size zeroed bytes; exits on overflow.  Caller frees. */
 void *xcalloc(size_t nmemb, size_t size);
