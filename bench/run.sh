@@ -279,6 +279,9 @@ ssrc=$CC_DIR/sample/sample.txt
 din=$OUT/big.dtrace
 rin=$OUT/big-rust.dtrace
 sin=$OUT/big.sample
+# The same report repeated as it is (its stacks sum up, as the perf
+# input's below do): the two collapsers per byte on inputs of one shape.
+srin=$OUT/rep.sample
 # repeat_dtrace SRC OUT: SRC's header once, then its stacks to >= 100 MB,
 # "+0x" becoming "+0x<copy>" in each copy.
 repeat_dtrace() {
@@ -295,6 +298,13 @@ if [ ! -s "$sin" ]; then
 		END { for (i = 1; i <= n; i++) for (j = 1; j <= NR; j++) { s = l[j]; sub(/Thread_/, "Thread_" i "-", s); print s } }'
 	  sed -n '/^Total number in stack/,$p' "$ssrc"; } > "$sin"
 fi
+if [ ! -s "$srin" ]; then
+	sn=$((100000000 / $(wc -c < "$ssrc") + 1))
+	{ sed '/^Call graph:/q' "$ssrc"
+	  sed -n '/^Call graph:/,/^Total number in stack/p' "$ssrc" | sed '1d;$d' | awk -v n=$sn '{ l[NR] = $0 }
+		END { for (i = 1; i <= n; i++) for (j = 1; j <= NR; j++) print l[j] }'
+	  sed -n '/^Total number in stack/,$p' "$ssrc"; } > "$srin"
+fi
 # cmeasure CMD...: "CPU_S WALL_S RSS_KB" of one run (CPU from time's -f
 # where present, else the wall time).
 cmeasure() {
@@ -304,8 +314,13 @@ cmeasure() {
 	echo "$c $w"
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-for kind in dtrace rust-dtrace sample; do
-	case $kind in dtrace) in=$din tool=dtrace ;; rust-dtrace) in=$rin tool=dtrace ;; *) in=$sin tool=sample ;; esac
+for kind in dtrace rust-dtrace sample repeated-sample; do
+	case $kind in
+	dtrace) in=$din tool=dtrace ;;
+	rust-dtrace) in=$rin tool=dtrace ;;
+	sample) in=$sin tool=sample ;;
+	*) in=$srin tool=sample ;;
+	esac
 	[ -s "$in" ] || continue
 	size=$(wc -c < "$in")
 	echo "$kind input: $(echo "$size" | awk '{ printf "%.1f", $1 / 1e6 }') MB"
