@@ -419,7 +419,7 @@ static int frame_line(struct perf *p, const char *s, size_t n)
 static void pmemo_put(struct perf *p, const char *fn, size_t fnlen, const char *dso, size_t dlen,
 		      size_t first)
 {
-	struct perf_pmemo_val v;
+	struct perf_memo_val v;
 	struct frame *f = p->nfr > first ? &p->fr[first] : NULL;
 
 	if (p->nfr - first > 1 || (f && memchr(p->fbuf + f->off, ';', f->len)))
@@ -457,7 +457,7 @@ static void event_frame_at(struct perf *p, uint64_t pc, const char *fn, size_t f
 void perf_event_frame(struct perf *p, uint64_t pc, const char *fn, size_t fnlen, const char *dso,
 		      size_t dlen, uint32_t *hint)
 {
-	const struct perf_pmemo_val *v;
+	const struct perf_memo_val *v;
 	size_t first = p->nfr;
 
 	if (!p->pmemo || p->skip != KEEP ||
@@ -734,8 +734,8 @@ int perf_event_begin(struct perf *p, const struct perf_header *h)
 
 int perf_event_begin_kept(struct perf *p, const struct perf_header *h)
 {
-	const struct perf_pmemo_val *v;
-	struct perf_pmemo_val nv;
+	const struct perf_memo_val *v;
+	struct perf_memo_val nv;
 
 	if (!perf_event_begin(p, h))
 		return 0;

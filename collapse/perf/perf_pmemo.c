@@ -12,7 +12,7 @@ struct slot {
 	const char *b;			/* second text */
 	uint32_t alen;			/* bytes of a */
 	uint32_t blen;			/* bytes of b, the flag in the top bits */
-	struct perf_pmemo_val v;	/* what it came to */
+	struct perf_memo_val v;	/* what it came to */
 };
 
 #define FLAG_SHIFT 28			/* blen's bits from here hold the flag */
@@ -68,7 +68,7 @@ static uint32_t pack(size_t alen, size_t blen, unsigned flag)
 	return (uint32_t)blen | (uint32_t)flag << FLAG_SHIFT;
 }
 
-const struct perf_pmemo_val *perf_pmemo_get(const struct perf_pmemo *m, const char *a,
+const struct perf_memo_val *perf_pmemo_get(const struct perf_pmemo *m, const char *a,
 					    size_t alen, const char *b, size_t blen,
 					    unsigned flag)
 {
@@ -106,7 +106,7 @@ static void grow(struct perf_pmemo *m)
 }
 
 void perf_pmemo_put(struct perf_pmemo *m, const char *a, size_t alen, const char *b, size_t blen,
-		    unsigned flag, const struct perf_pmemo_val *v)
+		    unsigned flag, const struct perf_memo_val *v)
 {
 	uint32_t w = pack(alen, blen, flag);
 	size_t s;

@@ -8,16 +8,12 @@
 #ifndef FLAME_PERF_PMEMO_H
 #define FLAME_PERF_PMEMO_H
 
+#include "perf_memo.h"	/* struct perf_memo_val: what a frame came to */
+
 #include <stddef.h>
 #include <stdint.h>
 
 struct perf_pmemo;
-
-/* What a frame came to (the caller's codes, as perf_memo's). */
-struct perf_pmemo_val {
-	uint32_t frame;		/* frame id, when how says there is one */
-	uint32_t how;		/* the caller's verdict */
-};
 
 /* Returns an empty memo.  Free with perf_pmemo_free. */
 struct perf_pmemo *perf_pmemo_new(void);
@@ -32,7 +28,7 @@ void perf_pmemo_clear(struct perf_pmemo *m);
  * to under flag (the caller's: any small number that changes the
  * verdict), or NULL when it is not remembered; valid until the next
  * perf_pmemo_put or perf_pmemo_clear. */
-const struct perf_pmemo_val *perf_pmemo_get(const struct perf_pmemo *m, const char *a,
+const struct perf_memo_val *perf_pmemo_get(const struct perf_pmemo *m, const char *a,
 					    size_t alen, const char *b, size_t blen,
 					    unsigned flag);
 
@@ -40,6 +36,6 @@ const struct perf_pmemo_val *perf_pmemo_get(const struct perf_pmemo *m, const ch
  * texts are not copied: they must stay, unchanged, until the memo is
  * cleared or freed. */
 void perf_pmemo_put(struct perf_pmemo *m, const char *a, size_t alen, const char *b, size_t blen,
-		    unsigned flag, const struct perf_pmemo_val *v);
+		    unsigned flag, const struct perf_memo_val *v);
 
 #endif
