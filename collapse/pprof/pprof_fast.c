@@ -1,0 +1,318 @@
+/* pprof_fast: one pass.  A sample is keyed by its location field's bytes
+ * (pprof_keys), looked up a few samples after it is read so that the
+ * cache misses of the lookups overlap; a key's slot numbers it, and its
+ * sums (one per value type: which type is drawn is known only at the
+ * end) are in an array by that number.  At the end each key whose sum is
+ * not zero becomes a stack: its locations' frames, each location's
+ * frames named once. */
+#include "pprof_fast.h"
+#include "pprof_kset.h"
+#include "pprof_set.h"
+#include "pprof_stack.h"
+#include "xalloc.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Value types a sample may have here: more go to pprof_stack_add. */
+#define TYPES 4
+/* How far ahead the slots, and the keys in them, are fetched. */
+#define AHEAD 16
+#define AHEAD_KEY 8
+#define NOT_BUILT SIZE_MAX
+
+/* A sample read, not yet looked up. */
+struct pend {
+	const unsigned char *key;	/* its location field... */
+	size_t klen;			/* ...of this many bytes */
+	uint64_t h;			/* their hash */
+	uint64_t v[TYPES];		/* its values */
+};
+
+struct pprof_fast {
+	struct pprof_hook hook;		/* pprof_read's, ctx: this */
+	struct pprof_kset *seen;	/* keys met, made at the first sample */
+	size_t nv;			/* values per sample (the first's) */
+	int bad;			/* a sample not taken: of no use */
+	struct pend ring[AHEAD];	/* samples read ahead */
+	size_t head, tail;		/* read, looked up */
+};
+
+/* A varint at s[*i] of a run known to end in a byte below 0x80: into
+ * *x, or -1 when it is longer than 9 bytes (left to pprof_stack). */
+static int varint(const unsigned char *s, size_t *i, uint64_t *x)
+{
+	unsigned shift = 0;
+
+	*x = 0;
+	do {
+		if (shift > 56)
+			return -1;
+		*x |= (uint64_t)(s[*i] & 0x7f) << shift;
+		shift += 7;
+	} while (s[(*i)++] >= 0x80);
+	return 0;
+}
+
+/* Sample s (n bytes) into e when it is a packed run of locations then a
+ * packed run of values ending it, as many as the first sample's, none
+ * negative; else 0. */
+static int parse(struct pprof_fast *f, const unsigned char *s, size_t n, struct pend *e)
+{
+	size_t i = 2, len, cnt = 0;
+
+	if (n < 4 || s[0] != 0x0a)
+		return 0;
+	if ((len = s[1]) >= 0x80) {
+		if (s[2] >= 0x80)
+			return 0;
+		len = (len & 0x7f) | (size_t)s[2] << 7;
+		i = 3;
+	}
+	if (len > n - i || n - i - len < 3)
+		return 0;
+	e->key = s;
+	e->klen = i += len;
+	if (s[i] != 0x12 || s[i + 1] >= 0x80 || s[i + 1] != n - i - 2 || s[n - 1] >= 0x80)
+		return 0;
+	for (i += 2; i < n; cnt++)
+		if (cnt == TYPES || varint(s, &i, &e->v[cnt]) < 0 || e->v[cnt] >> 63)
+			return 0;
+	if (!f->nv) {
+		f->nv = cnt;
+		f->seen = pprof_kset_new(cnt);
+	}
+	return cnt == f->nv;
+}
+
+/* Looks sample e up and adds its values to its key's sums. */
+static void take(struct pprof_fast *f, const struct pend *e)
+{
+	/* A sum that would wrap: the table's count would too, but whether
+	 * it wrapped to 0 is not followed here. */
+	if (pprof_kset_add(f->seen, e->key, e->klen, e->h, e->v) < 0)
+		f->bad = 1;
+}
+
+/* The hook: the sample field [at, end) read ahead; the one AHEAD before
+ * it looked up. */
+static void on_sample(void *ctx, const unsigned char *at, const unsigned char *end)
+{
+	struct pprof_fast *f = ctx;
+	struct pend *e = &f->ring[f->head % AHEAD];
+	size_t n = (size_t)(end - at), i = 2, len;
+
+	if (f->bad)
+		return;
+	/* The tag, and a length of one or two bytes (pprof_read checked it
+	 * fits). */
+	len = n < 3 || at[0] != 0x12 ? SIZE_MAX : at[1];
+	if (len != SIZE_MAX && len >= 0x80) {
+		len = at[2] >= 0x80 ? SIZE_MAX : (len & 0x7f) | (size_t)at[2] << 7;
+		i = 3;
+	}
+	if (len != n - i || !parse(f, at + i, len, e)) {
+		f->bad = 1;
+		return;
+	}
+	e->h = pprof_kset_hash(e->key, e->klen);
+	pprof_kset_prefetch(f->seen, e->h);
+	if (++f->head - f->tail < AHEAD)
+		return;
+	pprof_kset_prefetch_rec(f->seen, f->ring[(f->tail + AHEAD_KEY) % AHEAD].h);
+	take(f, &f->ring[f->tail++ % AHEAD]);
+}
+
+struct pprof_fast *pprof_fast_new(void)
+{
+	struct pprof_fast *f = xcalloc(1, sizeof(*f));
+
+	f->hook.sample = on_sample;
+	f->hook.ctx = f;
+	return f;
+}
+
+void pprof_fast_free(struct pprof_fast *f)
+{
+	if (!f)
+		return;
+	pprof_kset_free(f->seen);
+	free(f);
+}
+
+const struct pprof_hook *pprof_fast_hook(struct pprof_fast *f)
+{
+	return &f->hook;
+}
+
+/* Turning keys into stacks. */
+struct res {
+	struct pprof_fast *f;		/* the keys */
+	const struct pprof_prof *p;	/* the profile */
+	struct pprof_set *set;		/* where the stacks go */
+	size_t type;			/* the value type drawn */
+	size_t *first, *cnt;		/* location k's frames in pool, how
+					   many (NOT_BUILT: not yet) */
+	size_t *tlen;			/* the bytes of its frames' text */
+	uint32_t *pool;			/* the locations' frames */
+	size_t npool, poolcap;		/* ids used, room */
+	uint64_t *ids;			/* a key's locations */
+	size_t idcap;			/* room */
+	char *name;			/* a name being tidied */
+	size_t ncap;			/* room */
+	uint64_t used, budget;		/* bytes as pprof_stack counts them,
+					   and its limit */
+	int bad;			/* a key pprof_stack would not take */
+};
+
+/* The frame of name (n bytes), tidied as pprof_stack tidies it. */
+static uint32_t name_id(struct res *r, const char *s, size_t n)
+{
+	size_t i;
+
+	xgrow(&r->name, &r->ncap, n + 1, 1);
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		r->name[i] = c == ';' ? ':' : c == '\n' || c == '\r' || c == '\t' ? ' ' : c;
+	}
+	return pprof_set_name(r->set, r->name, n);
+}
+
+/* Location l's frame when no function names it: "[FILE]", its
+ * mapping's file's base name, else its address; its length in *n. */
+static uint32_t where_id(struct res *r, const struct pprof_loc *l, size_t *n)
+{
+	const struct pprof_map *m = l->map ? pprof_map(r->p, l->map) : NULL;
+	const char *s = "", *base;
+	char a[24];
+	size_t len = 0;
+
+	if (m)
+		s = pprof_str(r->p, m->file, &len);
+	if (!len) {
+		*n = (size_t)snprintf(a, sizeof(a), "0x%" PRIx64, l->addr);
+		return name_id(r, a, *n);
+	}
+	base = memrchr(s, '/', len);
+	base = base ? base + 1 : s;
+	len -= (size_t)(base - s);
+	xgrow(&r->name, &r->ncap, len + 3, 1);
+	r->name[0] = '[';
+	memcpy(r->name + 1, base, len);
+	r->name[len + 1] = ']';
+	*n = len + 2;
+	/* name_id tidies in place: the copy is its own source. */
+	return name_id(r, r->name, *n);
+}
+
+/* Location l (index k)'s frames, root first (its last line first). */
+static void build_loc(struct res *r, const struct pprof_loc *l, size_t k)
+{
+	const struct pprof_func *fn;
+	const char *s;
+	size_t i, n, len = 0;
+	uint32_t id;
+
+	r->first[k] = r->npool;
+	for (i = l->nlines + !l->nlines; i-- > 0;) {
+		fn = l->nlines ? pprof_func(r->p, r->p->line_fn[l->line0 + i]) : NULL;
+		if (!fn)
+			id = where_id(r, l, &n);
+		else {
+			s = pprof_str(r->p, fn->name, &n);
+			if (!n)
+				s = pprof_str(r->p, fn->sysname, &n);
+			id = name_id(r, s, n);
+		}
+		xgrow(&r->pool, &r->poolcap, r->npool + 1, sizeof(*r->pool));
+		r->pool[r->npool++] = id;
+		len += n + (r->npool - r->first[k] > 1);
+	}
+	r->cnt[k] = r->npool - r->first[k];
+	r->tlen[k] = len;
+	r->used += len;
+}
+
+/* The location ids of key (klen bytes: field 1, a packed run) into
+ * r->ids; returns how many, 0 when the run cannot be read. */
+static size_t key_ids(struct res *r, const unsigned char *key, size_t klen)
+{
+	size_t i = key[1] >= 0x80 ? 3 : 2, n = 0;
+
+	if (klen <= i || key[klen - 1] >= 0x80)
+		return 0;
+	while (i < klen) {
+		xgrow(&r->ids, &r->idcap, n + 1, sizeof(*r->ids));
+		if (varint(key, &i, &r->ids[n++]) < 0)
+			return 0;
+	}
+	return n;
+}
+
+/* The stack of key (klen bytes) weighing c into the set, or r->bad. */
+static void key_stack(struct res *r, const unsigned char *key, size_t klen, uint64_t c)
+{
+	const struct pprof_loc *l;
+	size_t n = key_ids(r, key, klen), k, slen = 0;
+
+	if (!n)
+		r->bad = 1;
+	while (!r->bad && n-- > 0) {
+		if (!(l = pprof_loc(r->p, r->ids[n]))) {
+			r->bad = 1;
+			break;
+		}
+		k = (size_t)(l - r->p->loc);
+		if (r->cnt[k] == NOT_BUILT)
+			build_loc(r, l, k);
+		if ((slen += r->tlen[k] + 1) > PPROF_MAX_STACK) {
+			r->bad = 1;
+			break;
+		}
+		memcpy(pprof_set_grow(r->set, r->cnt[k]), r->pool + r->first[k],
+		       r->cnt[k] * sizeof(*r->pool));
+	}
+	if (r->bad)
+		return;
+	r->used += slen - 1;
+	pprof_set_end(r->set, c);
+}
+
+
+int pprof_fast_finish(struct pprof_fast *f, const struct pprof_prof *p, int vi,
+		      struct pprof_set *set)
+{
+	struct res r = { 0 };
+	size_t mark = pprof_set_mark(set), i, pos = 0, klen;
+	const unsigned char *key;
+	const uint64_t *sums;
+
+	while (f->tail < f->head && !f->bad)
+		take(f, &f->ring[f->tail++ % AHEAD]);
+	if (f->bad || (p->ntypes && f->nv != p->ntypes) || vi < 0)
+		return -1;
+	if (!f->seen)
+		return 0;
+	r.f = f, r.p = p, r.set = set;
+	r.type = p->ntypes ? (size_t)vi : f->nv - 1;
+	r.first = xmalloc((p->nloc + 1) * sizeof(*r.first));
+	r.cnt = xmalloc((p->nloc + 1) * sizeof(*r.cnt));
+	r.tlen = xmalloc((p->nloc + 1) * sizeof(*r.tlen));
+	for (i = 0; i < p->nloc; i++)
+		r.cnt[i] = NOT_BUILT;
+	/* pprof_stack's limit on the stacks' bytes (see there). */
+	r.budget = (uint64_t)p->len * 256 + ((uint64_t)64 << 20);
+	while (!r.bad && pprof_kset_next(f->seen, &pos, &key, &klen, &sums))
+		if (sums[r.type])
+			key_stack(&r, key, klen, sums[r.type]);
+	if (r.used > r.budget)
+		r.bad = 1;
+	if (r.bad)
+		pprof_set_undo(set, mark);
+	free(r.first), free(r.cnt), free(r.tlen);
+	free(r.pool), free(r.ids), free(r.name);
+	return r.bad ? -1 : 0;
+}

@@ -1,0 +1,146 @@
+/* pprof_kset: open addressing, linear probing, at most half full.  A
+ * slot is 0 (free) or the hash's top bits above the record's place + 1
+ * (in 8-byte words); a record is the nv sums, the key's length, then its
+ * bytes, padded to 8. */
+#include "pprof_kset.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#define PLACE_BITS 40
+#define PLACE(v) ((size_t)((v) & (((uint64_t)1 << PLACE_BITS) - 1)) - 1)
+#define TAG(h) ((h) >> PLACE_BITS)
+
+struct pprof_kset {
+	uint64_t *slot;		/* the index, a power of two of slots */
+	size_t mask;		/* their count - 1 */
+	size_t n;		/* keys */
+	size_t nv;		/* sums per key */
+	uint64_t *rec;		/* the records, end to end */
+	size_t len, cap;	/* words used, room */
+};
+
+struct pprof_kset *pprof_kset_new(size_t nv)
+{
+	struct pprof_kset *k = xcalloc(1, sizeof(*k));
+
+	k->nv = nv;
+	k->mask = 4095;
+	k->slot = xcalloc(k->mask + 1, sizeof(*k->slot));
+	return k;
+}
+
+void pprof_kset_free(struct pprof_kset *k)
+{
+	if (!k)
+		return;
+	free(k->slot);
+	free(k->rec);
+	free(k);
+}
+
+uint64_t pprof_kset_hash(const void *s, size_t len)
+{
+	return XXH3_64bits(s, len);
+}
+
+void pprof_kset_prefetch(const struct pprof_kset *k, uint64_t h)
+{
+	__builtin_prefetch(&k->slot[h & k->mask]);
+}
+
+void pprof_kset_prefetch_rec(const struct pprof_kset *k, uint64_t h)
+{
+	uint64_t v = k->slot[h & k->mask];
+	const uint64_t *r;
+
+	if (v && TAG(v) == TAG(h)) {
+		r = k->rec + PLACE(v);
+		__builtin_prefetch(r);
+		__builtin_prefetch(r + 8);
+	}
+}
+
+/* Twice the slots; each record's key hashed again to place it. */
+static void grow(struct pprof_kset *k)
+{
+	size_t mask = k->mask * 2 + 1, at = 0, j, len;
+	uint64_t *s = xcalloc(mask + 1, sizeof(*s)), h;
+
+	while (at < k->len) {
+		len = (size_t)k->rec[at + k->nv];
+		h = XXH3_64bits(k->rec + at + k->nv + 1, len);
+		for (j = h & mask; s[j]; j = (j + 1) & mask)
+			;
+		s[j] = TAG(h) << PLACE_BITS | (at + 1);
+		at += k->nv + 1 + (len + 7) / 8;
+	}
+	free(k->slot);
+	k->slot = s;
+	k->mask = mask;
+}
+
+/* A new record for key s (len bytes) at slot j (free); its place. */
+static size_t add_new(struct pprof_kset *k, const void *s, size_t len, uint64_t h, size_t j)
+{
+	size_t at = k->len, words = k->nv + 1 + (len + 7) / 8;
+
+	if ((k->n + 1) * 2 > k->mask + 1) {
+		grow(k);
+		for (j = h & k->mask; k->slot[j]; j = (j + 1) & k->mask)
+			;
+	}
+	xgrow(&k->rec, &k->cap, at + words, sizeof(*k->rec));
+	memset(k->rec + at, 0, words * sizeof(*k->rec));
+	k->rec[at + k->nv] = len;
+	memcpy(k->rec + at + k->nv + 1, s, len);
+	k->len += words;
+	k->n++;
+	k->slot[j] = TAG(h) << PLACE_BITS | (at + 1);
+	return at;
+}
+
+int pprof_kset_add(struct pprof_kset *k, const void *s, size_t len, uint64_t h,
+		   const uint64_t *v)
+{
+	size_t j, at = SIZE_MAX, i;
+	uint64_t e, *sum;
+
+	for (j = h & k->mask; (e = k->slot[j]) != 0; j = (j + 1) & k->mask) {
+		const uint64_t *r = k->rec + PLACE(e);
+
+		if (TAG(e) == TAG(h) && r[k->nv] == len && memcmp(r + k->nv + 1, s, len) == 0) {
+			at = PLACE(e);
+			break;
+		}
+	}
+	if (at == SIZE_MAX)
+		at = add_new(k, s, len, h, j);
+	sum = k->rec + at;
+	for (i = 0; i < k->nv; i++)
+		if (sum[i] + v[i] < sum[i])
+			return -1;
+	for (i = 0; i < k->nv; i++)
+		sum[i] += v[i];
+	return 0;
+}
+
+size_t pprof_kset_count(const struct pprof_kset *k)
+{
+	return k->n;
+}
+
+int pprof_kset_next(const struct pprof_kset *k, size_t *pos, const unsigned char **s,
+		    size_t *len, const uint64_t **sums)
+{
+	if (*pos >= k->len)
+		return 0;
+	*sums = k->rec + *pos;
+	*len = (size_t)k->rec[*pos + k->nv];
+	*s = (const unsigned char *)(k->rec + *pos + k->nv + 1);
+	*pos += k->nv + 1 + (*len + 7) / 8;
+	return 1;
+}
