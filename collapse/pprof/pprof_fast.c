@@ -21,7 +21,10 @@
 /* How far ahead the slots, and the keys in them, are fetched. */
 #define AHEAD 16
 #define AHEAD_KEY 8
-#define NOT_BUILT SIZE_MAX
+#define NOT_BUILT UINT32_MAX
+#ifndef PREFETCH
+#define PREFETCH 512
+#endif
 
 /* A sample read, not yet looked up. */
 struct pend {
@@ -44,15 +47,20 @@ struct pprof_fast {
  * *x, or -1 when it is longer than 9 bytes (left to pprof_stack). */
 static int varint(const unsigned char *s, size_t *i, uint64_t *x)
 {
-	unsigned shift = 0;
+	size_t j = *i;
+	uint64_t v = s[j] & 0x7f;
+	unsigned shift = 7;
 
-	*x = 0;
-	do {
+	/* Nearly every varint here is of one byte; the value is built in a
+	 * register, not through *x. */
+	while (s[j++] >= 0x80) {
 		if (shift > 56)
 			return -1;
-		*x |= (uint64_t)(s[*i] & 0x7f) << shift;
+		v |= (uint64_t)(s[j] & 0x7f) << shift;
 		shift += 7;
-	} while (s[(*i)++] >= 0x80);
+	}
+	*i = j;
+	*x = v;
 	return 0;
 }
 
@@ -106,6 +114,9 @@ static void on_sample(void *ctx, const unsigned char *at, const unsigned char *e
 
 	if (f->bad)
 		return;
+	/* The input is read once, in order: its bytes are asked for a few
+	 * samples ahead of their parsing. */
+	__builtin_prefetch(end + PREFETCH);
 	/* The tag, and a length of one or two bytes (pprof_read checked it
 	 * fits). */
 	len = n < 3 || at[0] != 0x12 ? SIZE_MAX : at[1];
@@ -147,19 +158,30 @@ const struct pprof_hook *pprof_fast_hook(struct pprof_fast *f)
 	return &f->hook;
 }
 
+/* A location's frames, once built. */
+struct lrec {
+	size_t first;		/* its frames in res's pool... */
+	uint32_t cnt;		/* ...this many (NOT_BUILT: not yet) */
+	uint64_t tlen;		/* the bytes of their text */
+};
+
 /* Turning keys into stacks. */
 struct res {
 	struct pprof_fast *f;		/* the keys */
 	const struct pprof_prof *p;	/* the profile */
 	struct pprof_set *set;		/* where the stacks go */
 	size_t type;			/* the value type drawn */
-	size_t *first, *cnt;		/* location k's frames in pool, how
-					   many (NOT_BUILT: not yet) */
-	size_t *tlen;			/* the bytes of its frames' text */
+	struct lrec *rec;		/* each location's frames: by id when
+					   direct, else by index in p->loc */
+	size_t nrec;			/* how many */
+	int direct;			/* ids run from 1 with few gaps (as
+					   nearly always): rec by id, no search */
 	uint32_t *pool;			/* the locations' frames */
 	size_t npool, poolcap;		/* ids used, room */
 	uint64_t *ids;			/* a key's locations */
 	size_t idcap;			/* room */
+	uint32_t *stk;			/* a key's stack */
+	size_t scap;			/* room */
 	char *name;			/* a name being tidied */
 	size_t ncap;			/* room */
 	uint64_t used, budget;		/* bytes as pprof_stack counts them,
@@ -208,15 +230,15 @@ static uint32_t where_id(struct res *r, const struct pprof_loc *l, size_t *n)
 	return name_id(r, r->name, *n);
 }
 
-/* Location l (index k)'s frames, root first (its last line first). */
-static void build_loc(struct res *r, const struct pprof_loc *l, size_t k)
+/* Location l's frames into e, root first (its last line first). */
+static void build_loc(struct res *r, const struct pprof_loc *l, struct lrec *e)
 {
 	const struct pprof_func *fn;
 	const char *s;
 	size_t i, n, len = 0;
 	uint32_t id;
 
-	r->first[k] = r->npool;
+	e->first = r->npool;
 	for (i = l->nlines + !l->nlines; i-- > 0;) {
 		fn = l->nlines ? pprof_func(r->p, r->p->line_fn[l->line0 + i]) : NULL;
 		if (!fn)
@@ -229,11 +251,32 @@ static void build_loc(struct res *r, const struct pprof_loc *l, size_t k)
 		}
 		xgrow(&r->pool, &r->poolcap, r->npool + 1, sizeof(*r->pool));
 		r->pool[r->npool++] = id;
-		len += n + (r->npool - r->first[k] > 1);
+		len += n + (r->npool - e->first > 1);
 	}
-	r->cnt[k] = r->npool - r->first[k];
-	r->tlen[k] = len;
+	e->cnt = (uint32_t)(r->npool - e->first);
+	e->tlen = len;
 	r->used += len;
+}
+
+/* The frames of location id, built on first use; NULL for an id not in
+ * the profile. */
+static const struct lrec *loc_of(struct res *r, uint64_t id)
+{
+	const struct pprof_loc *l;
+	struct lrec *e = NULL;
+
+	if (r->direct) {
+		if (id >= r->nrec)
+			return NULL;
+		if ((e = &r->rec[id])->cnt != NOT_BUILT)
+			return e;
+	}
+	if (!(l = pprof_loc(r->p, id)))
+		return NULL;
+	if (!r->direct && (e = &r->rec[l - r->p->loc])->cnt != NOT_BUILT)
+		return e;
+	build_loc(r, l, e);
+	return e;
 }
 
 /* The location ids of key (klen bytes: field 1, a packed run) into
@@ -244,49 +287,62 @@ static size_t key_ids(struct res *r, const unsigned char *key, size_t klen)
 
 	if (klen <= i || key[klen - 1] >= 0x80)
 		return 0;
-	while (i < klen) {
-		xgrow(&r->ids, &r->idcap, n + 1, sizeof(*r->ids));
+	/* A varint is at least a byte: klen - i of them at most. */
+	xgrow(&r->ids, &r->idcap, klen - i, sizeof(*r->ids));
+	while (i < klen)
 		if (varint(key, &i, &r->ids[n++]) < 0)
 			return 0;
-	}
 	return n;
 }
 
 /* The stack of key (klen bytes) weighing c into the set, or r->bad. */
 static void key_stack(struct res *r, const unsigned char *key, size_t klen, uint64_t c)
 {
-	const struct pprof_loc *l;
-	size_t n = key_ids(r, key, klen), k, slen = 0;
+	const struct lrec *e;
+	size_t n = key_ids(r, key, klen), slen = 0, len = 0, j;
 
 	if (!n)
 		r->bad = 1;
 	while (!r->bad && n-- > 0) {
-		if (!(l = pprof_loc(r->p, r->ids[n]))) {
+		if (!(e = loc_of(r, r->ids[n])) || (slen += e->tlen + 1) > PPROF_MAX_STACK) {
 			r->bad = 1;
 			break;
 		}
-		k = (size_t)(l - r->p->loc);
-		if (r->cnt[k] == NOT_BUILT)
-			build_loc(r, l, k);
-		if ((slen += r->tlen[k] + 1) > PPROF_MAX_STACK) {
-			r->bad = 1;
-			break;
-		}
-		memcpy(pprof_set_grow(r->set, r->cnt[k]), r->pool + r->first[k],
-		       r->cnt[k] * sizeof(*r->pool));
+		xgrow(&r->stk, &r->scap, len + e->cnt, sizeof(*r->stk));
+		for (j = 0; j < e->cnt; j++)
+			r->stk[len + j] = r->pool[e->first + j];
+		len += e->cnt;
 	}
 	if (r->bad)
 		return;
 	r->used += slen - 1;
+	memcpy(pprof_set_grow(r->set, len), r->stk, len * sizeof(*r->stk));
 	pprof_set_end(r->set, c);
 }
 
+/* Readies r's location records: by id when the ids are dense. */
+static void res_init(struct res *r, const struct pprof_prof *p)
+{
+	size_t i;
+
+	r->p = p;
+	r->nrec = p->nloc;
+	if (p->nloc && p->loc[p->nloc - 1].id < (uint64_t)p->nloc * 2 + 1024) {
+		r->direct = 1;
+		r->nrec = (size_t)p->loc[p->nloc - 1].id + 1;
+	}
+	r->rec = xmalloc((r->nrec + 1) * sizeof(*r->rec));
+	for (i = 0; i < r->nrec; i++)
+		r->rec[i].cnt = NOT_BUILT;
+	/* pprof_stack's limit on the stacks' bytes (see there). */
+	r->budget = (uint64_t)p->len * 256 + ((uint64_t)64 << 20);
+}
 
 int pprof_fast_finish(struct pprof_fast *f, const struct pprof_prof *p, int vi,
 		      struct pprof_set *set)
 {
 	struct res r = { 0 };
-	size_t mark = pprof_set_mark(set), i, pos = 0, klen;
+	size_t mark = pprof_set_mark(set), pos = 0, klen;
 	const unsigned char *key;
 	const uint64_t *sums;
 
@@ -296,15 +352,9 @@ int pprof_fast_finish(struct pprof_fast *f, const struct pprof_prof *p, int vi,
 		return -1;
 	if (!f->seen)
 		return 0;
-	r.f = f, r.p = p, r.set = set;
+	r.f = f, r.set = set;
 	r.type = p->ntypes ? (size_t)vi : f->nv - 1;
-	r.first = xmalloc((p->nloc + 1) * sizeof(*r.first));
-	r.cnt = xmalloc((p->nloc + 1) * sizeof(*r.cnt));
-	r.tlen = xmalloc((p->nloc + 1) * sizeof(*r.tlen));
-	for (i = 0; i < p->nloc; i++)
-		r.cnt[i] = NOT_BUILT;
-	/* pprof_stack's limit on the stacks' bytes (see there). */
-	r.budget = (uint64_t)p->len * 256 + ((uint64_t)64 << 20);
+	res_init(&r, p);
 	while (!r.bad && pprof_kset_next(f->seen, &pos, &key, &klen, &sums))
 		if (sums[r.type])
 			key_stack(&r, key, klen, sums[r.type]);
@@ -312,7 +362,7 @@ int pprof_fast_finish(struct pprof_fast *f, const struct pprof_prof *p, int vi,
 		r.bad = 1;
 	if (r.bad)
 		pprof_set_undo(set, mark);
-	free(r.first), free(r.cnt), free(r.tlen);
-	free(r.pool), free(r.ids), free(r.name);
+	free(r.rec), free(r.pool), free(r.ids);
+	free(r.stk), free(r.name);
 	return r.bad ? -1 : 0;
 }

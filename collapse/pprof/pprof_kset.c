@@ -103,6 +103,27 @@ static size_t add_new(struct pprof_kset *k, const void *s, size_t len, uint64_t 
 	return at;
 }
 
+/* Whether the len bytes at a and b are the same: 8 at a time, the last
+ * 8 overlapping (keys are some tens of bytes; memcmp's call costs more
+ * than the compare). */
+static int same(const unsigned char *a, const unsigned char *b, size_t len)
+{
+	uint64_t x, y;
+	size_t i;
+
+	if (len < 8)
+		return memcmp(a, b, len) == 0;
+	for (i = 0; i + 8 < len; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return 0;
+	}
+	memcpy(&x, a + len - 8, 8);
+	memcpy(&y, b + len - 8, 8);
+	return x == y;
+}
+
 int pprof_kset_add(struct pprof_kset *k, const void *s, size_t len, uint64_t h,
 		   const uint64_t *v)
 {
@@ -112,7 +133,8 @@ int pprof_kset_add(struct pprof_kset *k, const void *s, size_t len, uint64_t h,
 	for (j = h & k->mask; (e = k->slot[j]) != 0; j = (j + 1) & k->mask) {
 		const uint64_t *r = k->rec + PLACE(e);
 
-		if (TAG(e) == TAG(h) && r[k->nv] == len && memcmp(r + k->nv + 1, s, len) == 0) {
+		if (TAG(e) == TAG(h) && r[k->nv] == len &&
+		    same((const unsigned char *)(r + k->nv + 1), s, len)) {
 			at = PLACE(e);
 			break;
 		}

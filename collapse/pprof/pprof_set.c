@@ -32,11 +32,21 @@ struct pprof_set {
 	size_t nstk, stkcap;	/* how many, room */
 };
 
-/* A stack in the sort. */
+/* A stack in the sort.  pre holds the ranks (+ 1, 0 past its end) of
+ * its first keys, packed from the top bits down, so most compares need
+ * no more than pre. */
 struct skey {
+	uint64_t pre[2];	/* the ranks of its first 2 * per keys */
 	const uint32_t *id;	/* its frames */
 	size_t n;		/* how many */
 	uint64_t c;		/* its weight */
+};
+
+/* The packing of ranks into pre. */
+struct pack {
+	const uint32_t *rank;	/* key ranks */
+	unsigned bits;		/* bits per rank */
+	size_t per;		/* ranks per word of pre */
 };
 
 /* Output is formatted into a buffer of about this size, then written. */
@@ -141,33 +151,59 @@ static uint32_t *key_ranks(const struct fnames *f)
 }
 
 /* Stacks in bytewise order of their text; 0 only for the same frames. */
-static int stk_cmp(const uint32_t *rank, const struct skey *a, const struct skey *b)
+static int stk_cmp(const struct pack *pk, const struct skey *a, const struct skey *b)
 {
-	size_t n = a->n < b->n ? a->n : b->n, k = 0;
+	size_t n = a->n < b->n ? a->n : b->n, k = 2 * pk->per;
 	uint32_t ra, rb;
 
+	if (a->pre[0] != b->pre[0])
+		return a->pre[0] < b->pre[0] ? -1 : 1;
+	if (a->pre[1] != b->pre[1])
+		return a->pre[1] < b->pre[1] ? -1 : 1;
+	/* The same first keys: the same stack when one ends among them,
+	 * else both go on. */
+	if (n <= k)
+		return 0;
 	while (k + 1 < n && a->id[k] == b->id[k])
 		k++;
-	ra = rank[a->id[k] * 2 + (k + 1 == a->n)];
-	rb = rank[b->id[k] * 2 + (k + 1 == b->n)];
+	ra = pk->rank[a->id[k] * 2 + (k + 1 == a->n)];
+	rb = pk->rank[b->id[k] * 2 + (k + 1 == b->n)];
 	return (ra > rb) - (ra < rb);
 }
 
-static void stk_sort(const uint32_t *rank, struct skey *v, struct skey *tmp, size_t n)
+static void stk_sort(const struct pack *pk, struct skey *v, struct skey *tmp, size_t n)
 {
 	size_t h = n / 2, i = 0, j = h, k = 0;
 
 	if (n < 2)
 		return;
-	stk_sort(rank, v, tmp, h);
-	stk_sort(rank, v + h, tmp, n - h);
-	if (stk_cmp(rank, &v[h - 1], &v[h]) <= 0)
+	stk_sort(pk, v, tmp, h);
+	stk_sort(pk, v + h, tmp, n - h);
+	if (stk_cmp(pk, &v[h - 1], &v[h]) <= 0)
 		return;
 	while (i < h && j < n)
-		tmp[k++] = stk_cmp(rank, &v[j], &v[i]) < 0 ? v[j++] : v[i++];
+		tmp[k++] = stk_cmp(pk, &v[j], &v[i]) < 0 ? v[j++] : v[i++];
 	while (i < h)
 		tmp[k++] = v[i++];
 	memcpy(v, tmp, k * sizeof(*v));
+}
+
+/* Stack i of s as a key of the sort. */
+static void skey_of(const struct pprof_set *s, const struct pack *pk, size_t i, struct skey *k)
+{
+	size_t j, w;
+
+	k->id = s->pool + s->stk[i].off;
+	k->n = s->stk[i].n;
+	k->c = s->stk[i].c;
+	for (w = 0; w < 2; w++) {
+		k->pre[w] = 0;
+		for (j = w * pk->per; j < (w + 1) * pk->per; j++) {
+			uint64_t r = j < k->n ? pk->rank[k->id[j] * 2 + (j + 1 == k->n)] + (uint64_t)1 : 0;
+
+			k->pre[w] = k->pre[w] << pk->bits | r;
+		}
+	}
 }
 
 /* The stacks in output order, the same ones merged into one (weights
@@ -175,18 +211,19 @@ static void stk_sort(const uint32_t *rank, struct skey *v, struct skey *tmp, siz
 static struct skey *sorted(const struct pprof_set *s, size_t *n)
 {
 	struct skey *v = xmalloc((s->nstk + 1) * sizeof(*v)), *tmp;
-	uint32_t *rank = key_ranks(&s->fn);
-	size_t i, k = 0;
+	struct pack pk;
+	size_t i, k = 0, nk = fnames_count(&s->fn) * 2;
 
-	for (i = 0; i < s->nstk; i++) {
-		v[i].id = s->pool + s->stk[i].off;
-		v[i].n = s->stk[i].n;
-		v[i].c = s->stk[i].c;
-	}
+	pk.rank = key_ranks(&s->fn);
+	for (pk.bits = 1; pk.bits < 32 && ((uint64_t)1 << pk.bits) <= nk; pk.bits++)
+		;
+	pk.per = 64 / pk.bits;
+	for (i = 0; i < s->nstk; i++)
+		skey_of(s, &pk, i, &v[i]);
 	tmp = xmalloc((s->nstk + 1) * sizeof(*tmp));
-	stk_sort(rank, v, tmp, s->nstk);
+	stk_sort(&pk, v, tmp, s->nstk);
 	free(tmp);
-	free(rank);
+	free((void *)(uintptr_t)pk.rank);
 	for (i = 0; i < s->nstk; i++) {
 		if (k && v[k - 1].n == v[i].n &&
 		    memcmp(v[k - 1].id, v[i].id, v[i].n * sizeof(*v[i].id)) == 0)
