@@ -208,9 +208,66 @@ static void skey_of(const struct pprof_set *s, const struct pack *pk, size_t i, 
 
 /* The stacks in output order, the same ones merged into one (weights
  * summed as the table would); their number in *n.  The caller frees. */
+/* A stack's first word of ranks and its place, for the radix sort. */
+struct rkey {
+	uint64_t pre;	/* skey's pre[0] */
+	size_t i;	/* which stack */
+};
+
+/* Sorts v (n) by pre, 16 bits at a time from the lowest (stable), tmp as
+ * room; a pass in which every key has the same digit is left out. */
+static struct rkey *radix(struct rkey *v, struct rkey *tmp, size_t n)
+{
+	size_t *cnt = xmalloc(65536 * sizeof(*cnt)), i, sh, at, c;
+	struct rkey *t;
+
+	for (sh = 0; sh < 64; sh += 16) {
+		memset(cnt, 0, 65536 * sizeof(*cnt));
+		for (i = 0; i < n; i++)
+			cnt[v[i].pre >> sh & 0xffff]++;
+		if (n == 0 || cnt[v[0].pre >> sh & 0xffff] == n)
+			continue;
+		for (at = 0, i = 0; i < 65536; i++) {
+			c = cnt[i];
+			cnt[i] = at;
+			at += c;
+		}
+		for (i = 0; i < n; i++)
+			tmp[cnt[v[i].pre >> sh & 0xffff]++] = v[i];
+		t = v, v = tmp, tmp = t;
+	}
+	free(cnt);
+	return v;
+}
+
+/* v's stacks sorted into out: by their first word of ranks (radix), then
+ * each run of the same first word by the rest (merge sort). */
+static void sort_all(const struct pack *pk, const struct skey *v, struct skey *out, size_t n)
+{
+	struct rkey *r = xmalloc((n + 1) * sizeof(*r)), *rt = xmalloc((n + 1) * sizeof(*rt)), *q;
+	struct skey *tmp = xmalloc((n + 1) * sizeof(*tmp));
+	size_t i, a;
+
+	for (i = 0; i < n; i++) {
+		r[i].pre = v[i].pre[0];
+		r[i].i = i;
+	}
+	q = radix(r, rt, n);
+	for (i = 0; i < n; i++)
+		out[i] = v[q[i].i];
+	for (a = 0; a < n; a = i) {
+		for (i = a + 1; i < n && q[i].pre == q[a].pre; i++)
+			;
+		stk_sort(pk, out + a, tmp, i - a);
+	}
+	free(r);
+	free(rt);
+	free(tmp);
+}
+
 static struct skey *sorted(const struct pprof_set *s, size_t *n)
 {
-	struct skey *v = xmalloc((s->nstk + 1) * sizeof(*v)), *tmp;
+	struct skey *v = xmalloc((s->nstk + 1) * sizeof(*v)), *out;
 	struct pack pk;
 	size_t i, k = 0, nk = fnames_count(&s->fn) * 2;
 
@@ -220,19 +277,19 @@ static struct skey *sorted(const struct pprof_set *s, size_t *n)
 	pk.per = 64 / pk.bits;
 	for (i = 0; i < s->nstk; i++)
 		skey_of(s, &pk, i, &v[i]);
-	tmp = xmalloc((s->nstk + 1) * sizeof(*tmp));
-	stk_sort(&pk, v, tmp, s->nstk);
-	free(tmp);
+	out = xmalloc((s->nstk + 1) * sizeof(*out));
+	sort_all(&pk, v, out, s->nstk);
+	free(v);
 	free((void *)(uintptr_t)pk.rank);
 	for (i = 0; i < s->nstk; i++) {
-		if (k && v[k - 1].n == v[i].n &&
-		    memcmp(v[k - 1].id, v[i].id, v[i].n * sizeof(*v[i].id)) == 0)
-			v[k - 1].c += v[i].c;
+		if (k && out[k - 1].n == out[i].n &&
+		    memcmp(out[k - 1].id, out[i].id, out[i].n * sizeof(*out[i].id)) == 0)
+			out[k - 1].c += out[i].c;
 		else
-			v[k++] = v[i];
+			out[k++] = out[i];
 	}
 	*n = k;
-	return v;
+	return out;
 }
 
 /* c in decimal at o (room for 20 digits); returns the end. */
@@ -249,46 +306,79 @@ static char *put_u64(char *o, uint64_t c)
 	return o;
 }
 
-/* The line of stack k at o (room enough); returns its end. */
-static char *put_line(const struct fnames *f, const struct skey *k, char *o)
+/* Output being formatted: lines in buf; the last line's frames end at
+ * fend[j] bytes from its start, so the next line copies the frames the
+ * two share in one piece. */
+struct out {
+	char *buf;		/* lines not yet written */
+	size_t len, cap;	/* bytes in buf, room */
+	size_t last;		/* where the last line starts */
+	size_t *fend;		/* the ends of its frames */
+	size_t fcap;		/* room */
+	const struct skey *prev;	/* its stack, NULL: none yet */
+	FILE *f;		/* where lines go */
+};
+
+/* Room for need more bytes after the last line (earlier lines written
+ * out). */
+static void room(struct out *o, size_t need)
 {
-	size_t j;
-
-	for (j = 0; j < k->n; j++) {
-		uint32_t id = k->id[j];
-
-		if (j)
-			*o++ = ';';
-		memcpy(o, f->name[id], f->len[id]);
-		o += f->len[id];
-	}
-	*o++ = ' ';
-	o = put_u64(o, k->c);
-	*o++ = '\n';
-	return o;
+	if (o->cap - o->len >= need)
+		return;
+	fwrite(o->buf, 1, o->last, o->f);
+	memmove(o->buf, o->buf + o->last, o->len - o->last);
+	o->len -= o->last;
+	o->last = 0;
+	if (o->cap - o->len < need)
+		xgrow(&o->buf, &o->cap, o->len + need, 1);
 }
 
-/* Writes the n stacks v as lines to out, a buffer at a time. */
-static void write_lines(const struct pprof_set *s, const struct skey *v, size_t n, FILE *out)
+/* Appends the line of stack k. */
+static void put_line(struct out *o, const struct fnames *f, const struct skey *k)
 {
-	size_t cap = OUTBUF, len = 0, i, j, need;
-	char *buf = xmalloc(cap);
+	size_t j = 0, at, need = 24 + k->n, m = o->prev ? o->prev->n : 0;
+	char *d;
 
-	for (i = 0; i < n; i++) {
-		need = v[i].n + 24;
-		for (j = 0; j < v[i].n; j++)
-			need += s->fn.len[v[i].id[j]];
-		if (cap - len < need && len) {
-			fwrite(buf, 1, len, out);
-			len = 0;
-		}
-		if (cap < need)
-			xgrow(&buf, &cap, need, 1);
-		len = (size_t)(put_line(&s->fn, &v[i], buf + len) - buf);
+	m = m < k->n ? m : k->n;
+	while (j < m && o->prev->id[j] == k->id[j])
+		j++;
+	for (at = j; at < k->n; at++)
+		need += f->len[k->id[at]];
+	need += j ? o->fend[j - 1] : 0;
+	room(o, need);
+	xgrow(&o->fend, &o->fcap, k->n, sizeof(*o->fend));
+	d = o->buf + o->len;
+	if (j)
+		memcpy(d, o->buf + o->last, o->fend[j - 1]);
+	o->last = o->len;
+	for (at = j; at < k->n; at++) {
+		size_t off = at ? o->fend[at - 1] : 0, n = f->len[k->id[at]];
+
+		if (at)
+			d[off++] = ';';
+		memcpy(d + off, f->name[k->id[at]], n);
+		o->fend[at] = off + n;
 	}
-	if (len)
-		fwrite(buf, 1, len, out);
-	free(buf);
+	d += o->fend[k->n - 1];
+	*d++ = ' ';
+	d = put_u64(d, k->c);
+	*d++ = '\n';
+	o->len = (size_t)(d - o->buf);
+	o->prev = k;
+}
+
+/* Writes the n stacks v (of one frame or more) as lines to f. */
+static void write_lines(const struct pprof_set *s, const struct skey *v, size_t n, FILE *f)
+{
+	struct out o = { NULL, 0, OUTBUF, 0, NULL, 0, NULL, f };
+	size_t i;
+
+	o.buf = xmalloc(o.cap);
+	for (i = 0; i < n; i++)
+		put_line(&o, &s->fn, &v[i]);
+	fwrite(o.buf, 1, o.len, f);
+	free(o.buf);
+	free(o.fend);
 }
 
 /* Adds the set's stacks to t, spelled. */
