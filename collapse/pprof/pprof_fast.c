@@ -19,9 +19,10 @@
 /* Value types a sample may have here: more go to pprof_stack_add. */
 #define TYPES 4
 /* How far ahead the slots, and the keys in them, are fetched. */
+#ifndef AHEAD
 #define AHEAD 16
 #define AHEAD_KEY 8
-#define NOT_BUILT UINT32_MAX
+#endif
 #ifndef PREFETCH
 #define PREFETCH 512
 #endif
@@ -160,9 +161,11 @@ const struct pprof_hook *pprof_fast_hook(struct pprof_fast *f)
 
 /* A location's frames, once built. */
 struct lrec {
-	size_t first;		/* its frames in res's pool... */
-	uint32_t cnt;		/* ...this many (NOT_BUILT: not yet) */
-	uint64_t tlen;		/* the bytes of their text */
+	uint32_t a;		/* its frame when it has one, else where
+				   its frames are in res's pool */
+	uint32_t cnt;		/* how many (0: no such location) */
+	uint32_t tlen;		/* the bytes of their text, or
+				   PPROF_MAX_STACK + 1 when more */
 };
 
 /* Turning keys into stacks. */
@@ -172,7 +175,8 @@ struct res {
 	struct pprof_set *set;		/* where the stacks go */
 	size_t type;			/* the value type drawn */
 	struct lrec *rec;		/* each location's frames: by id when
-					   direct, else by index in p->loc */
+					   direct, else by index in p->loc
+					   (all built first, in order) */
 	size_t nrec;			/* how many */
 	int direct;			/* ids run from 1 with few gaps (as
 					   nearly always): rec by id, no search */
@@ -235,10 +239,10 @@ static void build_loc(struct res *r, const struct pprof_loc *l, struct lrec *e)
 {
 	const struct pprof_func *fn;
 	const char *s;
-	size_t i, n, len = 0;
+	size_t i, n, first = r->npool;
+	uint64_t len = 0;
 	uint32_t id;
 
-	e->first = r->npool;
 	for (i = l->nlines + !l->nlines; i-- > 0;) {
 		fn = l->nlines ? pprof_func(r->p, r->p->line_fn[l->line0 + i]) : NULL;
 		if (!fn)
@@ -251,32 +255,24 @@ static void build_loc(struct res *r, const struct pprof_loc *l, struct lrec *e)
 		}
 		xgrow(&r->pool, &r->poolcap, r->npool + 1, sizeof(*r->pool));
 		r->pool[r->npool++] = id;
-		len += n + (r->npool - e->first > 1);
+		len += n + (r->npool - first > 1);
 	}
-	e->cnt = (uint32_t)(r->npool - e->first);
-	e->tlen = len;
+	e->cnt = (uint32_t)(r->npool - first);
+	e->a = e->cnt == 1 ? r->pool[--r->npool] : (uint32_t)first;
+	e->tlen = len > PPROF_MAX_STACK ? (uint32_t)PPROF_MAX_STACK + 1 : (uint32_t)len;
+	/* Every location is counted, used or not: more than pprof_stack
+	 * counts, so a profile it would stop is not taken here either. */
 	r->used += len;
 }
 
-/* The frames of location id, built on first use; NULL for an id not in
- * the profile. */
-static const struct lrec *loc_of(struct res *r, uint64_t id)
+/* The frames of location id; NULL for an id not in the profile. */
+static const struct lrec *loc_of(const struct res *r, uint64_t id)
 {
 	const struct pprof_loc *l;
-	struct lrec *e = NULL;
 
-	if (r->direct) {
-		if (id >= r->nrec)
-			return NULL;
-		if ((e = &r->rec[id])->cnt != NOT_BUILT)
-			return e;
-	}
-	if (!(l = pprof_loc(r->p, id)))
-		return NULL;
-	if (!r->direct && (e = &r->rec[l - r->p->loc])->cnt != NOT_BUILT)
-		return e;
-	build_loc(r, l, e);
-	return e;
+	if (r->direct)
+		return id < r->nrec && r->rec[id].cnt ? &r->rec[id] : NULL;
+	return (l = pprof_loc(r->p, id)) ? &r->rec[l - r->p->loc] : NULL;
 }
 
 /* The location ids of key (klen bytes: field 1, a packed run) into
@@ -309,8 +305,11 @@ static void key_stack(struct res *r, const unsigned char *key, size_t klen, uint
 			break;
 		}
 		xgrow(&r->stk, &r->scap, len + e->cnt, sizeof(*r->stk));
-		for (j = 0; j < e->cnt; j++)
-			r->stk[len + j] = r->pool[e->first + j];
+		if (e->cnt == 1)
+			r->stk[len] = e->a;
+		else
+			for (j = 0; j < e->cnt; j++)
+				r->stk[len + j] = r->pool[e->a + j];
 		len += e->cnt;
 	}
 	if (r->bad)
@@ -320,8 +319,10 @@ static void key_stack(struct res *r, const unsigned char *key, size_t klen, uint
 	pprof_set_end(r->set, c);
 }
 
-/* Readies r's location records: by id when the ids are dense. */
-static void res_init(struct res *r, const struct pprof_prof *p)
+/* Builds r's location records, by id when the ids are dense, in the
+ * order of the locations (their lines are read in order).  Returns -1
+ * when the frames are too many to number or two locations share an id. */
+static int res_init(struct res *r, const struct pprof_prof *p)
 {
 	size_t i;
 
@@ -331,11 +332,17 @@ static void res_init(struct res *r, const struct pprof_prof *p)
 		r->direct = 1;
 		r->nrec = (size_t)p->loc[p->nloc - 1].id + 1;
 	}
-	r->rec = xmalloc((r->nrec + 1) * sizeof(*r->rec));
-	for (i = 0; i < r->nrec; i++)
-		r->rec[i].cnt = NOT_BUILT;
+	r->rec = xcalloc(r->nrec + 1, sizeof(*r->rec));
+	for (i = 0; i < p->nloc; i++) {
+		/* Two locations of one id: which pprof_loc finds is its own
+		 * affair. */
+		if ((i && p->loc[i].id == p->loc[i - 1].id) || r->npool >= UINT32_MAX - 1)
+			return -1;
+		build_loc(r, &p->loc[i], &r->rec[r->direct ? p->loc[i].id : i]);
+	}
 	/* pprof_stack's limit on the stacks' bytes (see there). */
 	r->budget = (uint64_t)p->len * 256 + ((uint64_t)64 << 20);
+	return 0;
 }
 
 int pprof_fast_finish(struct pprof_fast *f, const struct pprof_prof *p, int vi,
@@ -354,7 +361,7 @@ int pprof_fast_finish(struct pprof_fast *f, const struct pprof_prof *p, int vi,
 		return 0;
 	r.f = f, r.set = set;
 	r.type = p->ntypes ? (size_t)vi : f->nv - 1;
-	res_init(&r, p);
+	r.bad = res_init(&r, p) < 0;
 	while (!r.bad && pprof_kset_next(f->seen, &pos, &key, &klen, &sums))
 		if (sums[r.type])
 			key_stack(&r, key, klen, sums[r.type]);

@@ -54,14 +54,18 @@ void pprof_kset_prefetch(const struct pprof_kset *k, uint64_t h)
 
 void pprof_kset_prefetch_rec(const struct pprof_kset *k, uint64_t h)
 {
-	uint64_t v = k->slot[h & k->mask];
+	size_t j = h & k->mask, probes;
+	uint64_t v;
 	const uint64_t *r;
 
-	if (v && TAG(v) == TAG(h)) {
-		r = k->rec + PLACE(v);
-		__builtin_prefetch(r);
-		__builtin_prefetch(r + 8);
-	}
+	/* The first slots of its probe, as far as one with its tag. */
+	for (probes = 0; probes < 4 && (v = k->slot[j]) != 0; probes++, j = (j + 1) & k->mask)
+		if (TAG(v) == TAG(h)) {
+			r = k->rec + PLACE(v);
+			__builtin_prefetch(r);
+			__builtin_prefetch(r + 8);
+			return;
+		}
 }
 
 /* Twice the slots; each record's key hashed again to place it. */
