@@ -355,7 +355,8 @@ int pprof_fast_finish(struct pprof_fast *f, const struct pprof_prof *p, int vi,
 
 	while (f->tail < f->head && !f->bad)
 		take(f, &f->ring[f->tail++ % AHEAD]);
-	if (f->bad || (p->ntypes && f->nv != p->ntypes) || vi < 0)
+	if (f->bad || (p->ntypes && f->nv != p->ntypes) || vi < 0 ||
+	    (p->ntypes && (size_t)vi >= p->ntypes))
 		return -1;
 	if (!f->seen)
 		return 0;

@@ -381,8 +381,7 @@ static void write_lines(const struct pprof_set *s, const struct skey *v, size_t 
 	free(o.fend);
 }
 
-/* Adds the set's stacks to t, spelled. */
-static void spell(const struct pprof_set *s, struct strtab *t)
+void pprof_set_spell(const struct pprof_set *s, struct strtab *t)
 {
 	char *buf = NULL;
 	size_t cap = 0, i, j, len;
@@ -409,7 +408,7 @@ int pprof_set_save(struct pprof_set *s, struct strtab *t, const char *path, char
 	size_t n;
 
 	if (strtab_count(t)) {
-		spell(s, t);
+		pprof_set_spell(s, t);
 		return folded_save(t, path, err, errlen);
 	}
 	if (!(o = outfile_open(path))) {

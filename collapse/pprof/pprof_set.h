@@ -34,6 +34,10 @@ void pprof_set_end(struct pprof_set *s, uint64_t c);
 size_t pprof_set_mark(const struct pprof_set *s);
 void pprof_set_undo(struct pprof_set *s, size_t mark);
 
+/* Adds every stack of the set, spelled "frame;frame", to t (values:
+ * struct fcount), summing those t holds. */
+void pprof_set_spell(const struct pprof_set *s, struct strtab *t);
+
 /* Writes the stacks sorted bytewise, as folded_save does, to path (NULL
  * or "-": stdout).  When t (values: struct fcount) holds stacks too, the
  * set's are added to it and t is written with folded_save.  Returns 0,
