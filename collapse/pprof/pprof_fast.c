@@ -168,6 +168,12 @@ struct lrec {
 				   PPROF_MAX_STACK + 1 when more */
 };
 
+/* A function's frame, once named. */
+struct fname {
+	uint32_t id;		/* its frame, UINT32_MAX: not yet */
+	size_t len;		/* its name's length */
+};
+
 /* Turning keys into stacks. */
 struct res {
 	struct pprof_fast *f;		/* the keys */
@@ -182,6 +188,7 @@ struct res {
 					   nearly always): rec by id, no search */
 	uint32_t *pool;			/* the locations' frames */
 	size_t npool, poolcap;		/* ids used, room */
+	struct fname *fname;		/* each function's frame, by index */
 	uint64_t *ids;			/* a key's locations */
 	size_t idcap;			/* room */
 	uint32_t *stk;			/* a key's stack */
@@ -234,11 +241,29 @@ static uint32_t where_id(struct res *r, const struct pprof_loc *l, size_t *n)
 	return name_id(r, r->name, *n);
 }
 
+/* Function fn's frame (its name, else its system name), named once;
+ * the name's length in *n. */
+static uint32_t func_id(struct res *r, const struct pprof_func *fn, size_t *n)
+{
+	struct fname *e = &r->fname[fn - r->p->fn];
+	const char *s;
+
+	if (e->id != UINT32_MAX) {
+		*n = e->len;
+		return e->id;
+	}
+	s = pprof_str(r->p, fn->name, n);
+	if (!*n)
+		s = pprof_str(r->p, fn->sysname, n);
+	e->id = name_id(r, s, *n);
+	e->len = *n;
+	return e->id;
+}
+
 /* Location l's frames into e, root first (its last line first). */
 static void build_loc(struct res *r, const struct pprof_loc *l, struct lrec *e)
 {
 	const struct pprof_func *fn;
-	const char *s;
 	size_t i, n, first = r->npool;
 	uint64_t len = 0;
 	uint32_t id;
@@ -247,12 +272,8 @@ static void build_loc(struct res *r, const struct pprof_loc *l, struct lrec *e)
 		fn = l->nlines ? pprof_func(r->p, r->p->line_fn[l->line0 + i]) : NULL;
 		if (!fn)
 			id = where_id(r, l, &n);
-		else {
-			s = pprof_str(r->p, fn->name, &n);
-			if (!n)
-				s = pprof_str(r->p, fn->sysname, &n);
-			id = name_id(r, s, n);
-		}
+		else
+			id = func_id(r, fn, &n);
 		xgrow(&r->pool, &r->poolcap, r->npool + 1, sizeof(*r->pool));
 		r->pool[r->npool++] = id;
 		len += n + (r->npool - first > 1);
@@ -333,6 +354,9 @@ static int res_init(struct res *r, const struct pprof_prof *p)
 		r->nrec = (size_t)p->loc[p->nloc - 1].id + 1;
 	}
 	r->rec = xcalloc(r->nrec + 1, sizeof(*r->rec));
+	r->fname = xmalloc((p->nfn + 1) * sizeof(*r->fname));
+	for (i = 0; i < p->nfn; i++)
+		r->fname[i].id = UINT32_MAX;
 	for (i = 0; i < p->nloc; i++) {
 		/* Two locations of one id: which pprof_loc finds is its own
 		 * affair. */
@@ -370,7 +394,7 @@ int pprof_fast_finish(struct pprof_fast *f, const struct pprof_prof *p, int vi,
 		r.bad = 1;
 	if (r.bad)
 		pprof_set_undo(set, mark);
-	free(r.rec), free(r.pool), free(r.ids);
+	free(r.rec), free(r.pool), free(r.ids), free(r.fname);
 	free(r.stk), free(r.name);
 	return r.bad ? -1 : 0;
 }

@@ -282,7 +282,8 @@ static struct skey *sorted(const struct pprof_set *s, size_t *n)
 	free(v);
 	free((void *)(uintptr_t)pk.rank);
 	for (i = 0; i < s->nstk; i++) {
-		if (k && out[k - 1].n == out[i].n &&
+		if (k && out[k - 1].n == out[i].n && out[k - 1].pre[0] == out[i].pre[0] &&
+		    out[k - 1].pre[1] == out[i].pre[1] &&
 		    memcmp(out[k - 1].id, out[i].id, out[i].n * sizeof(*out[i].id)) == 0)
 			out[k - 1].c += out[i].c;
 		else
