@@ -47,7 +47,14 @@ struct pack {
 	const uint32_t *rank;	/* key ranks */
 	unsigned bits;		/* bits per rank */
 	size_t per;		/* ranks per word of pre */
+	size_t d;		/* the first key pre holds */
+	int whole;		/* stk_cmp goes on past pre (else: stacks
+				   that agree there compare equal) */
 };
+
+/* Levels of the sort (2 * per keys each) before stacks are sorted by
+ * whole compares. */
+#define LEVELS 16
 
 /* Output is formatted into a buffer of about this size, then written. */
 #define OUTBUF ((size_t)1 << 20)
@@ -150,19 +157,21 @@ static uint32_t *key_ranks(const struct fnames *f)
 	return rank;
 }
 
-/* Stacks in bytewise order of their text; 0 only for the same frames. */
+/* Stacks that agree on their first pk->d keys, in bytewise order of
+ * their text: by pre, then (pk->whole) by the keys after it; 0 only for
+ * the same frames (or, not whole, the same pre). */
 static int stk_cmp(const struct pack *pk, const struct skey *a, const struct skey *b)
 {
-	size_t n = a->n < b->n ? a->n : b->n, k = 2 * pk->per;
+	size_t n = a->n < b->n ? a->n : b->n, k = pk->d + 2 * pk->per;
 	uint32_t ra, rb;
 
 	if (a->pre[0] != b->pre[0])
 		return a->pre[0] < b->pre[0] ? -1 : 1;
 	if (a->pre[1] != b->pre[1])
 		return a->pre[1] < b->pre[1] ? -1 : 1;
-	/* The same first keys: the same stack when one ends among them,
+	/* The same keys in pre: the same stack when one ends among them,
 	 * else both go on. */
-	if (n <= k)
+	if (!pk->whole || n <= k)
 		return 0;
 	while (k + 1 < n && a->id[k] == b->id[k])
 		k++;
@@ -188,17 +197,24 @@ static void stk_sort(const struct pack *pk, struct skey *v, struct skey *tmp, si
 	memcpy(v, tmp, k * sizeof(*v));
 }
 
-/* Stack i of s as a key of the sort. */
-static void skey_of(const struct pprof_set *s, const struct pack *pk, size_t i, struct skey *k)
+/* How many stacks ahead their frames are fetched. */
+#define AHEAD 8
+
+/* Hints that k's frames will be read soon (the first of them). */
+static void prefetch_ids(const struct skey *k)
+{
+	__builtin_prefetch(k->id);
+	__builtin_prefetch(k->id + 16);
+}
+
+/* k's pre: the ranks (+ 1, 0 past its end) of its keys from d on. */
+static void pack_pre(const struct pack *pk, struct skey *k, size_t d)
 {
 	size_t j, w;
 
-	k->id = s->pool + s->stk[i].off;
-	k->n = s->stk[i].n;
-	k->c = s->stk[i].c;
 	for (w = 0; w < 2; w++) {
 		k->pre[w] = 0;
-		for (j = w * pk->per; j < (w + 1) * pk->per; j++) {
+		for (j = d + w * pk->per; j < d + (w + 1) * pk->per; j++) {
 			uint64_t r = j < k->n ? pk->rank[k->id[j] * 2 + (j + 1 == k->n)] + (uint64_t)1 : 0;
 
 			k->pre[w] = k->pre[w] << pk->bits | r;
@@ -206,26 +222,82 @@ static void skey_of(const struct pprof_set *s, const struct pack *pk, size_t i, 
 	}
 }
 
+/* Stack i of s as a key of the sort. */
+static void skey_of(const struct pprof_set *s, const struct pack *pk, size_t i, struct skey *k)
+{
+	k->id = s->pool + s->stk[i].off;
+	k->n = s->stk[i].n;
+	k->c = s->stk[i].c;
+	pack_pre(pk, k, 0);
+}
+
+static void sort_group(const struct pack *pk0, struct skey *v, struct skey *tmp, size_t n,
+		       size_t d, unsigned level);
+
+/* v (n stacks, sorted by their keys d.. in pre): each run that agrees
+ * there too sorted by the keys after. */
+static void sort_runs(const struct pack *pk, struct skey *v, struct skey *tmp, size_t n,
+		      size_t d, unsigned level)
+{
+	size_t a, i, j, w = 2 * pk->per;
+
+	for (a = 0; a < n; a = i) {
+		for (i = a + 1; i < n && v[i].pre[0] == v[a].pre[0] && v[i].pre[1] == v[a].pre[1]; i++)
+			;
+		/* One that ends among those keys: all do, the same stack. */
+		if (i - a < 2 || v[a].n <= d + w)
+			continue;
+		for (j = a; j < i; j++) {
+			if (j + AHEAD < i)
+				prefetch_ids(&v[j + AHEAD]);
+			pack_pre(pk, &v[j], d + w);
+		}
+		sort_group(pk, v + a, tmp, i - a, d + w, level + 1);
+	}
+}
+
+/* Sorts v (n stacks that agree on their first d keys, pre holding the
+ * ranks of the next ones): by pre, then each run of the same pre a level
+ * deeper, or by whole compares past LEVELS. */
+static void sort_group(const struct pack *pk0, struct skey *v, struct skey *tmp, size_t n,
+		       size_t d, unsigned level)
+{
+	struct pack pk = *pk0;
+
+	pk.d = d;
+	pk.whole = level >= LEVELS;
+	stk_sort(&pk, v, tmp, n);
+	if (!pk.whole)
+		sort_runs(&pk, v, tmp, n, d, level);
+}
+
 /* The stacks in output order, the same ones merged into one (weights
  * summed as the table would); their number in *n.  The caller frees. */
 /* A stack's first word of ranks and its place, for the radix sort. */
 struct rkey {
-	uint64_t pre;	/* skey's pre[0] */
-	size_t i;	/* which stack */
+	uint64_t pre[2];	/* skey's pre */
+	size_t i;		/* which stack */
 };
+
+/* Digit d (0: the lowest) of k's pre, 16 bits. */
+static size_t digit(const struct rkey *k, unsigned d)
+{
+	return (size_t)(k->pre[1 - d / 4] >> (d % 4 * 16) & 0xffff);
+}
 
 /* Sorts v (n) by pre, 16 bits at a time from the lowest (stable), tmp as
  * room; a pass in which every key has the same digit is left out. */
 static struct rkey *radix(struct rkey *v, struct rkey *tmp, size_t n)
 {
-	size_t *cnt = xmalloc(65536 * sizeof(*cnt)), i, sh, at, c;
+	size_t *cnt = xmalloc(65536 * sizeof(*cnt)), i, at, c;
 	struct rkey *t;
+	unsigned d;
 
-	for (sh = 0; sh < 64; sh += 16) {
+	for (d = 0; d < 8 && n; d++) {
 		memset(cnt, 0, 65536 * sizeof(*cnt));
 		for (i = 0; i < n; i++)
-			cnt[v[i].pre >> sh & 0xffff]++;
-		if (n == 0 || cnt[v[0].pre >> sh & 0xffff] == n)
+			cnt[digit(&v[i], d)]++;
+		if (cnt[digit(&v[0], d)] == n)
 			continue;
 		for (at = 0, i = 0; i < 65536; i++) {
 			c = cnt[i];
@@ -233,33 +305,33 @@ static struct rkey *radix(struct rkey *v, struct rkey *tmp, size_t n)
 			at += c;
 		}
 		for (i = 0; i < n; i++)
-			tmp[cnt[v[i].pre >> sh & 0xffff]++] = v[i];
+			tmp[cnt[digit(&v[i], d)]++] = v[i];
 		t = v, v = tmp, tmp = t;
 	}
 	free(cnt);
 	return v;
 }
 
-/* v's stacks sorted into out: by their first word of ranks (radix), then
- * each run of the same first word by the rest (merge sort). */
+/* v's stacks sorted into out: by their packed first ranks (radix), then
+ * each run of the same ranks by the rest (merge sort). */
 static void sort_all(const struct pack *pk, const struct skey *v, struct skey *out, size_t n)
 {
 	struct rkey *r = xmalloc((n + 1) * sizeof(*r)), *rt = xmalloc((n + 1) * sizeof(*rt)), *q;
 	struct skey *tmp = xmalloc((n + 1) * sizeof(*tmp));
-	size_t i, a;
+	size_t i;
 
 	for (i = 0; i < n; i++) {
-		r[i].pre = v[i].pre[0];
+		r[i].pre[0] = v[i].pre[0];
+		r[i].pre[1] = v[i].pre[1];
 		r[i].i = i;
 	}
 	q = radix(r, rt, n);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		if (i + AHEAD < n)
+			__builtin_prefetch(&v[q[i + AHEAD].i]);
 		out[i] = v[q[i].i];
-	for (a = 0; a < n; a = i) {
-		for (i = a + 1; i < n && q[i].pre == q[a].pre; i++)
-			;
-		stk_sort(pk, out + a, tmp, i - a);
 	}
+	sort_runs(pk, out, tmp, n, 0, 0);
 	free(r);
 	free(rt);
 	free(tmp);
@@ -275,6 +347,8 @@ static struct skey *sorted(const struct pprof_set *s, size_t *n)
 	for (pk.bits = 1; pk.bits < 32 && ((uint64_t)1 << pk.bits) <= nk; pk.bits++)
 		;
 	pk.per = 64 / pk.bits;
+	pk.d = 0;
+	pk.whole = 0;
 	for (i = 0; i < s->nstk; i++)
 		skey_of(s, &pk, i, &v[i]);
 	out = xmalloc((s->nstk + 1) * sizeof(*out));
@@ -375,8 +449,13 @@ static void write_lines(const struct pprof_set *s, const struct skey *v, size_t 
 	size_t i;
 
 	o.buf = xmalloc(o.cap);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		/* Stacks come in no order of memory: their frames are asked
+		 * for some lines ahead. */
+		if (i + AHEAD < n)
+			prefetch_ids(&v[i + AHEAD]);
 		put_line(&o, &s->fn, &v[i]);
+	}
 	fwrite(o.buf, 1, o.len, f);
 	free(o.buf);
 	free(o.fend);
