@@ -1,10 +1,9 @@
 /* pprof_fast: one pass.  A sample is keyed by its location field's bytes
- * (pprof_keys), looked up a few samples after it is read so that the
- * cache misses of the lookups overlap; a key's slot numbers it, and its
- * sums (one per value type: which type is drawn is known only at the
- * end) are in an array by that number.  At the end each key whose sum is
- * not zero becomes a stack: its locations' frames, each location's
- * frames named once. */
+ * (pprof_kset, which keeps a key's sums of every value type: which type
+ * is drawn is known only at the end), looked up some samples after it is
+ * read so that the cache misses of the lookups overlap.  At the end each
+ * key whose sum is not zero becomes a stack of frame ids: its locations'
+ * frames, every location's built once, every function named once. */
 #include "pprof_fast.h"
 #include "pprof_kset.h"
 #include "pprof_set.h"
@@ -18,14 +17,11 @@
 
 /* Value types a sample may have here: more go to pprof_stack_add. */
 #define TYPES 4
-/* How far ahead the slots, and the keys in them, are fetched. */
-#ifndef AHEAD
+/* How far ahead (in samples) the slots, and the keys in them, are
+ * fetched, and the input (in bytes). */
 #define AHEAD 16
 #define AHEAD_KEY 8
-#endif
-#ifndef PREFETCH
 #define PREFETCH 512
-#endif
 
 /* A sample read, not yet looked up. */
 struct pend {
