@@ -321,7 +321,8 @@ static void key_stack(struct res *r, const unsigned char *key, size_t klen, uint
 			r->bad = 1;
 			break;
 		}
-		xgrow(&r->stk, &r->scap, len + e->cnt, sizeof(*r->stk));
+		if (len + e->cnt > r->scap)
+			xgrow(&r->stk, &r->scap, len + e->cnt, sizeof(*r->stk));
 		if (e->cnt == 1)
 			r->stk[len] = e->a;
 		else
