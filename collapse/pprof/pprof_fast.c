@@ -40,33 +40,67 @@ struct pprof_fast {
 	size_t head, tail;		/* read, looked up */
 };
 
-/* A varint at s[*i] of a run known to end in a byte below 0x80: into
- * *x, or -1 when it is longer than 9 bytes (left to pprof_stack). */
-static int varint(const unsigned char *s, size_t *i, uint64_t *x)
+/* A varint at s[*i], ending before s[n]: into *x, or -1 when it does
+ * not or is longer than 9 bytes (left to pprof_stack). */
+static int varint(const unsigned char *s, size_t *i, size_t n, uint64_t *x)
 {
 	size_t j = *i;
-	uint64_t v = s[j] & 0x7f;
-	unsigned shift = 7;
+	uint64_t v = 0;
+	unsigned shift = 0;
 
-	/* Nearly every varint here is of one byte; the value is built in a
-	 * register, not through *x. */
-	while (s[j++] >= 0x80) {
-		if (shift > 56)
+	/* The value is built in a register, not through *x. */
+	do {
+		if (j >= n || shift > 56)
 			return -1;
 		v |= (uint64_t)(s[j] & 0x7f) << shift;
 		shift += 7;
-	}
+	} while (s[j++] >= 0x80);
 	*i = j;
 	*x = v;
 	return 0;
 }
 
-/* Sample s (n bytes) into e when it is a packed run of locations then a
- * packed run of values ending it, as many as the first sample's, none
- * negative; else 0. */
-static int parse(struct pprof_fast *f, const unsigned char *s, size_t n, struct pend *e)
+/* A field's length at s[*i] (before s[n]), its bytes fitting: into *len,
+ * or -1. */
+static int length(const unsigned char *s, size_t *i, size_t n, size_t *len)
 {
-	size_t i = 2, len, cnt = 0;
+	uint64_t x;
+
+	if (varint(s, i, n, &x) < 0 || x > n - *i)
+		return -1;
+	*len = (size_t)x;
+	return 0;
+}
+
+/* The value at s[*i] (a varint before s[n]) into e's next, as long as
+ * there is room and it is not negative; else -1. */
+static int value(const unsigned char *s, size_t *i, size_t n, struct pend *e, size_t *cnt)
+{
+	if (*cnt == TYPES || varint(s, i, n, &e->v[*cnt]) < 0 || e->v[*cnt] >> 63)
+		return -1;
+	++*cnt;
+	return 0;
+}
+
+/* Field 1 (a packed run, tag 0x0a, or one varint, 0x08) from s[at] to
+ * s[end] into e's key: the key is the location fields side by side, so
+ * one after other fields is not taken (-1). */
+static int key_part(const unsigned char *s, size_t at, size_t end, struct pend *e)
+{
+	if (!e->key)
+		e->key = s + at;
+	else if (e->key + e->klen != s + at)
+		return -1;
+	e->klen = (size_t)(s + end - e->key);
+	return 0;
+}
+
+/* Sample s (n bytes) into e's key and values (*cnt) when it is a packed
+ * run of locations then a packed run of values ending it, as pprofgen and
+ * most writers of more than two values write one; else 0 (for parse). */
+static int quick(const unsigned char *s, size_t n, struct pend *e, size_t *cnt)
+{
+	size_t i = 2, len;
 
 	if (n < 4 || s[0] != 0x0a)
 		return 0;
@@ -80,11 +114,60 @@ static int parse(struct pprof_fast *f, const unsigned char *s, size_t n, struct 
 		return 0;
 	e->key = s;
 	e->klen = i += len;
-	if (s[i] != 0x12 || s[i + 1] >= 0x80 || s[i + 1] != n - i - 2 || s[n - 1] >= 0x80)
+	if (s[i] != 0x12 || s[i + 1] >= 0x80 || s[i + 1] != n - i - 2)
 		return 0;
-	for (i += 2; i < n; cnt++)
-		if (cnt == TYPES || varint(s, &i, &e->v[cnt]) < 0 || e->v[cnt] >> 63)
+	for (*cnt = 0, i += 2; i < n;)
+		if (value(s, &i, n, e, cnt) < 0)
 			return 0;
+	return 1;
+}
+
+/* Sample s (n bytes) into e when its fields are locations (field 1) and
+ * values (field 2), each packed or not, the locations side by side, and
+ * labels (field 3, passed over), with values as many as the first
+ * sample's and none negative; else 0. */
+static int parse(struct pprof_fast *f, const unsigned char *s, size_t n, struct pend *e)
+{
+	size_t i = 0, at, len = 0, cnt = 0;
+	uint64_t x;
+	int bad = 0;
+
+	if (quick(s, n, e, &cnt))
+		goto done;
+	e->key = NULL;
+	e->klen = 0;
+	cnt = 0;
+	while (!bad && i < n) {
+		at = i++;
+		switch (s[at]) {
+		case 0x08:
+			bad = varint(s, &i, n, &x) < 0 || key_part(s, at, i, e) < 0;
+			break;
+		case 0x0a:
+			bad = length(s, &i, n, &len) < 0 || key_part(s, at, i += len, e) < 0;
+			break;
+		case 0x10:
+			bad = value(s, &i, n, e, &cnt) < 0;
+			break;
+		case 0x12:
+			if ((bad = length(s, &i, n, &len) < 0))
+				break;
+			for (len += i; !bad && i < len;)
+				bad = value(s, &i, len, e, &cnt) < 0;
+			break;
+		case 0x1a:
+			bad = length(s, &i, n, &len) < 0;
+			i += len;
+			break;
+		default:
+			bad = 1;
+		}
+	}
+	if (bad || !e->key)
+		return 0;
+done:
+	if (!cnt)
+		return 0;
 	if (!f->nv) {
 		f->nv = cnt;
 		f->seen = pprof_kset_new(cnt);
@@ -292,19 +375,27 @@ static const struct lrec *loc_of(const struct res *r, uint64_t id)
 	return (l = pprof_loc(r->p, id)) ? &r->rec[l - r->p->loc] : NULL;
 }
 
-/* The location ids of key (klen bytes: field 1, a packed run) into
- * r->ids; returns how many, 0 when the run cannot be read. */
+/* The location ids of key (klen bytes: field 1 entries, packed runs or
+ * single varints) into r->ids; returns how many, 0 when they cannot be
+ * read. */
 static size_t key_ids(struct res *r, const unsigned char *key, size_t klen)
 {
-	size_t i = key[1] >= 0x80 ? 3 : 2, n = 0;
+	size_t i = 0, n = 0, end;
 
-	if (klen <= i || key[klen - 1] >= 0x80)
-		return 0;
-	/* A varint is at least a byte: klen - i of them at most. */
-	xgrow(&r->ids, &r->idcap, klen - i, sizeof(*r->ids));
-	while (i < klen)
-		if (varint(key, &i, &r->ids[n++]) < 0)
+	/* A varint is at least a byte: klen of them at most. */
+	xgrow(&r->ids, &r->idcap, klen, sizeof(*r->ids));
+	while (i < klen) {
+		if (key[i++] == 0x08) {
+			if (varint(key, &i, klen, &r->ids[n++]) < 0)
+				return 0;
+			continue;
+		}
+		if (key[i - 1] != 0x0a || length(key, &i, klen, &end) < 0)
 			return 0;
+		for (end += i; i < end;)
+			if (varint(key, &i, end, &r->ids[n++]) < 0)
+				return 0;
+	}
 	return n;
 }
 
