@@ -270,8 +270,8 @@ struct res {
 	struct fname *fname;		/* each function's frame, by index */
 	uint64_t *ids;			/* a key's locations */
 	size_t idcap;			/* room */
-	uint32_t *stk;			/* a key's stack */
-	size_t scap;			/* room */
+	const struct lrec **locs;	/* a key's locations' records */
+	size_t lcap;			/* room */
 	char *name;			/* a name being tidied */
 	size_t ncap;			/* room */
 	uint64_t used, budget;		/* bytes as pprof_stack counts them,
@@ -353,7 +353,8 @@ static void build_loc(struct res *r, const struct pprof_loc *l, struct lrec *e)
 			id = where_id(r, l, &n);
 		else
 			id = func_id(r, fn, &n);
-		xgrow(&r->pool, &r->poolcap, r->npool + 1, sizeof(*r->pool));
+		if (r->npool == r->poolcap)
+			xgrow(&r->pool, &r->poolcap, r->npool + 1, sizeof(*r->pool));
 		r->pool[r->npool++] = id;
 		len += n + (r->npool - first > 1);
 	}
@@ -399,32 +400,39 @@ static size_t key_ids(struct res *r, const unsigned char *key, size_t klen)
 	return n;
 }
 
-/* The stack of key (klen bytes) weighing c into the set, or r->bad. */
+/* The stack of key (klen bytes) weighing c into the set, or r->bad:
+ * its locations looked up (and its length checked) first, then their
+ * frames copied into the set's room. */
 static void key_stack(struct res *r, const unsigned char *key, size_t klen, uint64_t c)
 {
+	size_t n = key_ids(r, key, klen), slen = 0, len = 0, i, j;
 	const struct lrec *e;
-	size_t n = key_ids(r, key, klen), slen = 0, len = 0, j;
+	uint32_t *d;
 
-	if (!n)
-		r->bad = 1;
-	while (!r->bad && n-- > 0) {
-		if (!(e = loc_of(r, r->ids[n])) || (slen += e->tlen + 1) > PPROF_MAX_STACK) {
-			r->bad = 1;
+	if (!n || n > r->lcap)
+		xgrow(&r->locs, &r->lcap, n + 1, sizeof(*r->locs));
+	for (i = 0; i < n; i++) {
+		if (!(r->locs[i] = loc_of(r, r->ids[i])) ||
+		    (slen += r->locs[i]->tlen + 1) > PPROF_MAX_STACK) {
+			n = 0;
 			break;
 		}
-		if (len + e->cnt > r->scap)
-			xgrow(&r->stk, &r->scap, len + e->cnt, sizeof(*r->stk));
+		len += r->locs[i]->cnt;
+	}
+	if (!n) {
+		r->bad = 1;
+		return;
+	}
+	r->used += slen - 1;
+	d = pprof_set_grow(r->set, len);
+	while (n-- > 0) {
+		e = r->locs[n];
 		if (e->cnt == 1)
-			r->stk[len] = e->a;
+			*d++ = e->a;
 		else
 			for (j = 0; j < e->cnt; j++)
-				r->stk[len + j] = r->pool[e->a + j];
-		len += e->cnt;
+				*d++ = r->pool[e->a + j];
 	}
-	if (r->bad)
-		return;
-	r->used += slen - 1;
-	memcpy(pprof_set_grow(r->set, len), r->stk, len * sizeof(*r->stk));
 	pprof_set_end(r->set, c);
 }
 
@@ -483,6 +491,6 @@ int pprof_fast_finish(struct pprof_fast *f, const struct pprof_prof *p, int vi,
 	if (r.bad)
 		pprof_set_undo(set, mark);
 	free(r.rec), free(r.pool), free(r.ids), free(r.fname);
-	free(r.stk), free(r.name);
+	free(r.locs), free(r.name);
 	return r.bad ? -1 : 0;
 }
