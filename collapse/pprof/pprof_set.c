@@ -105,12 +105,10 @@ size_t pprof_set_mark(const struct pprof_set *s)
 
 void pprof_set_undo(struct pprof_set *s, size_t mark)
 {
-	if (mark < s->nstk)
-		s->npool = s->stk[mark].off;
-	else if (mark > s->nstk)
+	if (mark > s->nstk)
 		return;
+	s->npool = s->open = mark < s->nstk ? s->stk[mark].off : s->open;
 	s->nstk = mark;
-	s->open = s->npool;
 }
 
 /* Key k: name k / 2 followed by ';' (k even) or by the end (k odd). */
@@ -271,19 +269,14 @@ static void sort_group(const struct pack *pk0, struct skey *v, struct skey *tmp,
 		sort_runs(&pk, v, tmp, n, d, level);
 }
 
-/* The stacks in output order, the same ones merged into one (weights
- * summed as the table would); their number in *n.  The caller frees. */
-/* A stack's first word of ranks and its place, for the radix sort. */
+/* A stack's packed first ranks and its place, for the radix sort. */
 struct rkey {
 	uint64_t pre[2];	/* skey's pre */
 	size_t i;		/* which stack */
 };
 
-/* Digit d (0: the lowest) of k's pre, 16 bits. */
-static size_t digit(const struct rkey *k, unsigned d)
-{
-	return (size_t)(k->pre[1 - d / 4] >> (d % 4 * 16) & 0xffff);
-}
+/* Digit d (0: the lowest, 16 bits) of rkey k's pre. */
+#define DIGIT(k, d) ((size_t)((k)->pre[1 - (d) / 4] >> ((d) % 4 * 16) & 0xffff))
 
 /* Sorts v (n) by pre, 16 bits at a time from the lowest (stable), tmp as
  * room; a pass in which every key has the same digit is left out. */
@@ -296,8 +289,8 @@ static struct rkey *radix(struct rkey *v, struct rkey *tmp, size_t n)
 	for (d = 0; d < 8 && n; d++) {
 		memset(cnt, 0, 65536 * sizeof(*cnt));
 		for (i = 0; i < n; i++)
-			cnt[digit(&v[i], d)]++;
-		if (cnt[digit(&v[0], d)] == n)
+			cnt[DIGIT(&v[i], d)]++;
+		if (cnt[DIGIT(&v[0], d)] == n)
 			continue;
 		for (at = 0, i = 0; i < 65536; i++) {
 			c = cnt[i];
@@ -305,7 +298,7 @@ static struct rkey *radix(struct rkey *v, struct rkey *tmp, size_t n)
 			at += c;
 		}
 		for (i = 0; i < n; i++)
-			tmp[cnt[digit(&v[i], d)]++] = v[i];
+			tmp[cnt[DIGIT(&v[i], d)]++] = v[i];
 		t = v, v = tmp, tmp = t;
 	}
 	free(cnt);
@@ -337,6 +330,8 @@ static void sort_all(const struct pack *pk, const struct skey *v, struct skey *o
 	free(tmp);
 }
 
+/* The stacks in output order, the same ones merged into one (weights
+ * summed as the table would); their number in *n.  The caller frees. */
 static struct skey *sorted(const struct pprof_set *s, size_t *n)
 {
 	struct skey *v = xmalloc((s->nstk + 1) * sizeof(*v)), *out;
@@ -445,10 +440,9 @@ static void put_line(struct out *o, const struct fnames *f, const struct skey *k
 /* Writes the n stacks v (of one frame or more) as lines to f. */
 static void write_lines(const struct pprof_set *s, const struct skey *v, size_t n, FILE *f)
 {
-	struct out o = { NULL, 0, OUTBUF, 0, NULL, 0, NULL, f };
+	struct out o = { xmalloc(OUTBUF), 0, OUTBUF, 0, NULL, 0, NULL, f };
 	size_t i;
 
-	o.buf = xmalloc(o.cap);
 	for (i = 0; i < n; i++) {
 		/* Stacks come in no order of memory: their frames are asked
 		 * for some lines ahead. */
