@@ -96,8 +96,7 @@ static int key_part(const unsigned char *s, size_t at, size_t end, struct pend *
 }
 
 /* Sample s (n bytes) into e's key and values (*cnt) when it is a packed
- * run of locations then a packed run of values ending it, as pprofgen and
- * most writers of more than two values write one; else 0 (for parse). */
+ * run of locations then a packed run of values ending it; else 0. */
 static int quick(const unsigned char *s, size_t n, struct pend *e, size_t *cnt)
 {
 	size_t i = 2, len;
@@ -122,22 +121,18 @@ static int quick(const unsigned char *s, size_t n, struct pend *e, size_t *cnt)
 	return 1;
 }
 
-/* Sample s (n bytes) into e when its fields are locations (field 1) and
- * values (field 2), each packed or not, the locations side by side, and
- * labels (field 3, passed over), with values as many as the first
- * sample's and none negative; else 0. */
-static int parse(struct pprof_fast *f, const unsigned char *s, size_t n, struct pend *e)
+/* Sample s (n bytes) into e's key and values (*cnt) when its fields are
+ * locations (field 1) and values (field 2), each packed or not, the
+ * locations side by side, and labels (field 3, passed over); else 0. */
+static int fields(const unsigned char *s, size_t n, struct pend *e, size_t *cnt)
 {
-	size_t i = 0, at, len = 0, cnt = 0;
+	size_t i = 0, at, len = 0;
 	uint64_t x;
 	int bad = 0;
 
-	if (quick(s, n, e, &cnt))
-		goto done;
 	e->key = NULL;
 	e->klen = 0;
-	cnt = 0;
-	while (!bad && i < n) {
+	for (*cnt = 0; !bad && i < n;) {
 		at = i++;
 		switch (s[at]) {
 		case 0x08:
@@ -147,13 +142,13 @@ static int parse(struct pprof_fast *f, const unsigned char *s, size_t n, struct 
 			bad = length(s, &i, n, &len) < 0 || key_part(s, at, i += len, e) < 0;
 			break;
 		case 0x10:
-			bad = value(s, &i, n, e, &cnt) < 0;
+			bad = value(s, &i, n, e, cnt) < 0;
 			break;
 		case 0x12:
 			if ((bad = length(s, &i, n, &len) < 0))
 				break;
 			for (len += i; !bad && i < len;)
-				bad = value(s, &i, len, e, &cnt) < 0;
+				bad = value(s, &i, len, e, cnt) < 0;
 			break;
 		case 0x1a:
 			bad = length(s, &i, n, &len) < 0;
@@ -163,10 +158,17 @@ static int parse(struct pprof_fast *f, const unsigned char *s, size_t n, struct 
 			bad = 1;
 		}
 	}
-	if (bad || !e->key)
-		return 0;
-done:
-	if (!cnt)
+	return !bad && e->key;
+}
+
+/* Sample s (n bytes) into e (the packed shape looked for first, as
+ * pprofgen and writers of more than two values write it, then any),
+ * with values as many as the first sample's and none negative; else 0. */
+static int parse(struct pprof_fast *f, const unsigned char *s, size_t n, struct pend *e)
+{
+	size_t cnt;
+
+	if ((!quick(s, n, e, &cnt) && !fields(s, n, e, &cnt)) || !cnt)
 		return 0;
 	if (!f->nv) {
 		f->nv = cnt;

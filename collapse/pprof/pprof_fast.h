@@ -1,12 +1,13 @@
 /* pprof_fast: stackcollapse-pprof's reading of a profile's samples in
  * the same pass as the rest of it (pprof_read's hook), keyed by their
  * location bytes with the sums of every value type kept, then turned
- * into a pprof_set's stacks of frame ids.  It takes only samples of the
- * usual shape (packed locations, then packed values, one per type, none
- * negative): when a profile has anything else (labels, a malformed or
- * negative sample, an unknown location, stacks past pprof_stack's
- * limits), pprof_fast_finish says so and adds nothing, and the caller
- * draws the profile with pprof_stack_add, which names what is wrong. */
+ * into a pprof_set's stacks of frame ids.  It takes samples of locations
+ * and values (packed or not, as Go and pprofgen write them; labels are
+ * passed over, so not for --labels), values one per type and none
+ * negative: when a profile has anything else (a malformed or negative
+ * sample, an unknown location, stacks past pprof_stack's limits),
+ * pprof_fast_finish says so and adds nothing, and the caller draws the
+ * profile with pprof_stack_add, which names what is wrong. */
 #ifndef FLAME_PPROF_FAST_H
 #define FLAME_PPROF_FAST_H
 

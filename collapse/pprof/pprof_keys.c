@@ -97,11 +97,6 @@ void pprof_keys_prefetch_key(const struct pprof_keys *k, uint64_t h)
 		__builtin_prefetch(k->arena + e->off);
 }
 
-const void *pprof_keys_bytes(const struct pprof_keys *k, const struct pprof_key *e)
-{
-	return k->arena ? k->arena + e->off : "";
-}
-
 void pprof_keys_each(const struct pprof_keys *k, void (*fn)(void *ctx, const struct pprof_key *e),
 		     void *ctx)
 {

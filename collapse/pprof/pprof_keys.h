@@ -46,9 +46,6 @@ struct pprof_key *pprof_keys_get(struct pprof_keys *k, const void *s, size_t len
 void pprof_keys_prefetch(const struct pprof_keys *k, uint64_t h);
 void pprof_keys_prefetch_key(const struct pprof_keys *k, uint64_t h);
 
-/* The bytes of entry e's key (e->len1 - 1 of them), the table's copy. */
-const void *pprof_keys_bytes(const struct pprof_keys *k, const struct pprof_key *e);
-
 /* Calls fn for each entry, in no particular order. */
 void pprof_keys_each(const struct pprof_keys *k, void (*fn)(void *ctx, const struct pprof_key *e),
 		     void *ctx);
