@@ -180,7 +180,7 @@ static void add_sample(struct pprof_prof *p, size_t *cap, const unsigned char *a
 	struct pprof_span *last = p->nrun ? &p->run[p->nrun - 1] : NULL;
 
 	if (hook)
-		hook->sample(hook->ctx, at, end);
+		hook->sample(hook->ctx, at, end, p->buf + p->len);
 	p->nsample++;
 	if (last && last->p + last->n == at) {
 		last->n = (size_t)(end - last->p);

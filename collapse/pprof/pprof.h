@@ -96,9 +96,11 @@ struct pprof_prof *pprof_read(const unsigned char *buf, size_t len, enum pprof_h
 
 /* Told of each sample field as pprof_read steps over it, in input order:
  * the field's bytes [at, end), its tag and length included (read and
- * checked).  The bytes stay readable until pprof_free. */
+ * checked), and the input's end lim (the bytes up to it may be read, as
+ * words past end).  The bytes stay readable until pprof_free. */
 struct pprof_hook {
-	void (*sample)(void *ctx, const unsigned char *at, const unsigned char *end);
+	void (*sample)(void *ctx, const unsigned char *at, const unsigned char *end,
+		       const unsigned char *lim);
 	void *ctx;	/* for sample */
 };
 

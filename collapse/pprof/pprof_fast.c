@@ -28,6 +28,7 @@ struct pend {
 	const unsigned char *key;	/* its location field... */
 	size_t klen;			/* ...of this many bytes */
 	uint64_t h;			/* their hash */
+	unsigned char own[PPROF_KSET_WIDE];	/* it, near the input's end */
 	uint64_t v[TYPES];		/* its values */
 };
 
@@ -188,7 +189,8 @@ static void take(struct pprof_fast *f, const struct pend *e)
 
 /* The hook: the sample field [at, end) read ahead; the one AHEAD before
  * it looked up. */
-static void on_sample(void *ctx, const unsigned char *at, const unsigned char *end)
+static void on_sample(void *ctx, const unsigned char *at, const unsigned char *end,
+		      const unsigned char *lim)
 {
 	struct pprof_fast *f = ctx;
 	struct pend *e = &f->ring[f->head % AHEAD];
@@ -210,6 +212,9 @@ static void on_sample(void *ctx, const unsigned char *at, const unsigned char *e
 		f->bad = 1;
 		return;
 	}
+	/* pprof_kset reads a short key as WIDE bytes: here, not past lim. */
+	if (e->klen <= PPROF_KSET_WIDE && (size_t)(lim - e->key) < PPROF_KSET_WIDE)
+		e->key = memcpy(memset(e->own, 0, sizeof(e->own)), e->key, e->klen);
 	e->h = pprof_kset_hash(e->key, e->klen);
 	pprof_kset_prefetch(f->seen, e->h);
 	if (++f->head - f->tail < AHEAD)
@@ -242,11 +247,9 @@ const struct pprof_hook *pprof_fast_hook(struct pprof_fast *f)
 
 /* A location's frames, once built. */
 struct lrec {
-	uint32_t a;		/* its frame when it has one, else where
-				   its frames are in res's pool */
+	uint32_t a;		/* its frame if one, else its frames' place in pool */
 	uint32_t cnt;		/* how many (0: no such location) */
-	uint32_t tlen;		/* the bytes of their text, or
-				   PPROF_MAX_STACK + 1 when more */
+	uint32_t tlen;		/* their text's bytes (PPROF_MAX_STACK + 1: more) */
 };
 
 /* A function's frame, once named. */
@@ -276,8 +279,7 @@ struct res {
 	size_t lcap;			/* room */
 	char *name;			/* a name being tidied */
 	size_t ncap;			/* room */
-	uint64_t used, budget;		/* bytes as pprof_stack counts them,
-					   and its limit */
+	uint64_t used, budget;		/* bytes as pprof_stack counts them; its limit */
 	int bad;			/* a key pprof_stack would not take */
 };
 

@@ -42,9 +42,57 @@ void pprof_kset_free(struct pprof_kset *k)
 	free(k);
 }
 
-uint64_t pprof_kset_hash(const void *s, size_t len)
+/* 0xff WIDE times, then 0 as many: the mask of a key of len bytes is
+ * the WIDE bytes at WIDE - len. */
+static const unsigned char ones[2 * PPROF_KSET_WIDE] = {
+#define SIXTEEN 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, \
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+	SIXTEEN, SIXTEEN, SIXTEEN, SIXTEEN, SIXTEEN, SIXTEEN, SIXTEEN, SIXTEEN,
+#undef SIXTEEN
+};
+
+#define WORDS (PPROF_KSET_WIDE / 8)
+
+/* The 8 bytes at s. */
+static inline uint64_t word(const unsigned char *s)
 {
-	return XXH3_64bits(s, len);
+	uint64_t x;
+
+	memcpy(&x, s, 8);
+	return x;
+}
+
+/* The 128-bit product of a and b, its halves xored. */
+static inline uint64_t fold(uint64_t a, uint64_t b)
+{
+	__uint128_t m = (__uint128_t)a * b;
+
+	return (uint64_t)m ^ (uint64_t)(m >> 64);
+}
+
+/* Odd constants, one per word of a wide key, and one more. */
+static const uint64_t mix[WORDS + 1] = {
+	0x9e3779b97f4a7c15u, 0xc2b2ae3d27d4eb4fu, 0x165667b19e3779f9u, 0xd6e8feb86659fd93u,
+	0xa0761d6478bd642fu, 0xe7037ed1a0b428dbu, 0x8ebc6af09c88c6e3u, 0x589965cc75374cc3u,
+	0x1d8e4e27c47d124fu, 0xbf58476d1ce4e5b9u, 0x94d049bb133111ebu, 0xff51afd7ed558ccdu,
+	0xc4ceb9fe1a85ec53u, 0x87c37b91114253d5u, 0x4cf5ad432745937fu, 0x52dce729da3ed7bbu,
+	0x2545f4914f6cdd1du,
+};
+
+uint64_t pprof_kset_hash(const void *p, size_t len)
+{
+	const unsigned char *s = p, *m = ones + PPROF_KSET_WIDE - len;
+	uint64_t h = len;
+	size_t i;
+
+	if (len > PPROF_KSET_WIDE)
+		return XXH3_64bits(s, len);
+	/* Each pair of words (masked, each with its own constant) folded;
+	 * the folds summed: the same work for every short key. */
+	for (i = 0; i < WORDS; i += 2)
+		h += fold((word(s + i * 8) & word(m + i * 8)) ^ mix[i],
+			  (word(s + i * 8 + 8) & word(m + i * 8 + 8)) ^ mix[i + 1]);
+	return fold(h ^ mix[WORDS], mix[0]);
 }
 
 void pprof_kset_prefetch(const struct pprof_kset *k, uint64_t h)
@@ -62,8 +110,11 @@ void pprof_kset_prefetch_rec(const struct pprof_kset *k, uint64_t h)
 	for (probes = 0; probes < 4 && (v = k->slot[j]) != 0; probes++, j = (j + 1) & k->mask)
 		if (TAG(v) == TAG(h)) {
 			r = k->rec + PLACE(v);
+			/* The sums and length, and the wide key's words. */
 			__builtin_prefetch(r);
 			__builtin_prefetch(r + 8);
+			__builtin_prefetch(r + 16);
+			__builtin_prefetch(r + k->nv + WORDS);
 			return;
 		}
 }
@@ -76,7 +127,7 @@ static void grow(struct pprof_kset *k)
 
 	while (at < k->len) {
 		len = (size_t)k->rec[at + k->nv];
-		h = XXH3_64bits(k->rec + at + k->nv + 1, len);
+		h = pprof_kset_hash(k->rec + at + k->nv + 1, len);
 		for (j = h & mask; s[j]; j = (j + 1) & mask)
 			;
 		s[j] = TAG(h) << PLACE_BITS | (at + 1);
@@ -97,8 +148,9 @@ static size_t add_new(struct pprof_kset *k, const void *s, size_t len, uint64_t 
 		for (j = h & k->mask; k->slot[j]; j = (j + 1) & k->mask)
 			;
 	}
-	xgrow(&k->rec, &k->cap, at + words, sizeof(*k->rec));
-	memset(k->rec + at, 0, words * sizeof(*k->rec));
+	/* Room for a wide key's read past the last record. */
+	xgrow(&k->rec, &k->cap, at + words + WORDS, sizeof(*k->rec));
+	memset(k->rec + at, 0, (words + WORDS) * sizeof(*k->rec));
 	k->rec[at + k->nv] = len;
 	memcpy(k->rec + at + k->nv + 1, s, len);
 	k->len += words;
@@ -112,9 +164,16 @@ static size_t add_new(struct pprof_kset *k, const void *s, size_t len, uint64_t 
  * than the compare). */
 static int same(const unsigned char *a, const unsigned char *b, size_t len)
 {
-	uint64_t x, y;
+	const unsigned char *m = ones + PPROF_KSET_WIDE - len;
+	uint64_t x, y, d = 0;
 	size_t i;
 
+	/* Short keys: every word, the bytes past them masked off. */
+	if (len <= PPROF_KSET_WIDE) {
+		for (i = 0; i < WORDS; i++)
+			d |= (word(a + i * 8) ^ word(b + i * 8)) & word(m + i * 8);
+		return d == 0;
+	}
 	if (len < 8)
 		return memcmp(a, b, len) == 0;
 	for (i = 0; i + 8 < len; i += 8) {

@@ -17,6 +17,11 @@ struct pprof_kset;
 struct pprof_kset *pprof_kset_new(size_t nv);
 void pprof_kset_free(struct pprof_kset *k);
 
+/* A key of at most this many bytes is read as this many (the bytes past
+ * it masked off): no branch on its length.  Such a key's s must have
+ * them there to read. */
+#define PPROF_KSET_WIDE 128
+
 /* The hash of the len bytes at s. */
 uint64_t pprof_kset_hash(const void *s, size_t len);
 
