@@ -1,7 +1,10 @@
 /* pprof_kset: open addressing, linear probing, at most half full.  A
  * slot is 0 (free) or the hash's top bits above the record's place + 1
  * (in 8-byte words); a record is the nv sums, the key's length, then its
- * bytes, padded to 8. */
+ * bytes, padded to 8.  A key of up to WIDE bytes is hashed and compared
+ * as WIDE bytes, those past it masked off (its length's branches were
+ * mispredicted nearly every sample), so the arena keeps WIDE bytes of
+ * room past the last record. */
 #include "pprof_kset.h"
 #include "xalloc.h"
 
