@@ -79,6 +79,12 @@ static int collect_all(const struct cliopt_files *io, const struct collect_opts 
 
 int ctool_main(const struct cliopt_tool *t, const char *format, int argc, char **argv)
 {
+	return ctool_main_keep(t, format, argc, argv, NULL);
+}
+
+int ctool_main_keep(const struct cliopt_tool *t, const char *format, int argc, char **argv,
+		    const struct ctool_keep *keep)
+{
 	const struct cliopt_family *fam = t->family;
 	void *obj = xcalloc(1, fam->size);
 	struct collect_opts o;
@@ -104,8 +110,11 @@ int ctool_main(const struct cliopt_tool *t, const char *format, int argc, char *
 	fopts[format_family_index(fam)] = obj;
 	o.fopts = fopts;
 	tab = strtab_new(sizeof(struct fcount));
+	if (keep)
+		keep->attach(obj);
 	rc = collect_all(&io, &o, tab, &r);
-	if (folded_save(tab, io.output, err, sizeof(err)) < 0) {
+	if ((keep ? keep->save(obj, tab, io.output, err, sizeof(err))
+		  : folded_save(tab, io.output, err, sizeof(err))) < 0) {
 		fprintf(stderr, "%s: %s\n", t->prog, err);
 		rc = 1;
 	}

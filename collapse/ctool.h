@@ -35,4 +35,21 @@ int ctool_set(struct ctool_common *c, int key, const char *arg);
  * usage error. */
 int ctool_main(const struct cliopt_tool *t, const char *format, int argc, char **argv);
 
+struct strtab;
+
+/* For a tool whose format keeps stacks of its own beside the table
+ * (stackcollapse-pprof's, as frame ids). */
+struct ctool_keep {
+	/* After the options: readies the family's object obj to keep them. */
+	void (*attach)(void *obj);
+	/* Writes what obj kept and the table t (values: struct fcount) to
+	 * path, sorted, as folded_save would the two in one table.  Returns
+	 * 0, or -1 with a message in err. */
+	int (*save)(void *obj, struct strtab *t, const char *path, char *err, size_t errlen);
+};
+
+/* ctool_main for such a tool (keep NULL: ctool_main). */
+int ctool_main_keep(const struct cliopt_tool *t, const char *format, int argc, char **argv,
+		    const struct ctool_keep *keep);
+
 #endif

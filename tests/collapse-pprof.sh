@@ -29,7 +29,7 @@ goraw() {
 if ! have_python; then
 	skip "pprof: generated profiles" "no python3"
 else
-	for k in basic shuffled unpacked default baddefault heap notypes huge; do
+	for k in basic shuffled unpacked default baddefault heap notypes huge deep; do
 		$PG make $k "$P/$k.pb"
 		$PG make $k "$P/$k.pb.gz" --gzip
 		for o in "" "--labels"; do
@@ -84,6 +84,41 @@ else
 	[ -z "$_bad" ] && pass "pprof: every cut of a profile exits 0 or 1" || fail "pprof: cuts" "$_bad"
 	head -c 200 "$P/basic.pb.gz" > "$P/cut.pb.gz"
 	expect_exit 1 "pprof: a truncated gzipped profile exits 1" "$SPP" "$P/cut.pb.gz"
+fi
+
+# stackcollapse-pprof keeps a profile's stacks as frame ids when it can
+# (pprof_fast: samples of the usual shape, no labels), flame spells them
+# into its table (pprof_stack): the two must write the same bytes, for
+# every sample type, for several inputs at once (summed across them, one
+# of them drawn the other way) and where pprof_fast hands over.
+if have_python; then
+	$PG big "$P/big1.pb" 1 --stacks 3000
+	_ins="$P/big1.pb"
+	for _f in "$SHP"/*.pb.gz; do [ -f "$_f" ] && _ins="$_ins $_f"; done
+	for k in basic shuffled unpacked default heap notypes huge; do _ins="$_ins $P/$k.pb"; done
+	for _f in $_ins; do
+		for _t in "" samples cpu alloc_space; do
+			# The same messages, but for the program's name.
+			"$FL" --collapsed ${_t:+--sample-type $_t} "$_f" 2>&1 > "$P/want" |
+				sed 's/^flame: //' > "$P/want.err"
+			"$SPP" ${_t:+--sample-type $_t} "$_f" 2>&1 > "$P/got" |
+				sed 's/^stackcollapse-pprof: //' > "$P/got.err"
+			cmp -s "$P/want.err" "$P/got.err" && cmp -s "$P/want" "$P/got" && continue
+			fail "pprof: $(basename "$_f") ${_t:-default} as flame draws it" \
+				"$(diff "$P/want" "$P/got" | head -5; diff "$P/want.err" "$P/got.err" | head -4)"
+			_ins=
+			break
+		done
+	done
+	[ -n "$_ins" ] && pass "pprof: every profile and sample type as flame draws it"
+	"$FL" --collapsed "$P/big1.pb" "$P/basic.pb" "$P/big1.pb" > "$P/want" 2> /dev/null
+	"$SPP" "$P/big1.pb" "$P/basic.pb" "$P/big1.pb" > "$P/got" 2> /dev/null
+	psame "three inputs, one drawn the other way, as flame draws them" "$P/want" "$P/got"
+	"$FL" --collapsed "$P/big1.pb" "$P/big1.pb" > "$P/want" 2> /dev/null
+	"$SPP" "$P/big1.pb" "$P/big1.pb" > "$P/got" 2> /dev/null
+	psame "the same stacks of two inputs summed" "$P/want" "$P/got"
+	[ "$(wc -l < "$P/got")" -gt 2000 ] && pass "pprof: a profile of thousands of stacks" \
+		|| fail "pprof: big1.pb has few stacks" "$(wc -l < "$P/got")"
 fi
 
 # The real profiles against go tool pprof, every sample type.

@@ -173,12 +173,14 @@ static const unsigned char *quick_sample(const unsigned char *q, const unsigned 
 }
 
 /* Notes the sample field in [at, end): the last run grows when it ends
- * where this one starts. */
+ * where this one starts.  The hook, if any, is told. */
 static void add_sample(struct pprof_prof *p, size_t *cap, const unsigned char *at,
-		       const unsigned char *end)
+		       const unsigned char *end, const struct pprof_hook *hook)
 {
 	struct pprof_span *last = p->nrun ? &p->run[p->nrun - 1] : NULL;
 
+	if (hook)
+		hook->sample(hook->ctx, at, end, p->buf + p->len);
 	p->nsample++;
 	if (last && last->p + last->n == at) {
 		last->n = (size_t)(end - last->p);
@@ -212,6 +214,12 @@ static void sort_ids(void *base, size_t n, size_t sz)
 
 struct pprof_prof *pprof_read(const unsigned char *buf, size_t len, enum pprof_hold hold)
 {
+	return pprof_read_hooked(buf, len, hold, NULL);
+}
+
+struct pprof_prof *pprof_read_hooked(const unsigned char *buf, size_t len, enum pprof_hold hold,
+				     const struct pprof_hook *hook)
+{
 	struct pprof_prof *p = xcalloc(1, sizeof(*p));
 	struct caps c = { 0 };
 	const unsigned char *q, *done = buf;
@@ -226,7 +234,7 @@ struct pprof_prof *pprof_read(const unsigned char *buf, size_t len, enum pprof_h
 	pb_init(&r, buf, len);
 	while (r.p < r.end) {
 		if (*r.p == (F_SAMPLE << 3 | PB_LEN) && (q = quick_sample(r.p, r.end))) {
-			add_sample(p, &c.run, r.p, q);
+			add_sample(p, &c.run, r.p, q, hook);
 			r.p = q;
 			/* The pages stepped over, mostly samples, read again
 			 * from the file when drawn: held meanwhile they would
@@ -242,7 +250,7 @@ struct pprof_prof *pprof_read(const unsigned char *buf, size_t len, enum pprof_h
 			break;
 		}
 		if (f.num == F_SAMPLE && f.wire == PB_LEN)
-			add_sample(p, &c.run, r.base + f.off, r.p);
+			add_sample(p, &c.run, r.base + f.off, r.p, hook);
 		else
 			read_entry(p, &c, &r, &f);
 	}

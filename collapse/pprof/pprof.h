@@ -94,6 +94,20 @@ enum pprof_hold {
  * memory is bounded by len. */
 struct pprof_prof *pprof_read(const unsigned char *buf, size_t len, enum pprof_hold hold);
 
+/* Told of each sample field as pprof_read steps over it, in input order:
+ * the field's bytes [at, end), its tag and length included (read and
+ * checked), and the input's end lim (the bytes up to it may be read, as
+ * words past end).  The bytes stay readable until pprof_free. */
+struct pprof_hook {
+	void (*sample)(void *ctx, const unsigned char *at, const unsigned char *end,
+		       const unsigned char *lim);
+	void *ctx;	/* for sample */
+};
+
+/* pprof_read telling hook (NULL: no one) of each sample. */
+struct pprof_prof *pprof_read_hooked(const unsigned char *buf, size_t len, enum pprof_hold hold,
+				     const struct pprof_hook *hook);
+
 /* Gives back the pages of a mapped profile's input in [at, at + n), done
  * with; does nothing for an input not mapped. */
 void pprof_give_back(const struct pprof_prof *p, size_t at, size_t n);

@@ -1,5 +1,6 @@
 /* pprof_cli: options of stackcollapse-pprof. */
 #include "pprof_cli.h"
+#include "pprof_set.h"
 
 enum { O_SAMPLE_TYPE = 1400, O_LABELS };
 
@@ -23,9 +24,17 @@ static int set(void *ctx, int key, const char *arg, char *err, size_t errlen)
 	}
 }
 
+static void release(void *obj)
+{
+	struct pprof_opts *o = obj;
+
+	pprof_set_free(o->set);
+	o->set = NULL;
+}
+
 const struct cliopt_family pprof_cli_family = {
 	"pprof profiles (as stackcollapse-pprof)", format_opts, set, sizeof(struct pprof_opts),
-	NULL, NULL, NULL
+	NULL, NULL, release
 };
 
 const struct cliopt_tool pprof_cli_tool = {

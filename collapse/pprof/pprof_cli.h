@@ -5,11 +5,17 @@
 #include "cliopt.h"
 #include "ctool.h"
 
+struct pprof_set;
+
 /* How a pprof profile is drawn. */
 struct pprof_opts {
 	struct ctool_common common;	/* -q and friends (first: ctool's) */
 	const char *sample_type;	/* --sample-type, NULL: the default */
 	int labels;			/* --labels: labels root the stacks */
+	struct pprof_set *set;		/* stackcollapse-pprof's stacks: the
+					   profiles' go here when they can
+					   (pprof_fast), not to the table;
+					   NULL (flame): to the table */
 };
 
 /* The options pprof profiles take in flame too, over a struct pprof_opts. */

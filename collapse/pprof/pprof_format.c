@@ -6,6 +6,7 @@
 #include "pbuf.h"
 #include "pprof.h"
 #include "pprof_cli.h"
+#include "pprof_fast.h"
 #include "pprof_stack.h"
 #include "xalloc.h"
 
@@ -147,30 +148,43 @@ static int report(const struct format_job *j, const struct pprof_prof *p,
 	return p->partial || st->cut;
 }
 
-int pprof_collect(const struct format_job *j)
+/* j's profile, read telling hook (may be NULL) of its samples; NULL
+ * with a message in j->err when it cannot be read. */
+static struct pprof_prof *read_input(const struct format_job *j, const struct pprof_hook *hook)
 {
-	const struct pprof_opts *o = j->fopts;
-	struct pprof_prof *p;
-	struct pprof_tally st;
 	unsigned char *buf;
 	const char *whole;
-	char names[300];
 	size_t len;
-	int vi, rc;
 
 	/* A file as it is on disk is read in place, mapped; its pages are
 	 * given back as the samples are read. */
 	if ((whole = lread_whole(j->lr, &len)) && len <= PPROF_MAX_INPUT)
-		p = pprof_read((const unsigned char *)whole, len, PPROF_MAPPED);
-	else if (whole) {
+		return pprof_read_hooked((const unsigned char *)whole, len, PPROF_MAPPED, hook);
+	if (whole) {
 		snprintf(j->err, j->errlen, "%s: larger than %llu bytes", j->name,
 			 (unsigned long long)PPROF_MAX_INPUT);
-		return -1;
-	} else if ((buf = (unsigned char *)lread_slurp(j->lr, PPROF_MAX_INPUT, &len, j->err,
-							  j->errlen)) && !j->err[0]) {
-		p = pprof_read(buf, len, PPROF_OWN);
-	} else {
-		free(buf);
+		return NULL;
+	}
+	if ((buf = (unsigned char *)lread_slurp(j->lr, PPROF_MAX_INPUT, &len, j->err,
+						j->errlen)) && !j->err[0])
+		return pprof_read_hooked(buf, len, PPROF_OWN, hook);
+	free(buf);
+	return NULL;
+}
+
+int pprof_collect(const struct format_job *j)
+{
+	const struct pprof_opts *o = j->fopts;
+	/* The tool's stacks are kept as frame ids when they can be; not
+	 * with labels (pprof_fast takes no labels) or for a flame chart. */
+	struct pprof_fast *fast = o && o->set && !o->labels && !j->o->seq ? pprof_fast_new() : NULL;
+	struct pprof_prof *p = read_input(j, fast ? pprof_fast_hook(fast) : NULL);
+	struct pprof_tally st;
+	char names[300];
+	int vi, rc;
+
+	if (!p) {
+		pprof_fast_free(fast);
 		return -1;
 	}
 	/* The samples are drawn once: an inflated profile's pages of
@@ -180,11 +194,15 @@ int pprof_collect(const struct format_job *j)
 		type_names(p, names, sizeof(names));
 		snprintf(j->err, j->errlen, "%s: no sample type '%s' in the profile (it has: %s)",
 			 j->name, o->sample_type, p->ntypes ? names : "none");
+		pprof_fast_free(fast);
 		pprof_free(p);
 		return -1;
 	}
 	offer_unit(j, p, vi);
-	pprof_stack_add(p, vi, o && o->labels, j->t, j->o->seq, &st);
+	memset(&st, 0, sizeof(st));
+	if (!fast || pprof_fast_finish(fast, p, vi, o->set) < 0)
+		pprof_stack_add(p, vi, o && o->labels, j->t, j->o->seq, &st);
+	pprof_fast_free(fast);
 	rc = report(j, p, &st);
 	pprof_free(p);
 	return rc;

@@ -125,6 +125,12 @@ def kinds():
     out["huge"] = dict(base, types=[("samples", "count")],
                        samples=[([2, 7], [2**63 - 1], []), ([2, 7], [3], []), ([1, 7], [-1], []),
                                 ([3, 2, 7], [2**62], [])])
+    # Stacks of 143 locations: keys past the 128 bytes pprof_kset reads as
+    # one, two of them alike but in the middle.
+    deep = [3, 2] + [1, 2] * 70 + [7]
+    deep2 = deep[:72] + [2, 1] + deep[74:]
+    out["deep"] = dict(base, samples=[(deep, [2, 200], []), (deep2, [1, 100], []),
+                                      (deep, [4, 400], []), ([2, 7], [3, 300], [])])
     return out
 
 

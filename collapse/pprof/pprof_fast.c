@@ -1,0 +1,500 @@
+/* pprof_fast: one pass.  A sample is keyed by its location field's bytes
+ * (pprof_kset, which keeps a key's sums of every value type: which type
+ * is drawn is known only at the end), looked up some samples after it is
+ * read so that the cache misses of the lookups overlap.  At the end each
+ * key whose sum is not zero becomes a stack of frame ids: its locations'
+ * frames, every location's built once, every function named once. */
+#include "pprof_fast.h"
+#include "pprof_kset.h"
+#include "pprof_set.h"
+#include "pprof_stack.h"
+#include "xalloc.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Value types a sample may have here: more go to pprof_stack_add. */
+#define TYPES 4
+/* How far ahead (in samples) the slots, and the keys in them, are
+ * fetched, and the input (in bytes). */
+#define AHEAD 16
+#define AHEAD_KEY 8
+#define PREFETCH 512
+
+/* A sample read, not yet looked up. */
+struct pend {
+	const unsigned char *key;	/* its location field... */
+	size_t klen;			/* ...of this many bytes */
+	uint64_t h;			/* their hash */
+	unsigned char own[PPROF_KSET_WIDE];	/* it, near the input's end */
+	uint64_t v[TYPES];		/* its values */
+};
+
+struct pprof_fast {
+	struct pprof_hook hook;		/* pprof_read's, ctx: this */
+	struct pprof_kset *seen;	/* keys met, made at the first sample */
+	size_t nv;			/* values per sample (the first's) */
+	int bad;			/* a sample not taken: of no use */
+	struct pend ring[AHEAD];	/* samples read ahead */
+	size_t head, tail;		/* read, looked up */
+};
+
+/* A varint at s[*i], ending before s[n]: into *x, or -1 when it does
+ * not or is longer than 9 bytes (left to pprof_stack). */
+static int varint(const unsigned char *s, size_t *i, size_t n, uint64_t *x)
+{
+	size_t j = *i;
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	/* The value is built in a register, not through *x. */
+	do {
+		if (j >= n || shift > 56)
+			return -1;
+		v |= (uint64_t)(s[j] & 0x7f) << shift;
+		shift += 7;
+	} while (s[j++] >= 0x80);
+	*i = j;
+	*x = v;
+	return 0;
+}
+
+/* A field's length at s[*i] (before s[n]), its bytes fitting: into *len,
+ * or -1. */
+static int length(const unsigned char *s, size_t *i, size_t n, size_t *len)
+{
+	uint64_t x;
+
+	if (varint(s, i, n, &x) < 0 || x > n - *i)
+		return -1;
+	*len = (size_t)x;
+	return 0;
+}
+
+/* The value at s[*i] (a varint before s[n]) into e's next, as long as
+ * there is room and it is not negative; else -1. */
+static int value(const unsigned char *s, size_t *i, size_t n, struct pend *e, size_t *cnt)
+{
+	if (*cnt == TYPES || varint(s, i, n, &e->v[*cnt]) < 0 || e->v[*cnt] >> 63)
+		return -1;
+	++*cnt;
+	return 0;
+}
+
+/* Field 1 (a packed run, tag 0x0a, or one varint, 0x08) from s[at] to
+ * s[end] into e's key: the key is the location fields side by side, so
+ * one after other fields is not taken (-1). */
+static int key_part(const unsigned char *s, size_t at, size_t end, struct pend *e)
+{
+	if (!e->key)
+		e->key = s + at;
+	else if (e->key + e->klen != s + at)
+		return -1;
+	e->klen = (size_t)(s + end - e->key);
+	return 0;
+}
+
+/* Sample s (n bytes) into e's key and values (*cnt) when it is a packed
+ * run of locations then a packed run of values ending it; else 0. */
+static int quick(const unsigned char *s, size_t n, struct pend *e, size_t *cnt)
+{
+	size_t i = 2, len;
+
+	if (n < 4 || s[0] != 0x0a)
+		return 0;
+	if ((len = s[1]) >= 0x80) {
+		if (s[2] >= 0x80)
+			return 0;
+		len = (len & 0x7f) | (size_t)s[2] << 7;
+		i = 3;
+	}
+	if (len > n - i || n - i - len < 3)
+		return 0;
+	e->key = s;
+	e->klen = i += len;
+	if (s[i] != 0x12 || s[i + 1] >= 0x80 || s[i + 1] != n - i - 2)
+		return 0;
+	for (*cnt = 0, i += 2; i < n;)
+		if (value(s, &i, n, e, cnt) < 0)
+			return 0;
+	return 1;
+}
+
+/* Sample s (n bytes) into e's key and values (*cnt) when its fields are
+ * locations (field 1) and values (field 2), each packed or not, the
+ * locations side by side, and labels (field 3, passed over); else 0. */
+static int fields(const unsigned char *s, size_t n, struct pend *e, size_t *cnt)
+{
+	size_t i = 0, at, len = 0;
+	uint64_t x;
+	int bad = 0;
+
+	e->key = NULL;
+	e->klen = 0;
+	for (*cnt = 0; !bad && i < n;) {
+		at = i++;
+		switch (s[at]) {
+		case 0x08:
+			bad = varint(s, &i, n, &x) < 0 || key_part(s, at, i, e) < 0;
+			break;
+		case 0x0a:
+			bad = length(s, &i, n, &len) < 0 || key_part(s, at, i += len, e) < 0;
+			break;
+		case 0x10:
+			bad = value(s, &i, n, e, cnt) < 0;
+			break;
+		case 0x12:
+			if ((bad = length(s, &i, n, &len) < 0))
+				break;
+			for (len += i; !bad && i < len;)
+				bad = value(s, &i, len, e, cnt) < 0;
+			break;
+		case 0x1a:
+			bad = length(s, &i, n, &len) < 0;
+			i += len;
+			break;
+		default:
+			bad = 1;
+		}
+	}
+	return !bad && e->key;
+}
+
+/* Sample s (n bytes) into e (the packed shape looked for first, as
+ * pprofgen and writers of more than two values write it, then any),
+ * with values as many as the first sample's and none negative; else 0. */
+static int parse(struct pprof_fast *f, const unsigned char *s, size_t n, struct pend *e)
+{
+	size_t cnt;
+
+	if ((!quick(s, n, e, &cnt) && !fields(s, n, e, &cnt)) || !cnt)
+		return 0;
+	if (!f->nv) {
+		f->nv = cnt;
+		f->seen = pprof_kset_new(cnt);
+	}
+	return cnt == f->nv;
+}
+
+/* Looks sample e up and adds its values to its key's sums. */
+static void take(struct pprof_fast *f, const struct pend *e)
+{
+	/* A sum that would wrap: the table's count would too, but whether
+	 * it wrapped to 0 is not followed here. */
+	if (pprof_kset_add(f->seen, e->key, e->klen, e->h, e->v) < 0)
+		f->bad = 1;
+}
+
+/* The hook: the sample field [at, end) read ahead; the one AHEAD before
+ * it looked up. */
+static void on_sample(void *ctx, const unsigned char *at, const unsigned char *end,
+		      const unsigned char *lim)
+{
+	struct pprof_fast *f = ctx;
+	struct pend *e = &f->ring[f->head % AHEAD];
+	size_t n = (size_t)(end - at), i = 2, len;
+
+	if (f->bad)
+		return;
+	/* The input is read once, in order: its bytes are asked for a few
+	 * samples ahead of their parsing. */
+	__builtin_prefetch(end + PREFETCH);
+	/* The tag, and a length of one or two bytes (pprof_read checked it
+	 * fits). */
+	len = n < 3 || at[0] != 0x12 ? SIZE_MAX : at[1];
+	if (len != SIZE_MAX && len >= 0x80) {
+		len = at[2] >= 0x80 ? SIZE_MAX : (len & 0x7f) | (size_t)at[2] << 7;
+		i = 3;
+	}
+	if (len != n - i || !parse(f, at + i, len, e)) {
+		f->bad = 1;
+		return;
+	}
+	/* pprof_kset reads a short key as WIDE bytes: here, not past lim. */
+	if (e->klen <= PPROF_KSET_WIDE && (size_t)(lim - e->key) < PPROF_KSET_WIDE)
+		e->key = memcpy(memset(e->own, 0, sizeof(e->own)), e->key, e->klen);
+	e->h = pprof_kset_hash(e->key, e->klen);
+	pprof_kset_prefetch(f->seen, e->h);
+	if (++f->head - f->tail < AHEAD)
+		return;
+	pprof_kset_prefetch_rec(f->seen, f->ring[(f->tail + AHEAD_KEY) % AHEAD].h);
+	take(f, &f->ring[f->tail++ % AHEAD]);
+}
+
+struct pprof_fast *pprof_fast_new(void)
+{
+	struct pprof_fast *f = xcalloc(1, sizeof(*f));
+
+	f->hook.sample = on_sample;
+	f->hook.ctx = f;
+	return f;
+}
+
+void pprof_fast_free(struct pprof_fast *f)
+{
+	if (!f)
+		return;
+	pprof_kset_free(f->seen);
+	free(f);
+}
+
+const struct pprof_hook *pprof_fast_hook(struct pprof_fast *f)
+{
+	return &f->hook;
+}
+
+/* A location's frames, once built. */
+struct lrec {
+	uint32_t a;		/* its frame if one, else its frames' place in pool */
+	uint32_t cnt;		/* how many (0: no such location) */
+	uint32_t tlen;		/* their text's bytes (PPROF_MAX_STACK + 1: more) */
+};
+
+/* A function's frame, once named. */
+struct fname {
+	uint32_t id;		/* its frame, UINT32_MAX: not yet */
+	size_t len;		/* its name's length */
+};
+
+/* Turning keys into stacks. */
+struct res {
+	struct pprof_fast *f;		/* the keys */
+	const struct pprof_prof *p;	/* the profile */
+	struct pprof_set *set;		/* where the stacks go */
+	size_t type;			/* the value type drawn */
+	struct lrec *rec;		/* each location's frames: by id when
+					   direct, else by index in p->loc
+					   (all built first, in order) */
+	size_t nrec;			/* how many */
+	int direct;			/* ids run from 1 with few gaps (as
+					   nearly always): rec by id, no search */
+	uint32_t *pool;			/* the locations' frames */
+	size_t npool, poolcap;		/* ids used, room */
+	struct fname *fname;		/* each function's frame, by index */
+	uint64_t *ids;			/* a key's locations */
+	size_t idcap;			/* room */
+	const struct lrec **locs;	/* a key's locations' records */
+	size_t lcap;			/* room */
+	char *name;			/* a name being tidied */
+	size_t ncap;			/* room */
+	uint64_t used, budget;		/* bytes as pprof_stack counts them; its limit */
+	int bad;			/* a key pprof_stack would not take */
+};
+
+/* The frame of name (n bytes), tidied as pprof_stack tidies it. */
+static uint32_t name_id(struct res *r, const char *s, size_t n)
+{
+	size_t i;
+
+	xgrow(&r->name, &r->ncap, n + 1, 1);
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		r->name[i] = c == ';' ? ':' : c == '\n' || c == '\r' || c == '\t' ? ' ' : c;
+	}
+	return pprof_set_name(r->set, r->name, n);
+}
+
+/* Location l's frame when no function names it: "[FILE]", its
+ * mapping's file's base name, else its address; its length in *n. */
+static uint32_t where_id(struct res *r, const struct pprof_loc *l, size_t *n)
+{
+	const struct pprof_map *m = l->map ? pprof_map(r->p, l->map) : NULL;
+	const char *s = "", *base;
+	char a[24];
+	size_t len = 0;
+
+	if (m)
+		s = pprof_str(r->p, m->file, &len);
+	if (!len) {
+		*n = (size_t)snprintf(a, sizeof(a), "0x%" PRIx64, l->addr);
+		return name_id(r, a, *n);
+	}
+	base = memrchr(s, '/', len);
+	base = base ? base + 1 : s;
+	len -= (size_t)(base - s);
+	xgrow(&r->name, &r->ncap, len + 3, 1);
+	r->name[0] = '[';
+	memcpy(r->name + 1, base, len);
+	r->name[len + 1] = ']';
+	*n = len + 2;
+	/* name_id tidies in place: the copy is its own source. */
+	return name_id(r, r->name, *n);
+}
+
+/* Function fn's frame (its name, else its system name), named once;
+ * the name's length in *n. */
+static uint32_t func_id(struct res *r, const struct pprof_func *fn, size_t *n)
+{
+	struct fname *e = &r->fname[fn - r->p->fn];
+	const char *s;
+
+	if (e->id != UINT32_MAX) {
+		*n = e->len;
+		return e->id;
+	}
+	s = pprof_str(r->p, fn->name, n);
+	if (!*n)
+		s = pprof_str(r->p, fn->sysname, n);
+	e->id = name_id(r, s, *n);
+	e->len = *n;
+	return e->id;
+}
+
+/* Location l's frames into e, root first (its last line first). */
+static void build_loc(struct res *r, const struct pprof_loc *l, struct lrec *e)
+{
+	const struct pprof_func *fn;
+	size_t i, n, first = r->npool;
+	uint64_t len = 0;
+	uint32_t id;
+
+	for (i = l->nlines + !l->nlines; i-- > 0;) {
+		fn = l->nlines ? pprof_func(r->p, r->p->line_fn[l->line0 + i]) : NULL;
+		if (!fn)
+			id = where_id(r, l, &n);
+		else
+			id = func_id(r, fn, &n);
+		if (r->npool == r->poolcap)
+			xgrow(&r->pool, &r->poolcap, r->npool + 1, sizeof(*r->pool));
+		r->pool[r->npool++] = id;
+		len += n + (r->npool - first > 1);
+	}
+	e->cnt = (uint32_t)(r->npool - first);
+	e->a = e->cnt == 1 ? r->pool[--r->npool] : (uint32_t)first;
+	e->tlen = len > PPROF_MAX_STACK ? (uint32_t)PPROF_MAX_STACK + 1 : (uint32_t)len;
+	/* Every location is counted, used or not: more than pprof_stack
+	 * counts, so a profile it would stop is not taken here either. */
+	r->used += len;
+}
+
+/* The frames of location id; NULL for an id not in the profile. */
+static const struct lrec *loc_of(const struct res *r, uint64_t id)
+{
+	const struct pprof_loc *l;
+
+	if (r->direct)
+		return id < r->nrec && r->rec[id].cnt ? &r->rec[id] : NULL;
+	return (l = pprof_loc(r->p, id)) ? &r->rec[l - r->p->loc] : NULL;
+}
+
+/* The location ids of key (klen bytes: field 1 entries, packed runs or
+ * single varints) into r->ids; returns how many, 0 when they cannot be
+ * read. */
+static size_t key_ids(struct res *r, const unsigned char *key, size_t klen)
+{
+	size_t i = 0, n = 0, end;
+
+	/* A varint is at least a byte: klen of them at most. */
+	xgrow(&r->ids, &r->idcap, klen, sizeof(*r->ids));
+	while (i < klen) {
+		if (key[i++] == 0x08) {
+			if (varint(key, &i, klen, &r->ids[n++]) < 0)
+				return 0;
+			continue;
+		}
+		if (key[i - 1] != 0x0a || length(key, &i, klen, &end) < 0)
+			return 0;
+		for (end += i; i < end;)
+			if (varint(key, &i, end, &r->ids[n++]) < 0)
+				return 0;
+	}
+	return n;
+}
+
+/* The stack of key (klen bytes) weighing c into the set, or r->bad:
+ * its locations looked up (and its length checked) first, then their
+ * frames copied into the set's room. */
+static void key_stack(struct res *r, const unsigned char *key, size_t klen, uint64_t c)
+{
+	size_t n = key_ids(r, key, klen), slen = 0, len = 0, i, j;
+	const struct lrec *e;
+	uint32_t *d;
+
+	if (!n || n > r->lcap)
+		xgrow(&r->locs, &r->lcap, n + 1, sizeof(*r->locs));
+	for (i = 0; i < n; i++) {
+		if (!(r->locs[i] = loc_of(r, r->ids[i])) ||
+		    (slen += r->locs[i]->tlen + 1) > PPROF_MAX_STACK) {
+			n = 0;
+			break;
+		}
+		len += r->locs[i]->cnt;
+	}
+	if (!n) {
+		r->bad = 1;
+		return;
+	}
+	r->used += slen - 1;
+	d = pprof_set_grow(r->set, len);
+	while (n-- > 0) {
+		e = r->locs[n];
+		if (e->cnt == 1)
+			*d++ = e->a;
+		else
+			for (j = 0; j < e->cnt; j++)
+				*d++ = r->pool[e->a + j];
+	}
+	pprof_set_end(r->set, c);
+}
+
+/* Builds r's location records, by id when the ids are dense, in the
+ * order of the locations (their lines are read in order).  Returns -1
+ * when the frames are too many to number or two locations share an id. */
+static int res_init(struct res *r, const struct pprof_prof *p)
+{
+	size_t i;
+
+	r->p = p;
+	r->nrec = p->nloc;
+	if (p->nloc && p->loc[p->nloc - 1].id < (uint64_t)p->nloc * 2 + 1024) {
+		r->direct = 1;
+		r->nrec = (size_t)p->loc[p->nloc - 1].id + 1;
+	}
+	r->rec = xcalloc(r->nrec + 1, sizeof(*r->rec));
+	r->fname = xmalloc((p->nfn + 1) * sizeof(*r->fname));
+	for (i = 0; i < p->nfn; i++)
+		r->fname[i].id = UINT32_MAX;
+	for (i = 0; i < p->nloc; i++) {
+		/* Two locations of one id: which pprof_loc finds is its own
+		 * affair. */
+		if ((i && p->loc[i].id == p->loc[i - 1].id) || r->npool >= UINT32_MAX - 1)
+			return -1;
+		build_loc(r, &p->loc[i], &r->rec[r->direct ? p->loc[i].id : i]);
+	}
+	/* pprof_stack's limit on the stacks' bytes (see there). */
+	r->budget = (uint64_t)p->len * 256 + ((uint64_t)64 << 20);
+	return 0;
+}
+
+int pprof_fast_finish(struct pprof_fast *f, const struct pprof_prof *p, int vi,
+		      struct pprof_set *set)
+{
+	struct res r = { 0 };
+	size_t mark = pprof_set_mark(set), pos = 0, klen;
+	const unsigned char *key;
+	const uint64_t *sums;
+
+	while (f->tail < f->head && !f->bad)
+		take(f, &f->ring[f->tail++ % AHEAD]);
+	if (f->bad || (p->ntypes && f->nv != p->ntypes) || vi < 0 ||
+	    (p->ntypes && (size_t)vi >= p->ntypes))
+		return -1;
+	if (!f->seen)
+		return 0;
+	r.f = f, r.set = set;
+	r.type = p->ntypes ? (size_t)vi : f->nv - 1;
+	r.bad = res_init(&r, p) < 0;
+	while (!r.bad && pprof_kset_next(f->seen, &pos, &key, &klen, &sums))
+		if (sums[r.type])
+			key_stack(&r, key, klen, sums[r.type]);
+	if (r.used > r.budget)
+		r.bad = 1;
+	if (r.bad)
+		pprof_set_undo(set, mark);
+	free(r.rec), free(r.pool), free(r.ids), free(r.fname);
+	free(r.locs), free(r.name);
+	return r.bad ? -1 : 0;
+}

@@ -1,0 +1,234 @@
+/* pprof_kset: open addressing, linear probing, at most half full.  A
+ * slot is 0 (free) or the hash's top bits above the record's place + 1
+ * (in 8-byte words); a record is the nv sums, the key's length, then its
+ * bytes, padded to 8.  A key of up to WIDE bytes is hashed and compared
+ * as WIDE bytes, those past it masked off (its length's branches were
+ * mispredicted nearly every sample), so the arena keeps WIDE bytes of
+ * room past the last record. */
+#include "pprof_kset.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#define PLACE_BITS 40
+#define PLACE(v) ((size_t)((v) & (((uint64_t)1 << PLACE_BITS) - 1)) - 1)
+#define TAG(h) ((h) >> PLACE_BITS)
+
+struct pprof_kset {
+	uint64_t *slot;		/* the index, a power of two of slots */
+	size_t mask;		/* their count - 1 */
+	size_t n;		/* keys */
+	size_t nv;		/* sums per key */
+	uint64_t *rec;		/* the records, end to end */
+	size_t len, cap;	/* words used, room */
+};
+
+struct pprof_kset *pprof_kset_new(size_t nv)
+{
+	struct pprof_kset *k = xcalloc(1, sizeof(*k));
+
+	k->nv = nv;
+	k->mask = 4095;
+	k->slot = xcalloc(k->mask + 1, sizeof(*k->slot));
+	return k;
+}
+
+void pprof_kset_free(struct pprof_kset *k)
+{
+	if (!k)
+		return;
+	free(k->slot);
+	free(k->rec);
+	free(k);
+}
+
+/* 0xff WIDE times, then 0 as many: the mask of a key of len bytes is
+ * the WIDE bytes at WIDE - len. */
+static const unsigned char ones[2 * PPROF_KSET_WIDE] = {
+#define SIXTEEN 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, \
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+	SIXTEEN, SIXTEEN, SIXTEEN, SIXTEEN, SIXTEEN, SIXTEEN, SIXTEEN, SIXTEEN,
+#undef SIXTEEN
+};
+
+#define WORDS (PPROF_KSET_WIDE / 8)
+
+/* The 8 bytes at s. */
+static inline uint64_t word(const unsigned char *s)
+{
+	uint64_t x;
+
+	memcpy(&x, s, 8);
+	return x;
+}
+
+/* The 128-bit product of a and b, its halves xored. */
+static inline uint64_t fold(uint64_t a, uint64_t b)
+{
+	__uint128_t m = (__uint128_t)a * b;
+
+	return (uint64_t)m ^ (uint64_t)(m >> 64);
+}
+
+/* Odd constants, one per word of a wide key, and one more. */
+static const uint64_t mix[WORDS + 1] = {
+	0x9e3779b97f4a7c15u, 0xc2b2ae3d27d4eb4fu, 0x165667b19e3779f9u, 0xd6e8feb86659fd93u,
+	0xa0761d6478bd642fu, 0xe7037ed1a0b428dbu, 0x8ebc6af09c88c6e3u, 0x589965cc75374cc3u,
+	0x1d8e4e27c47d124fu, 0xbf58476d1ce4e5b9u, 0x94d049bb133111ebu, 0xff51afd7ed558ccdu,
+	0xc4ceb9fe1a85ec53u, 0x87c37b91114253d5u, 0x4cf5ad432745937fu, 0x52dce729da3ed7bbu,
+	0x2545f4914f6cdd1du,
+};
+
+uint64_t pprof_kset_hash(const void *p, size_t len)
+{
+	const unsigned char *s = p, *m = ones + PPROF_KSET_WIDE - len;
+	uint64_t h = len;
+	size_t i;
+
+	if (len > PPROF_KSET_WIDE)
+		return XXH3_64bits(s, len);
+	/* Each pair of words (masked, each with its own constant) folded;
+	 * the folds summed: the same work for every short key. */
+	for (i = 0; i < WORDS; i += 2)
+		h += fold((word(s + i * 8) & word(m + i * 8)) ^ mix[i],
+			  (word(s + i * 8 + 8) & word(m + i * 8 + 8)) ^ mix[i + 1]);
+	return fold(h ^ mix[WORDS], mix[0]);
+}
+
+void pprof_kset_prefetch(const struct pprof_kset *k, uint64_t h)
+{
+	__builtin_prefetch(&k->slot[h & k->mask]);
+}
+
+void pprof_kset_prefetch_rec(const struct pprof_kset *k, uint64_t h)
+{
+	size_t j = h & k->mask, probes;
+	uint64_t v;
+	const uint64_t *r;
+
+	/* The first slots of its probe, as far as one with its tag. */
+	for (probes = 0; probes < 4 && (v = k->slot[j]) != 0; probes++, j = (j + 1) & k->mask)
+		if (TAG(v) == TAG(h)) {
+			r = k->rec + PLACE(v);
+			/* The sums and length, and the wide key's words. */
+			__builtin_prefetch(r);
+			__builtin_prefetch(r + 8);
+			__builtin_prefetch(r + 16);
+			__builtin_prefetch(r + k->nv + WORDS);
+			return;
+		}
+}
+
+/* Twice the slots; each record's key hashed again to place it. */
+static void grow(struct pprof_kset *k)
+{
+	size_t mask = k->mask * 2 + 1, at = 0, j, len;
+	uint64_t *s = xcalloc(mask + 1, sizeof(*s)), h;
+
+	while (at < k->len) {
+		len = (size_t)k->rec[at + k->nv];
+		h = pprof_kset_hash(k->rec + at + k->nv + 1, len);
+		for (j = h & mask; s[j]; j = (j + 1) & mask)
+			;
+		s[j] = TAG(h) << PLACE_BITS | (at + 1);
+		at += k->nv + 1 + (len + 7) / 8;
+	}
+	free(k->slot);
+	k->slot = s;
+	k->mask = mask;
+}
+
+/* A new record for key s (len bytes) at slot j (free); its place. */
+static size_t add_new(struct pprof_kset *k, const void *s, size_t len, uint64_t h, size_t j)
+{
+	size_t at = k->len, words = k->nv + 1 + (len + 7) / 8;
+
+	if ((k->n + 1) * 2 > k->mask + 1) {
+		grow(k);
+		for (j = h & k->mask; k->slot[j]; j = (j + 1) & k->mask)
+			;
+	}
+	/* Room for a wide key's read past the last record. */
+	xgrow(&k->rec, &k->cap, at + words + WORDS, sizeof(*k->rec));
+	memset(k->rec + at, 0, (words + WORDS) * sizeof(*k->rec));
+	k->rec[at + k->nv] = len;
+	memcpy(k->rec + at + k->nv + 1, s, len);
+	k->len += words;
+	k->n++;
+	k->slot[j] = TAG(h) << PLACE_BITS | (at + 1);
+	return at;
+}
+
+/* Whether the len bytes at a and b are the same: 8 at a time, the last
+ * 8 overlapping (keys are some tens of bytes; memcmp's call costs more
+ * than the compare). */
+static int same(const unsigned char *a, const unsigned char *b, size_t len)
+{
+	const unsigned char *m = ones + PPROF_KSET_WIDE - len;
+	uint64_t x, y, d = 0;
+	size_t i;
+
+	/* Short keys: every word, the bytes past them masked off. */
+	if (len <= PPROF_KSET_WIDE) {
+		for (i = 0; i < WORDS; i++)
+			d |= (word(a + i * 8) ^ word(b + i * 8)) & word(m + i * 8);
+		return d == 0;
+	}
+	if (len < 8)
+		return memcmp(a, b, len) == 0;
+	for (i = 0; i + 8 < len; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return 0;
+	}
+	memcpy(&x, a + len - 8, 8);
+	memcpy(&y, b + len - 8, 8);
+	return x == y;
+}
+
+int pprof_kset_add(struct pprof_kset *k, const void *s, size_t len, uint64_t h,
+		   const uint64_t *v)
+{
+	size_t j, at = SIZE_MAX, i;
+	uint64_t e, *sum;
+
+	for (j = h & k->mask; (e = k->slot[j]) != 0; j = (j + 1) & k->mask) {
+		const uint64_t *r = k->rec + PLACE(e);
+
+		if (TAG(e) == TAG(h) && r[k->nv] == len &&
+		    same((const unsigned char *)(r + k->nv + 1), s, len)) {
+			at = PLACE(e);
+			break;
+		}
+	}
+	if (at == SIZE_MAX)
+		at = add_new(k, s, len, h, j);
+	sum = k->rec + at;
+	for (i = 0; i < k->nv; i++)
+		if (sum[i] + v[i] < sum[i])
+			return -1;
+	for (i = 0; i < k->nv; i++)
+		sum[i] += v[i];
+	return 0;
+}
+
+size_t pprof_kset_count(const struct pprof_kset *k)
+{
+	return k->n;
+}
+
+int pprof_kset_next(const struct pprof_kset *k, size_t *pos, const unsigned char **s,
+		    size_t *len, const uint64_t **sums)
+{
+	if (*pos >= k->len)
+		return 0;
+	*sums = k->rec + *pos;
+	*len = (size_t)k->rec[*pos + k->nv];
+	*s = (const unsigned char *)(k->rec + *pos + k->nv + 1);
+	*pos += k->nv + 1 + (*len + 7) / 8;
+	return 1;
+}

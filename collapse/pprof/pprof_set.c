@@ -1,0 +1,500 @@
+/* pprof_set: stacks as frame ids.  Sorting bytewise needs no text: a
+ * stack's bytes are a list of keys, each frame's name followed by ';' or,
+ * for the last frame, by the end (which sorts before any byte).  Names
+ * hold no ';', so no key begins another, and stacks sort as the lists of
+ * their keys' ranks: the keys (two per name) are ranked once, then
+ * stacks are compared by ids while they agree and by the ranks of the
+ * first keys that differ. */
+#include "pprof_set.h"
+#include "fnames.h"
+#include "folded.h"
+#include "outfile.h"
+#include "strtab.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct stk {
+	size_t off;		/* its first frame in the pool */
+	size_t n;		/* how many frames */
+	uint64_t c;		/* its weight */
+};
+
+struct pprof_set {
+	struct fnames fn;	/* frame names; the id is the index */
+	uint32_t *pool;		/* every stack's frames, end to end */
+	size_t npool, poolcap;	/* ids used, room */
+	size_t open;		/* where the stack being added begins */
+	struct stk *stk;	/* the stacks */
+	size_t nstk, stkcap;	/* how many, room */
+};
+
+/* A stack in the sort.  pre holds the ranks (+ 1, 0 past its end) of
+ * its first keys, packed from the top bits down, so most compares need
+ * no more than pre. */
+struct skey {
+	uint64_t pre[2];	/* the ranks of its first 2 * per keys */
+	const uint32_t *id;	/* its frames */
+	size_t n;		/* how many */
+	uint64_t c;		/* its weight */
+};
+
+/* The packing of ranks into pre. */
+struct pack {
+	const uint32_t *rank;	/* key ranks */
+	unsigned bits;		/* bits per rank */
+	size_t per;		/* ranks per word of pre */
+	size_t d;		/* the first key pre holds */
+	int whole;		/* stk_cmp goes on past pre (else: stacks
+				   that agree there compare equal) */
+};
+
+/* Levels of the sort (2 * per keys each) before stacks are sorted by
+ * whole compares. */
+#define LEVELS 16
+
+/* Output is formatted into a buffer of about this size, then written. */
+#define OUTBUF ((size_t)1 << 20)
+
+struct pprof_set *pprof_set_new(void)
+{
+	struct pprof_set *s = xcalloc(1, sizeof(*s));
+
+	fnames_init(&s->fn, 4096);
+	return s;
+}
+
+void pprof_set_free(struct pprof_set *s)
+{
+	if (!s)
+		return;
+	fnames_release(&s->fn);
+	free(s->pool);
+	free(s->stk);
+	free(s);
+}
+
+uint32_t pprof_set_name(struct pprof_set *s, const char *name, size_t len)
+{
+	return fnames_id(&s->fn, name, len);
+}
+
+uint32_t *pprof_set_grow(struct pprof_set *s, size_t n)
+{
+	xgrow(&s->pool, &s->poolcap, s->npool + n, sizeof(*s->pool));
+	s->npool += n;
+	return s->pool + s->npool - n;
+}
+
+void pprof_set_end(struct pprof_set *s, uint64_t c)
+{
+	xgrow(&s->stk, &s->stkcap, s->nstk + 1, sizeof(*s->stk));
+	s->stk[s->nstk].off = s->open;
+	s->stk[s->nstk].n = s->npool - s->open;
+	s->stk[s->nstk++].c = c;
+	s->open = s->npool;
+}
+
+size_t pprof_set_mark(const struct pprof_set *s)
+{
+	return s->nstk;
+}
+
+void pprof_set_undo(struct pprof_set *s, size_t mark)
+{
+	if (mark > s->nstk)
+		return;
+	s->npool = s->open = mark < s->nstk ? s->stk[mark].off : s->open;
+	s->nstk = mark;
+}
+
+/* Key k: name k / 2 followed by ';' (k even) or by the end (k odd). */
+static int key_cmp(const struct fnames *f, uint32_t a, uint32_t b)
+{
+	const char *x = f->name[a / 2], *y = f->name[b / 2];
+	size_t nx = f->len[a / 2], ny = f->len[b / 2], n = nx < ny ? nx : ny;
+	int r = n ? memcmp(x, y, n) : 0, cx, cy;
+
+	if (r || a == b)
+		return r;
+	cx = nx > n ? (unsigned char)x[n] : a % 2 ? -1 : ';';
+	cy = ny > n ? (unsigned char)y[n] : b % 2 ? -1 : ';';
+	return (cx > cy) - (cx < cy);
+}
+
+static void key_sort(const struct fnames *f, uint32_t *v, uint32_t *tmp, size_t n)
+{
+	size_t h = n / 2, i = 0, j = h, k = 0;
+
+	if (n < 2)
+		return;
+	key_sort(f, v, tmp, h);
+	key_sort(f, v + h, tmp, n - h);
+	while (i < h && j < n)
+		tmp[k++] = key_cmp(f, v[j], v[i]) < 0 ? v[j++] : v[i++];
+	while (i < h)
+		tmp[k++] = v[i++];
+	memcpy(v, tmp, k * sizeof(*v));
+}
+
+/* rank[k]: where key k is among all keys; the caller frees it. */
+static uint32_t *key_ranks(const struct fnames *f)
+{
+	size_t nk = fnames_count(f) * 2, i;
+	uint32_t *v = xmalloc((nk + 1) * sizeof(*v)), *rank = xmalloc((nk + 1) * sizeof(*rank));
+
+	for (i = 0; i < nk; i++)
+		v[i] = (uint32_t)i;
+	key_sort(f, v, rank, nk);
+	for (i = 0; i < nk; i++)
+		rank[v[i]] = (uint32_t)i;
+	free(v);
+	return rank;
+}
+
+/* Stacks that agree on their first pk->d keys, in bytewise order of
+ * their text: by pre, then (pk->whole) by the keys after it; 0 only for
+ * the same frames (or, not whole, the same pre). */
+static int stk_cmp(const struct pack *pk, const struct skey *a, const struct skey *b)
+{
+	size_t n = a->n < b->n ? a->n : b->n, k = pk->d + 2 * pk->per;
+	uint32_t ra, rb;
+
+	if (a->pre[0] != b->pre[0])
+		return a->pre[0] < b->pre[0] ? -1 : 1;
+	if (a->pre[1] != b->pre[1])
+		return a->pre[1] < b->pre[1] ? -1 : 1;
+	/* The same keys in pre: the same stack when one ends among them,
+	 * else both go on. */
+	if (!pk->whole || n <= k)
+		return 0;
+	while (k + 1 < n && a->id[k] == b->id[k])
+		k++;
+	ra = pk->rank[a->id[k] * 2 + (k + 1 == a->n)];
+	rb = pk->rank[b->id[k] * 2 + (k + 1 == b->n)];
+	return (ra > rb) - (ra < rb);
+}
+
+static void stk_sort(const struct pack *pk, struct skey *v, struct skey *tmp, size_t n)
+{
+	size_t h = n / 2, i = 0, j = h, k = 0;
+
+	if (n < 2)
+		return;
+	stk_sort(pk, v, tmp, h);
+	stk_sort(pk, v + h, tmp, n - h);
+	if (stk_cmp(pk, &v[h - 1], &v[h]) <= 0)
+		return;
+	while (i < h && j < n)
+		tmp[k++] = stk_cmp(pk, &v[j], &v[i]) < 0 ? v[j++] : v[i++];
+	while (i < h)
+		tmp[k++] = v[i++];
+	memcpy(v, tmp, k * sizeof(*v));
+}
+
+/* How many stacks ahead their frames are fetched. */
+#define AHEAD 8
+
+/* Hints that k's frames will be read soon (the first of them). */
+static void prefetch_ids(const struct skey *k)
+{
+	__builtin_prefetch(k->id);
+	__builtin_prefetch(k->id + 16);
+}
+
+/* k's pre: the ranks (+ 1, 0 past its end) of its keys from d on. */
+static void pack_pre(const struct pack *pk, struct skey *k, size_t d)
+{
+	size_t j, w;
+
+	for (w = 0; w < 2; w++) {
+		k->pre[w] = 0;
+		for (j = d + w * pk->per; j < d + (w + 1) * pk->per; j++) {
+			uint64_t r = j < k->n ? pk->rank[k->id[j] * 2 + (j + 1 == k->n)] + (uint64_t)1 : 0;
+
+			k->pre[w] = k->pre[w] << pk->bits | r;
+		}
+	}
+}
+
+/* Stack i of s as a key of the sort. */
+static void skey_of(const struct pprof_set *s, const struct pack *pk, size_t i, struct skey *k)
+{
+	k->id = s->pool + s->stk[i].off;
+	k->n = s->stk[i].n;
+	k->c = s->stk[i].c;
+	pack_pre(pk, k, 0);
+}
+
+static void sort_group(const struct pack *pk0, struct skey *v, struct skey *tmp, size_t n,
+		       size_t d, unsigned level);
+
+/* v (n stacks, sorted by their keys d.. in pre): each run that agrees
+ * there too sorted by the keys after. */
+static void sort_runs(const struct pack *pk, struct skey *v, struct skey *tmp, size_t n,
+		      size_t d, unsigned level)
+{
+	size_t a, i, j, w = 2 * pk->per;
+
+	for (a = 0; a < n; a = i) {
+		for (i = a + 1; i < n && v[i].pre[0] == v[a].pre[0] && v[i].pre[1] == v[a].pre[1]; i++)
+			;
+		/* One that ends among those keys: all do, the same stack. */
+		if (i - a < 2 || v[a].n <= d + w)
+			continue;
+		for (j = a; j < i; j++) {
+			if (j + AHEAD < i)
+				prefetch_ids(&v[j + AHEAD]);
+			pack_pre(pk, &v[j], d + w);
+		}
+		sort_group(pk, v + a, tmp, i - a, d + w, level + 1);
+	}
+}
+
+/* Sorts v (n stacks that agree on their first d keys, pre holding the
+ * ranks of the next ones): by pre, then each run of the same pre a level
+ * deeper, or by whole compares past LEVELS. */
+static void sort_group(const struct pack *pk0, struct skey *v, struct skey *tmp, size_t n,
+		       size_t d, unsigned level)
+{
+	struct pack pk = *pk0;
+
+	pk.d = d;
+	pk.whole = level >= LEVELS;
+	stk_sort(&pk, v, tmp, n);
+	if (!pk.whole)
+		sort_runs(&pk, v, tmp, n, d, level);
+}
+
+/* A stack's packed first ranks and its place, for the radix sort. */
+struct rkey {
+	uint64_t pre[2];	/* skey's pre */
+	size_t i;		/* which stack */
+};
+
+/* Digit d (0: the lowest, 16 bits) of rkey k's pre. */
+#define DIGIT(k, d) ((size_t)((k)->pre[1 - (d) / 4] >> ((d) % 4 * 16) & 0xffff))
+
+/* Sorts v (n) by pre, 16 bits at a time from the lowest (stable), tmp as
+ * room; a pass in which every key has the same digit is left out. */
+static struct rkey *radix(struct rkey *v, struct rkey *tmp, size_t n)
+{
+	size_t *cnt = xmalloc(65536 * sizeof(*cnt)), i, at, c;
+	struct rkey *t;
+	unsigned d;
+
+	for (d = 0; d < 8 && n; d++) {
+		memset(cnt, 0, 65536 * sizeof(*cnt));
+		for (i = 0; i < n; i++)
+			cnt[DIGIT(&v[i], d)]++;
+		if (cnt[DIGIT(&v[0], d)] == n)
+			continue;
+		for (at = 0, i = 0; i < 65536; i++) {
+			c = cnt[i];
+			cnt[i] = at;
+			at += c;
+		}
+		for (i = 0; i < n; i++)
+			tmp[cnt[DIGIT(&v[i], d)]++] = v[i];
+		t = v, v = tmp, tmp = t;
+	}
+	free(cnt);
+	return v;
+}
+
+/* v's stacks sorted into out: by their packed first ranks (radix), then
+ * each run of the same ranks by the rest (merge sort). */
+static void sort_all(const struct pack *pk, const struct skey *v, struct skey *out, size_t n)
+{
+	struct rkey *r = xmalloc((n + 1) * sizeof(*r)), *rt = xmalloc((n + 1) * sizeof(*rt)), *q;
+	struct skey *tmp = xmalloc((n + 1) * sizeof(*tmp));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		r[i].pre[0] = v[i].pre[0];
+		r[i].pre[1] = v[i].pre[1];
+		r[i].i = i;
+	}
+	q = radix(r, rt, n);
+	for (i = 0; i < n; i++) {
+		if (i + AHEAD < n)
+			__builtin_prefetch(&v[q[i + AHEAD].i]);
+		out[i] = v[q[i].i];
+	}
+	sort_runs(pk, out, tmp, n, 0, 0);
+	free(r);
+	free(rt);
+	free(tmp);
+}
+
+/* The stacks in output order, the same ones merged into one (weights
+ * summed as the table would); their number in *n.  The caller frees. */
+static struct skey *sorted(const struct pprof_set *s, size_t *n)
+{
+	struct skey *v = xmalloc((s->nstk + 1) * sizeof(*v)), *out;
+	struct pack pk;
+	size_t i, k = 0, nk = fnames_count(&s->fn) * 2;
+
+	pk.rank = key_ranks(&s->fn);
+	for (pk.bits = 1; pk.bits < 32 && ((uint64_t)1 << pk.bits) <= nk; pk.bits++)
+		;
+	pk.per = 64 / pk.bits;
+	pk.d = 0;
+	pk.whole = 0;
+	for (i = 0; i < s->nstk; i++)
+		skey_of(s, &pk, i, &v[i]);
+	out = xmalloc((s->nstk + 1) * sizeof(*out));
+	sort_all(&pk, v, out, s->nstk);
+	free(v);
+	free((void *)(uintptr_t)pk.rank);
+	for (i = 0; i < s->nstk; i++) {
+		if (k && out[k - 1].n == out[i].n && out[k - 1].pre[0] == out[i].pre[0] &&
+		    out[k - 1].pre[1] == out[i].pre[1] &&
+		    memcmp(out[k - 1].id, out[i].id, out[i].n * sizeof(*out[i].id)) == 0)
+			out[k - 1].c += out[i].c;
+		else
+			out[k++] = out[i];
+	}
+	*n = k;
+	return out;
+}
+
+/* c in decimal at o (room for 20 digits); returns the end. */
+static char *put_u64(char *o, uint64_t c)
+{
+	char d[24];
+	size_t n = 0;
+
+	do
+		d[n++] = (char)('0' + c % 10);
+	while ((c /= 10) != 0);
+	while (n)
+		*o++ = d[--n];
+	return o;
+}
+
+/* Output being formatted: lines in buf; the last line's frames end at
+ * fend[j] bytes from its start, so the next line copies the frames the
+ * two share in one piece. */
+struct out {
+	char *buf;		/* lines not yet written */
+	size_t len, cap;	/* bytes in buf, room */
+	size_t last;		/* where the last line starts */
+	size_t *fend;		/* the ends of its frames */
+	size_t fcap;		/* room */
+	const struct skey *prev;	/* its stack, NULL: none yet */
+	FILE *f;		/* where lines go */
+};
+
+/* Room for need more bytes after the last line (earlier lines written
+ * out). */
+static void room(struct out *o, size_t need)
+{
+	if (o->cap - o->len >= need)
+		return;
+	fwrite(o->buf, 1, o->last, o->f);
+	memmove(o->buf, o->buf + o->last, o->len - o->last);
+	o->len -= o->last;
+	o->last = 0;
+	if (o->cap - o->len < need)
+		xgrow(&o->buf, &o->cap, o->len + need, 1);
+}
+
+/* Appends the line of stack k. */
+static void put_line(struct out *o, const struct fnames *f, const struct skey *k)
+{
+	size_t j = 0, at, need = 24 + k->n, m = o->prev ? o->prev->n : 0;
+	char *d;
+
+	m = m < k->n ? m : k->n;
+	while (j < m && o->prev->id[j] == k->id[j])
+		j++;
+	for (at = j; at < k->n; at++)
+		need += f->len[k->id[at]];
+	need += j ? o->fend[j - 1] : 0;
+	room(o, need);
+	xgrow(&o->fend, &o->fcap, k->n, sizeof(*o->fend));
+	d = o->buf + o->len;
+	if (j)
+		memcpy(d, o->buf + o->last, o->fend[j - 1]);
+	o->last = o->len;
+	for (at = j; at < k->n; at++) {
+		size_t off = at ? o->fend[at - 1] : 0, n = f->len[k->id[at]];
+
+		if (at)
+			d[off++] = ';';
+		memcpy(d + off, f->name[k->id[at]], n);
+		o->fend[at] = off + n;
+	}
+	d += o->fend[k->n - 1];
+	*d++ = ' ';
+	d = put_u64(d, k->c);
+	*d++ = '\n';
+	o->len = (size_t)(d - o->buf);
+	o->prev = k;
+}
+
+/* Writes the n stacks v (of one frame or more) as lines to f. */
+static void write_lines(const struct pprof_set *s, const struct skey *v, size_t n, FILE *f)
+{
+	struct out o = { xmalloc(OUTBUF), 0, OUTBUF, 0, NULL, 0, NULL, f };
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		/* Stacks come in no order of memory: their frames are asked
+		 * for some lines ahead. */
+		if (i + AHEAD < n)
+			prefetch_ids(&v[i + AHEAD]);
+		put_line(&o, &s->fn, &v[i]);
+	}
+	fwrite(o.buf, 1, o.len, f);
+	free(o.buf);
+	free(o.fend);
+}
+
+void pprof_set_spell(const struct pprof_set *s, struct strtab *t)
+{
+	char *buf = NULL;
+	size_t cap = 0, i, j, len;
+
+	for (i = 0; i < s->nstk; i++) {
+		const uint32_t *id = s->pool + s->stk[i].off;
+		struct fcount c = { s->stk[i].c, 0 };
+
+		for (len = 0, j = 0; j < s->stk[i].n; j++) {
+			if (j)
+				xappend(&buf, &len, &cap, ";", 1);
+			xappend(&buf, &len, &cap, s->fn.name[id[j]], s->fn.len[id[j]]);
+		}
+		fcount_add(strtab_val(t, strtab_intern(t, buf ? buf : "", len, NULL)), &c);
+	}
+	free(buf);
+}
+
+int pprof_set_save(struct pprof_set *s, struct strtab *t, const char *path, char *err,
+		   size_t errlen)
+{
+	struct outfile *o;
+	struct skey *v;
+	size_t n;
+
+	if (strtab_count(t)) {
+		pprof_set_spell(s, t);
+		return folded_save(t, path, err, errlen);
+	}
+	if (!(o = outfile_open(path))) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	v = sorted(s, &n);
+	write_lines(s, v, n, outfile_stream(o));
+	free(v);
+	if (outfile_commit(o) < 0) {
+		snprintf(err, errlen, "write error on '%s': %s", path ? path : "<stdout>", strerror(errno));
+		return -1;
+	}
+	return 0;
+}

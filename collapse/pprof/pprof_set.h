@@ -1,0 +1,48 @@
+/* pprof_set: stackcollapse-pprof's stacks as arrays of frame ids, each
+ * frame name interned once, gathered from every input and written
+ * sorted as collapsed stacks: no stack is spelled out as a string,
+ * interned and sorted as text.  Stacks that are the same (two keys of a
+ * profile naming the same frames, or two inputs) are summed as they are
+ * written. */
+#ifndef FLAME_PPROF_SET_H
+#define FLAME_PPROF_SET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct strtab;
+struct pprof_set;
+
+/* An empty set; free with pprof_set_free (NULL: does nothing). */
+struct pprof_set *pprof_set_new(void);
+void pprof_set_free(struct pprof_set *s);
+
+/* The id of the frame called name (len bytes, no ';': collapsed stacks
+ * split there, so ranks of whole names sort the stacks), added when new. */
+uint32_t pprof_set_name(struct pprof_set *s, const char *name, size_t len);
+
+/* Room for n more frame ids of the stack being added (root first), to be
+ * filled before the next call. */
+uint32_t *pprof_set_grow(struct pprof_set *s, size_t n);
+
+/* Ends the stack being added (its frames: those grown since the last
+ * end), weighing c. */
+void pprof_set_end(struct pprof_set *s, uint64_t c);
+
+/* How many stacks there are; pprof_set_undo(s, mark) forgets those
+ * added (and the frames grown) since. */
+size_t pprof_set_mark(const struct pprof_set *s);
+void pprof_set_undo(struct pprof_set *s, size_t mark);
+
+/* Adds every stack of the set, spelled "frame;frame", to t (values:
+ * struct fcount), summing those t holds. */
+void pprof_set_spell(const struct pprof_set *s, struct strtab *t);
+
+/* Writes the stacks sorted bytewise, as folded_save does, to path (NULL
+ * or "-": stdout).  When t (values: struct fcount) holds stacks too, the
+ * set's are added to it and t is written with folded_save.  Returns 0,
+ * or -1 with a message in err. */
+int pprof_set_save(struct pprof_set *s, struct strtab *t, const char *path, char *err,
+		   size_t errlen);
+
+#endif
