@@ -29,7 +29,7 @@ goraw() {
 if ! have_python; then
 	skip "pprof: generated profiles" "no python3"
 else
-	for k in basic shuffled unpacked default baddefault heap notypes huge deep; do
+	for k in basic shuffled unpacked default baddefault heap notypes huge deep wrap; do
 		$PG make $k "$P/$k.pb"
 		$PG make $k "$P/$k.pb.gz" --gzip
 		for o in "" "--labels"; do
@@ -119,6 +119,9 @@ if have_python; then
 	psame "the same stacks of two inputs summed" "$P/want" "$P/got"
 	[ "$(wc -l < "$P/got")" -gt 2000 ] && pass "pprof: a profile of thousands of stacks" \
 		|| fail "pprof: big1.pb has few stacks" "$(wc -l < "$P/got")"
+	"$FL" --collapsed "$P/wrap.pb" "$P/wrap.pb" "$P/wrap.pb" > "$P/want" 2> /dev/null
+	"$SPP" "$P/wrap.pb" "$P/wrap.pb" "$P/wrap.pb" > "$P/got" 2> /dev/null
+	psame "stacks of three inputs summed past 2^64, as flame draws them" "$P/want" "$P/got"
 fi
 
 # The real profiles against go tool pprof, every sample type.

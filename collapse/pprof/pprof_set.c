@@ -474,6 +474,22 @@ void pprof_set_spell(const struct pprof_set *s, struct strtab *t)
 	free(buf);
 }
 
+/* Whether the weights of all stacks together pass 2^64: sums of equal
+ * stacks might then wrap in sorted's uint64_t, where the table's
+ * fcount goes on in floating point. */
+static int sums_may_wrap(const struct pprof_set *s)
+{
+	uint64_t total = 0;
+	size_t i;
+
+	for (i = 0; i < s->nstk; i++) {
+		if (total + s->stk[i].c < total)
+			return 1;
+		total += s->stk[i].c;
+	}
+	return 0;
+}
+
 int pprof_set_save(struct pprof_set *s, struct strtab *t, const char *path, char *err,
 		   size_t errlen)
 {
@@ -481,7 +497,7 @@ int pprof_set_save(struct pprof_set *s, struct strtab *t, const char *path, char
 	struct skey *v;
 	size_t n;
 
-	if (strtab_count(t)) {
+	if (strtab_count(t) || sums_may_wrap(s)) {
 		pprof_set_spell(s, t);
 		return folded_save(t, path, err, errlen);
 	}

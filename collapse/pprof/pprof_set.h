@@ -39,8 +39,10 @@ void pprof_set_undo(struct pprof_set *s, size_t mark);
 void pprof_set_spell(const struct pprof_set *s, struct strtab *t);
 
 /* Writes the stacks sorted bytewise, as folded_save does, to path (NULL
- * or "-": stdout).  When t (values: struct fcount) holds stacks too, the
- * set's are added to it and t is written with folded_save.  Returns 0,
+ * or "-": stdout).  When t (values: struct fcount) holds stacks too, or
+ * the weights together pass 2^64 (so sums of equal stacks might not fit
+ * a uint64_t), the set's are added to it and t is written with
+ * folded_save.  Returns 0,
  * or -1 with a message in err. */
 int pprof_set_save(struct pprof_set *s, struct strtab *t, const char *path, char *err,
 		   size_t errlen);

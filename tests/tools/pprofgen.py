@@ -125,6 +125,9 @@ def kinds():
     out["huge"] = dict(base, types=[("samples", "count")],
                        samples=[([2, 7], [2**63 - 1], []), ([2, 7], [3], []), ([1, 7], [-1], []),
                                 ([3, 2, 7], [2**62], [])])
+    # One stack of 2^63 - 1: three inputs of it sum past 2^64, which the
+    # table keeps in floating point.
+    out["wrap"] = dict(base, types=[("samples", "count")], samples=[([2, 7], [2**63 - 1], [])])
     # Stacks of 143 locations: keys past the 128 bytes pprof_kset reads as
     # one, two of them alike but in the middle.
     deep = [3, 2] + [1, 2] * 70 + [7]
