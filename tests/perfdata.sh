@@ -77,9 +77,13 @@ done
 # and names frames for those samples only: the same on one thread and
 # two.  tc.txt: perf script text of ev2's task-clock samples alone, read
 # first so that the collapser has chosen before the perf.data begins.
+# fp.txt after fp.data: the text's first chunk starts the workers, and
+# the perf.data's stacks, already collapsed, must stay.
 gzip -dc "$PD/ev2.script.gz" | awk -v RS= -v ORS='\n\n' '/task-clock:/' > "$TMP/tc.txt"
+gzip -dc "$PD/fp.script.gz" > "$TMP/fp.txt"
 for _o in "--event-filter task-clock $PD/ev2.data" "--event-filter cpu-clock $PD/ev2.data" \
-	  "--event-filter nosuch $PD/ev2.data" "$TMP/tc.txt $PD/ev2.data" "$PD/fp.data $PD/ev2.data"; do
+	  "--event-filter nosuch $PD/ev2.data" "$TMP/tc.txt $PD/ev2.data" "$PD/fp.data $PD/ev2.data" \
+	  "$PD/fp.data $TMP/fp.txt" "$PD/fp.data $PD/fp.data $TMP/fp.txt"; do
 	# shellcheck disable=SC2086
 	"$SC" --threads 1 $_o > "$TMP/pd.a" 2> "$TMP/pd.ea"
 	# shellcheck disable=SC2086

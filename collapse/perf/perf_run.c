@@ -209,14 +209,19 @@ static int stream_rest(struct run *r, struct lread *lr, int input, const char *n
  * the same one; without a header in the first chunk, no threads. */
 static void first_chunk(struct run *r, const char *buf, size_t len)
 {
+	struct perf *old;
+
 	if (!r->opts.event_filter) {
 		if (perf_first_event(buf, len, r->event, sizeof(r->event)) < 0) {
 			r->sequential = 1;
 			return;
 		}
 		r->opts.event_filter = r->event;
-		perf_free(r->self.p);
+		old = r->self.p;
 		r->self.p = perf_new(&r->opts, r->self.tab, collect, &r->self);
+		/* A perf.data read before left its stacks in the collapser. */
+		perf_absorb(r->self.p, old);
+		perf_free(old);
 	}
 	start_workers(r);
 }
