@@ -72,6 +72,23 @@ for _f in fp z ev2 nocg; do
 		fi
 	done
 done
+# A frame cache of 4 slots, where frames of one chain take each other's
+# slots all the time: the collapser's notes kept in a slot (hints) must
+# go with the frame that leaves it, else frames get others' names.
+for _f in fp z pipe zpipe ev2 nocg; do
+	for _o in "" "--all" "--pid --addrs"; do
+		# shellcheck disable=SC2086
+		"$SC" --threads 1 $_o "$PD/$_f.data" > "$TMP/pd.a" 2>&1
+		# shellcheck disable=SC2086
+		FLAME_PD_FCACHE=4 "$SC" --threads 1 $_o "$PD/$_f.data" > "$TMP/pd.b" 2>&1
+		if [ -s "$TMP/pd.a" ] && cmp -s "$TMP/pd.a" "$TMP/pd.b"; then
+			pass "perfdata $_f ${_o:-(plain)}: a frame cache of 4 slots changes nothing"
+		else
+			fail "perfdata $_f ${_o:-(plain)}: a frame cache of 4 slots changes nothing" \
+				"$(diff "$TMP/pd.a" "$TMP/pd.b" | head -5)"
+		fi
+	done
+done
 # With several events the reader foretells which one the collapser keeps
 # (the one it is told, or was given by an earlier input, or meets first)
 # and names frames for those samples only: the same on one thread and

@@ -85,12 +85,22 @@ static inline struct fkey key_of(const struct pd *d, const struct pd_map *m, uin
 	return k;
 }
 
+/* The frame cache's slots: PD_FCACHE_SLOTS, or FLAME_PD_FCACHE's (a
+ * power of 2 up to 2^20), with which the tests make frames collide. */
+static size_t fcache_slots(void)
+{
+	const char *e = getenv("FLAME_PD_FCACHE");
+	unsigned long n = e ? strtoul(e, NULL, 10) : 0;
+
+	return n && n <= (1ul << 20) && !(n & (n - 1)) ? (size_t)n : PD_FCACHE_SLOTS;
+}
+
 /* Where key k goes in the cache. */
-static size_t slot_of(struct fkey k)
+static size_t slot_of(const struct pd *d, struct fkey k)
 {
 	uint64_t h = (k.at ^ ((uint64_t)k.id << 40) ^ k.pid) * 0x9e3779b97f4a7c15ULL;
 
-	return (size_t)(h >> 40) & (PD_FCACHE_SLOTS - 1);
+	return (size_t)(h >> 40) & (d->fslots - 1);
 }
 
 /* The kernel's text map for a kernel ip in no map, when perf's would
@@ -180,7 +190,7 @@ static void lookup(struct pd *d, struct pd_proc *user, struct pd_rframe *f, int 
 {
 	struct pd_map *m = map_of(d, user, f);
 
-	fill(d, m, m ? slot_of(key_of(d, m, f->ip, raw)) : 0, f, raw);
+	fill(d, m, m ? slot_of(d, key_of(d, m, f->ip, raw)) : 0, f, raw);
 }
 
 static void put(struct pd *d, const struct pd_rframe *f)
@@ -357,7 +367,7 @@ static void emit_chain(struct pd *d, struct pd_proc *user)
 
 		d->curmap[i] = m;
 		if (m && !nameless(d, m)) {
-			d->curslot[i] = slot_of(key_of(d, m, d->cur[i].ip, 0));
+			d->curslot[i] = slot_of(d, key_of(d, m, d->cur[i].ip, 0));
 			__builtin_prefetch(&d->fcache[d->curslot[i]]);
 		}
 	}
@@ -418,7 +428,8 @@ void pd_emit(struct pd *d, const struct pd_sample *s)
 	d->st->samples++;
 	if (!d->out_started) {
 		d->out_started = 1;
-		d->fcache = xcalloc(PD_FCACHE_SLOTS, sizeof(*d->fcache));
+		d->fslots = fcache_slots();
+		d->fcache = xcalloc(d->fslots, sizeof(*d->fcache));
 		pd_out_start(d, d->stable ? d->workers : 1);
 	}
 	if (pd_out_begin(d, &h)) {

@@ -219,6 +219,7 @@ struct pd {
 	struct pd_fid *fids;		/* file ids (perfdata_fid.c), open addressing */
 	size_t nfids, fidcap;		/* entries, slots */
 	struct pd_fcache *fcache;	/* frames emitted lately (owned), or NULL */
+	size_t fslots;			/* its slots, a power of 2 */
 	uint32_t nameless_gen;		/* changes when a map's names may have
 					   (pd_map.nameless is then stale) */
 	uint32_t nomap_hint;		/* the collapser's note on frames in no map */
@@ -335,7 +336,7 @@ static inline void pd_emit_flush(struct pd *d)
 {
 	d->nameless_gen++;
 	if (d->fcache)
-		memset(d->fcache, 0, PD_FCACHE_SLOTS * sizeof(*d->fcache));
+		memset(d->fcache, 0, d->fslots * sizeof(*d->fcache));
 }
 
 /* A new map serial (never 0); the frame cache, keyed by them, is
