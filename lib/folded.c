@@ -202,6 +202,14 @@ static int writev_all(int fd, struct iovec *v, int cnt)
 			continue;
 		if (r < 0)
 			return -1;
+		if (r == 0) {	/* nothing taken: only empty pieces may be left */
+			while (cnt > 0 && v->iov_len == 0)
+				v++, cnt--;
+			if (cnt > 0) {
+				errno = EIO;
+				return -1;
+			}
+		}
 		for (; cnt > 0 && (size_t)r >= v->iov_len; v++, cnt--)
 			r -= (ssize_t)v->iov_len;
 		if (cnt > 0) {

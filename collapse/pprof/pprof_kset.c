@@ -10,7 +10,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifndef XXH_INLINE_ALL
 #define XXH_INLINE_ALL
+#endif
 #include <xxhash.h>
 
 #define PLACE_BITS 40
@@ -84,12 +86,13 @@ static const uint64_t mix[WORDS + 1] = {
 
 uint64_t pprof_kset_hash(const void *p, size_t len)
 {
-	const unsigned char *s = p, *m = ones + PPROF_KSET_WIDE - len;
+	const unsigned char *s = p, *m;
 	uint64_t h = len;
 	size_t i;
 
 	if (len > PPROF_KSET_WIDE)
 		return XXH3_64bits(s, len);
+	m = ones + PPROF_KSET_WIDE - len;
 	/* Each pair of words (masked, each with its own constant) folded;
 	 * the folds summed: the same work for every short key. */
 	for (i = 0; i < WORDS; i += 2)
@@ -167,12 +170,13 @@ static size_t add_new(struct pprof_kset *k, const void *s, size_t len, uint64_t 
  * than the compare). */
 static int same(const unsigned char *a, const unsigned char *b, size_t len)
 {
-	const unsigned char *m = ones + PPROF_KSET_WIDE - len;
 	uint64_t x, y, d = 0;
 	size_t i;
 
 	/* Short keys: every word, the bytes past them masked off. */
 	if (len <= PPROF_KSET_WIDE) {
+		const unsigned char *m = ones + PPROF_KSET_WIDE - len;
+
 		for (i = 0; i < WORDS; i++)
 			d |= (word(a + i * 8) ^ word(b + i * 8)) & word(m + i * 8);
 		return d == 0;
