@@ -100,22 +100,12 @@ static int key_part(const unsigned char *s, size_t at, size_t end, struct pend *
  * run of locations then a packed run of values ending it; else 0. */
 static int quick(const unsigned char *s, size_t n, struct pend *e, size_t *cnt)
 {
-	size_t i = 2, len;
+	size_t i = pprof_packed_locs(s, n);
 
-	if (n < 4 || s[0] != 0x0a)
-		return 0;
-	if ((len = s[1]) >= 0x80) {
-		if (s[2] >= 0x80)
-			return 0;
-		len = (len & 0x7f) | (size_t)s[2] << 7;
-		i = 3;
-	}
-	if (len > n - i || n - i - len < 3)
+	if (!i)
 		return 0;
 	e->key = s;
-	e->klen = i += len;
-	if (s[i] != 0x12 || s[i + 1] >= 0x80 || s[i + 1] != n - i - 2)
-		return 0;
+	e->klen = i;
 	for (*cnt = 0, i += 2; i < n;)
 		if (value(s, &i, n, e, cnt) < 0)
 			return 0;

@@ -420,22 +420,12 @@ static int quick_varint(const unsigned char *s, size_t *i, uint64_t *x)
 static int quick_sample(const unsigned char *s, size_t n, size_t want, size_t ntypes,
 			size_t *klen, uint64_t *v)
 {
-	size_t i = 2, len, cnt = 0;
+	size_t i = pprof_packed_locs(s, n), cnt = 0;
 	uint64_t x;
 
-	if (n < 4 || s[0] != 0x0a)
+	if (!i || s[n - 1] >= 0x80)
 		return 0;
-	if ((len = s[1]) >= 0x80) {
-		if (s[2] >= 0x80)
-			return 0;
-		len = (len & 0x7f) | (size_t)s[2] << 7;
-		i = 3;
-	}
-	if (len > n - i || n - i - len < 3)
-		return 0;
-	*klen = i += len;
-	if (s[i] != 0x12 || s[i + 1] >= 0x80 || s[i + 1] != n - i - 2 || s[n - 1] >= 0x80)
-		return 0;
+	*klen = i;
 	for (i += 2; i < n; cnt++) {
 		if (quick_varint(s, &i, &x) < 0)
 			return 0;

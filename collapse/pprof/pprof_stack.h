@@ -41,4 +41,29 @@ int pprof_stack_type(const struct pprof_prof *p, const char *name);
 void pprof_stack_add(const struct pprof_prof *p, int vi, int labels, struct strtab *t,
 		     struct fseq *seq, struct pprof_tally *st);
 
+/* Where the location field of sample s (n bytes) ends, when the sample
+ * is in the usual shape: a packed run of locations (field 1, its length
+ * in one or two bytes), then a packed run of values (field 2, its length
+ * in one byte) that ends the sample; else 0.  Inline: both readers call
+ * it for every sample. */
+static inline size_t pprof_packed_locs(const unsigned char *s, size_t n)
+{
+	size_t i = 2, len;
+
+	if (n < 4 || s[0] != 0x0a)
+		return 0;
+	if ((len = s[1]) >= 0x80) {
+		if (s[2] >= 0x80)
+			return 0;
+		len = (len & 0x7f) | (size_t)s[2] << 7;
+		i = 3;
+	}
+	if (len > n - i || n - i - len < 3)
+		return 0;
+	i += len;
+	if (s[i] != 0x12 || s[i + 1] >= 0x80 || s[i + 1] != n - i - 2)
+		return 0;
+	return i;
+}
+
 #endif
