@@ -61,6 +61,18 @@ const char *json_text(const struct json *j, size_t *len);
  * nothing.  Returns 0, or -1 (JSON_ERROR was met). */
 int json_skip(struct json *j, int tok);
 
+/* What to do with an object member: its name key (klen bytes,
+ * NUL-terminated, cut to 31: callers match short names) and its value's
+ * first token tok, which the callback reads through (json_skip when it
+ * has no use for it).  Returns 0, or -1 to stop. */
+typedef int json_member_fn(void *ctx, const char *key, size_t klen, int tok, void *arg);
+
+/* Hands each member of the object whose '{' j has just returned to
+ * fn(ctx, ..., arg) (json_members.c).  Returns the token it stopped at:
+ * JSON_OBJECT_END when every member was read, JSON_KEY when fn stopped
+ * it, JSON_ERROR on malformed input. */
+int json_members(struct json *j, json_member_fn *fn, void *ctx, void *arg);
+
 /* Nesting depth after the last token (0 at the top level). */
 int json_depth(const struct json *j);
 

@@ -114,8 +114,9 @@ static void name_node(struct cpuprofile *c, struct cpnode *nd, const struct call
 	add_name(c, buf, strlen(buf));
 }
 
-static int callframe_member(struct cpuprofile *c, const char *k, size_t kn, int tok, void *arg)
+static int callframe_member(void *ctx, const char *k, size_t kn, int tok, void *arg)
 {
+	struct cpuprofile *c = ctx;
 	struct callframe *cf = arg;
 	size_t n;
 	const char *t = json_text(c->j, &n);
@@ -131,34 +132,11 @@ static int callframe_member(struct cpuprofile *c, const char *k, size_t kn, int 
 	return 0;
 }
 
-/* What to do with an object member: key k (kn bytes, cut to 15), its
- * value's first token tok.  0, or -1 to stop. */
-typedef int member_fn(struct cpuprofile *c, const char *k, size_t kn, int tok, void *arg);
-
-/* The members of an object whose '{' was read, each to fn.  The token it
- * stopped at: JSON_OBJECT_END when all went well. */
-static int members(struct cpuprofile *c, member_fn *fn, void *arg)
-{
-	char key[16];
-	size_t n;
-	int tok;
-
-	while ((tok = json_next(c->j)) == JSON_KEY) {
-		const char *k = json_text(c->j, &n);
-
-		n = n < sizeof(key) ? n : sizeof(key) - 1;
-		memcpy(key, k, n);
-		if (fn(c, key, n, json_next(c->j), arg) < 0)
-			break;
-	}
-	return tok;
-}
-
 static int callframe(struct cpuprofile *c, int tok, struct callframe *cf)
 {
 	if (tok != JSON_OBJECT)
 		return odd(c, tok);
-	return members(c, callframe_member, cf) == JSON_OBJECT_END ? 0 : -1;
+	return json_members(c->j, callframe_member, c, cf) == JSON_OBJECT_END ? 0 : -1;
 }
 
 static int node(struct cpuprofile *c, uint32_t parent);
@@ -261,8 +239,10 @@ static int ids(struct cpuprofile *c, int tok, int64_t **v, size_t *nv, size_t *c
 	return 0;
 }
 
-static int top_member(struct cpuprofile *c, const char *k, size_t kn, int tok, void *arg)
+static int top_member(void *ctx, const char *k, size_t kn, int tok, void *arg)
 {
+	struct cpuprofile *c = ctx;
+
 	(void)arg;
 	if ((kn == 5 && memcmp(k, "nodes", 5) == 0 && tok == JSON_ARRAY)) {
 		while ((tok = json_next(c->j)) != JSON_ARRAY_END)
@@ -452,7 +432,7 @@ int cpuprofile_read(struct json *j, struct chrome_opts *o)
 	c.j = j;
 	c.o = o;
 	if ((tok = json_next(j)) == JSON_OBJECT)
-		tok = members(&c, top_member, NULL);
+		tok = json_members(j, top_member, &c, NULL);
 	if (tok != JSON_OBJECT_END || json_next(j) != JSON_END) {
 		o->warn(o->ctx, o->name, 0, tok == JSON_ERROR || json_next(j) == JSON_ERROR ?
 			json_error(j) : "not a JSON object");
@@ -506,7 +486,7 @@ int cpuprofile_object(struct cpuprofile *c, int tok)
 {
 	if (tok != JSON_OBJECT)
 		return odd(c, tok);
-	return members(c, top_member, NULL) == JSON_OBJECT_END ? 0 : -1;
+	return json_members(c->j, top_member, c, NULL) == JSON_OBJECT_END ? 0 : -1;
 }
 
 int cpuprofile_deltas(struct cpuprofile *c, int tok)

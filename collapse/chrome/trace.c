@@ -104,47 +104,43 @@ static void id_text(struct tr *r, int tok, char *dst, size_t cap)
 	dst[n] = '\0';
 }
 
-/* args.data (tok its first token): its cpuProfile and timeDeltas into
- * r->piece. */
-static int args_data(struct tr *r, int tok)
+/* The members of an object value (tok its first token; anything else is
+ * passed over) to fn. */
+static int object(struct tr *r, int tok, json_member_fn *fn)
 {
-	size_t n;
-	int rc = 0;
-
 	if (tok != JSON_OBJECT)
 		return json_skip(r->j, tok);
-	while (rc == 0 && (tok = json_next(r->j)) == JSON_KEY) {
-		const char *k = json_text(r->j, &n);
-		int is_prof = n == 10 && memcmp(k, "cpuProfile", 10) == 0;
-		int is_deltas = n == 10 && memcmp(k, "timeDeltas", 10) == 0;
-
-		tok = json_next(r->j);
-		if (is_prof)
-			rc = cpuprofile_object(r->piece, tok);
-		else if (is_deltas)
-			rc = cpuprofile_deltas(r->piece, tok);
-		else
-			rc = json_skip(r->j, tok) < 0 ? -1 : 0;
-	}
-	return rc == 0 && tok == JSON_OBJECT_END ? 0 : -1;
+	return json_members(r->j, fn, r, NULL) == JSON_OBJECT_END ? 0 : -1;
 }
 
-/* An event's args (tok its first token): only data matters. */
+/* A member of args.data: its cpuProfile and timeDeltas into r->piece. */
+static int data_member(void *ctx, const char *k, size_t n, int tok, void *arg)
+{
+	struct tr *r = ctx;
+
+	(void)arg;
+	if (n == 10 && memcmp(k, "cpuProfile", 10) == 0)
+		return cpuprofile_object(r->piece, tok);
+	if (n == 10 && memcmp(k, "timeDeltas", 10) == 0)
+		return cpuprofile_deltas(r->piece, tok);
+	return json_skip(r->j, tok) < 0 ? -1 : 0;
+}
+
+/* A member of an event's args: only data matters. */
+static int args_member(void *ctx, const char *k, size_t n, int tok, void *arg)
+{
+	struct tr *r = ctx;
+
+	(void)arg;
+	if (n == 4 && memcmp(k, "data", 4) == 0)
+		return object(r, tok, data_member);
+	return json_skip(r->j, tok) < 0 ? -1 : 0;
+}
+
+/* An event's args (tok its first token). */
 static int args(struct tr *r, int tok)
 {
-	size_t n;
-	int rc = 0;
-
-	if (tok != JSON_OBJECT)
-		return json_skip(r->j, tok);
-	while (rc == 0 && (tok = json_next(r->j)) == JSON_KEY) {
-		const char *k = json_text(r->j, &n);
-		int is_data = n == 4 && memcmp(k, "data", 4) == 0;
-
-		tok = json_next(r->j);
-		rc = is_data ? args_data(r, tok) : json_skip(r->j, tok) < 0 ? -1 : 0;
-	}
-	return rc == 0 && tok == JSON_OBJECT_END ? 0 : -1;
+	return object(r, tok, args_member);
 }
 
 /* A sampled profile's piece (read into r->piece) onto its profile: by pid

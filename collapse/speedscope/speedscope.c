@@ -105,30 +105,18 @@ static int frames(struct ss *s, int tok)
 	return 0;
 }
 
-/* The members of an object, each handed to fn (key in json_text). */
-typedef int member_fn(struct ss *s, const char *key, size_t klen, int tok, void *arg);
-
-static int members(struct ss *s, int tok, member_fn *fn, void *arg)
+/* The members of an object (tok its first token), each to fn. */
+static int object(struct ss *s, int tok, json_member_fn *fn, void *arg)
 {
 	if (tok != JSON_OBJECT)
 		return odd(s, tok);
-	while ((tok = json_next(s->j)) == JSON_KEY) {
-		size_t n;
-		char key[32];
-		const char *k = json_text(s->j, &n);
-
-		if (n >= sizeof(key))
-			n = sizeof(key) - 1;
-		memcpy(key, k, n);
-		key[n] = '\0';
-		if (fn(s, key, n, json_next(s->j), arg) < 0)
-			return -1;
-	}
-	return tok == JSON_OBJECT_END ? 0 : -1;
+	return json_members(s->j, fn, s, arg) == JSON_OBJECT_END ? 0 : -1;
 }
 
-static int shared_member(struct ss *s, const char *key, size_t klen, int tok, void *arg)
+static int shared_member(void *ctx, const char *key, size_t klen, int tok, void *arg)
 {
+	struct ss *s = ctx;
+
 	(void)arg;
 	(void)klen;
 	if (strcmp(key, "frames") == 0)
@@ -201,8 +189,9 @@ static int weights(struct ss *s, struct ssprof *p, int tok)
 	return 0;
 }
 
-static int event_member(struct ss *s, const char *key, size_t klen, int tok, void *arg)
+static int event_member(void *ctx, const char *key, size_t klen, int tok, void *arg)
 {
+	struct ss *s = ctx;
 	struct ssev *e = arg;
 	size_t n;
 	const char *t = json_text(s->j, &n);
@@ -229,7 +218,7 @@ static int events(struct ss *s, struct ssprof *p, int tok)
 	while ((tok = json_next(s->j)) != JSON_ARRAY_END) {
 		struct ssev e = { 0, 0, UINT32_MAX, 2, 0 };
 
-		if (tok == JSON_ERROR || members(s, tok, event_member, &e) < 0)
+		if (tok == JSON_ERROR || object(s, tok, event_member, &e) < 0)
 			return -1;
 		if (e.open == 2 || e.frame == UINT32_MAX) {
 			if (!s->bad++)
@@ -266,8 +255,9 @@ static void unit(struct ss *s, const char *t)
 			snprintf(s->unit, sizeof(s->unit), "%s", units[i][1]);
 }
 
-static int profile_member(struct ss *s, const char *key, size_t klen, int tok, void *arg)
+static int profile_member(void *ctx, const char *key, size_t klen, int tok, void *arg)
 {
+	struct ss *s = ctx;
 	struct ssprof *p = arg;
 	size_t n;
 	const char *t = json_text(s->j, &n);
@@ -302,17 +292,19 @@ static int profiles(struct ss *s, int tok)
 		}
 		xgrow(&s->p, &s->pcap, s->np + 1, sizeof(*s->p));
 		memset(&s->p[s->np++], 0, sizeof(*s->p));
-		if (members(s, tok, profile_member, &s->p[s->np - 1]) < 0)
+		if (object(s, tok, profile_member, &s->p[s->np - 1]) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-static int top_member(struct ss *s, const char *key, size_t klen, int tok, void *arg)
+static int top_member(void *ctx, const char *key, size_t klen, int tok, void *arg)
 {
+	struct ss *s = ctx;
+
 	(void)klen;
 	if (strcmp(key, "shared") == 0)
-		return members(s, tok, shared_member, arg);
+		return object(s, tok, shared_member, arg);
 	if (strcmp(key, "profiles") == 0)
 		return profiles(s, tok);
 	return json_skip(s->j, tok);
@@ -498,7 +490,7 @@ int speedscope_read(struct json *j, struct speedscope_opts *o)
 	s.j = j;
 	s.o = o;
 	tok = json_next(j);
-	if (members(&s, tok, top_member, NULL) < 0 || json_next(j) != JSON_END) {
+	if (object(&s, tok, top_member, NULL) < 0 || json_next(j) != JSON_END) {
 		snprintf(msg, sizeof(msg), "%s", json_error(j));
 		o->warn(o->ctx, o->name, 0, msg);
 		rc = 1;
