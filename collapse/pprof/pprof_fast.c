@@ -276,14 +276,8 @@ struct res {
 /* The frame of name (n bytes), tidied as pprof_stack tidies it. */
 static uint32_t name_id(struct res *r, const char *s, size_t n)
 {
-	size_t i;
-
 	xgrow(&r->name, &r->ncap, n + 1, 1);
-	for (i = 0; i < n; i++) {
-		char c = s[i];
-
-		r->name[i] = c == ';' ? ':' : c == '\n' || c == '\r' || c == '\t' ? ' ' : c;
-	}
+	pprof_tidy_name(r->name, s, n);
 	return pprof_set_name(r->set, r->name, n);
 }
 

@@ -88,16 +88,8 @@ int pprof_stack_type(const struct pprof_prof *p, const char *name)
 /* Appends n bytes of s to *b (*len, *cap), tidied for a frame name. */
 static void put_name(char **b, size_t *len, size_t *cap, const char *s, size_t n)
 {
-	size_t i;
-	char *d;
-
 	xgrow(b, cap, *len + n + 1, 1);
-	d = *b + *len;
-	for (i = 0; i < n; i++) {
-		char c = s[i];
-
-		d[i] = c == ';' ? ':' : c == '\n' || c == '\r' || c == '\t' ? ' ' : c;
-	}
+	pprof_tidy_name(*b + *len, s, n);
 	*len += n;
 }
 

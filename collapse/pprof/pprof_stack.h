@@ -41,6 +41,20 @@ int pprof_stack_type(const struct pprof_prof *p, const char *name);
 void pprof_stack_add(const struct pprof_prof *p, int vi, int labels, struct strtab *t,
 		     struct fseq *seq, struct pprof_tally *st);
 
+/* Copies the n bytes at s to d tidied for a frame name, as every pprof
+ * frame is: ';' (it splits frames) becomes ':', line ends and tabs a
+ * space. */
+static inline void pprof_tidy_name(char *d, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		d[i] = c == ';' ? ':' : c == '\n' || c == '\r' || c == '\t' ? ' ' : c;
+	}
+}
+
 /* Where the location field of sample s (n bytes) ends, when the sample
  * is in the usual shape: a packed run of locations (field 1, its length
  * in one or two bytes), then a packed run of values (field 2, its length
