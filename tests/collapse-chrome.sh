@@ -39,6 +39,20 @@ cmp -s "$CHX/out" "$CHX/want" && pass "chrome: trace events B/E and X on two thr
 	|| fail "chrome: trace events B/E and X" "$(diff "$CHX/want" "$CHX/out")"
 grep -q '1 end events ("E") with no begin' "$CHX/err" && grep -q '1 begin events ("B") never ended' "$CHX/err" \
 	&& pass "chrome: unmatched E and unended B are counted" || fail "chrome: unmatched events counted" "$(cat "$CHX/err")"
+# stackcollapse-chrome-tracing, the script's drop-in, is the same reader:
+# the same lines from a file and from stdin, exit 1 and the byte on
+# malformed JSON, and a profile with no duration events refused.
+"$B/stackcollapse-chrome-tracing" "$CHD/be.json" 2> /dev/null | cmp -s - "$CHX/want" \
+	&& "$B/stackcollapse-chrome-tracing" < "$CHD/be.json" 2> /dev/null | cmp -s - "$CHX/want" \
+	&& pass "stackcollapse-chrome-tracing: B/E and X events, from a file and stdin" \
+	|| fail "stackcollapse-chrome-tracing: B/E and X events" "$("$B/stackcollapse-chrome-tracing" "$CHD/be.json" 2>&1)"
+printf '{"traceEvents": [{"ph": "X", "ts": 1, "dur": 2, "name": "a"} {' > "$CHX/bad1.json"
+expect_exit 1 "stackcollapse-chrome-tracing: malformed trace: exit 1" "$B/stackcollapse-chrome-tracing" "$CHX/bad1.json"
+expect_err "stackcollapse-chrome-tracing: malformed trace names file and byte" "bad1.json: expected ',' or ']' at byte 61"
+expect_exit 1 "stackcollapse-chrome-tracing: a cpuprofile has no duration events" \
+	"$B/stackcollapse-chrome-tracing" "$CHD/parents.cpuprofile"
+expect_err "stackcollapse-chrome-tracing: says why a cpuprofile is refused" 'no duration events'
+
 # The bare event array, and one cut short (a partial trace: read as is).
 python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["traceEvents"]))' "$CHD/be.json" > "$CHX/arr.json" 2>/dev/null
 chc "$CHX/arr.json" | cmp -s - "$CHX/want" && pass "chrome: a bare event array" || fail "chrome: a bare event array"
@@ -141,6 +155,9 @@ json.dump({"traceEvents": [e for e in d if isinstance(e, dict) and e.get("ph") =
 			"$CHS/$_f" "$CHX/x.json"
 		python3 "$_fg" "$CHX/x.json" > "$CHX/fg.out"
 		"$B/flame" --format chrome-trace --to collapsed "$CHX/x.json" -o "$CHX/fl.out" 2> /dev/null
+		"$B/stackcollapse-chrome-tracing" "$CHX/x.json" 2> /dev/null | cmp -s - "$CHX/fl.out" \
+			&& pass "stackcollapse-chrome-tracing: $_f as flame --to collapsed" \
+			|| fail "stackcollapse-chrome-tracing: $_f as flame --to collapsed"
 		_d=$(python3 tests/tools/normfolded.py --help >/dev/null 2>&1; python3 -c 'import sys, collections
 def load(p):
     c = collections.Counter()

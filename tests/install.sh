@@ -13,7 +13,7 @@ IN_TOOLS="flame flamegraph difffolded stackfilter stackcollapse-perf stackcollap
 stackcollapse-dtrace stackcollapse-sample stackcollapse-recursive stackcollapse-guess stackcollapse-vtune stackcollapse-ghcprof stackcollapse-xctrace stackcollapse-instruments stackcollapse-bpftrace stackcollapse-jstack stackcollapse-gdb stackcollapse-lnt
 stackcollapse-stap stackcollapse-elfutils stackcollapse-aix stackcollapse-pmc stackcollapse-faulthandler stackcollapse-wcp
 stackcollapse-ljp stackcollapse-java-exceptions stackcollapse-ibmjava stackcollapse-go stackcollapse-vtune-mc stackcollapse-xdebug
-stackcollapse-perf-sched stackcollapse-pprof"
+stackcollapse-perf-sched stackcollapse-pprof stackcollapse-chrome-tracing"
 IN_VERSION=$(sed -n 's/^VERSION *:= *//p' Makefile)
 
 # inst_make ARGS...: make as make check was run (its variables come in
@@ -259,6 +259,7 @@ inst_run() {
 	stackcollapse-xdebug) "$_b" tests/data/xdebug/own.xt > "$IN/run.out" ;;
 	stackcollapse-perf-sched) "$_b" tests/data/perfsched/own.txt > "$IN/run.out" ;;
 	stackcollapse-pprof) "$_b" tests/data/pprof/basic.pb.gz > "$IN/run.out" ;;
+	stackcollapse-chrome-tracing) "$_b" tests/data/chrome/be.json > "$IN/run.out" ;;
 	*) echo "no input for $1"; return ;;
 	esac 2> "$IN/run.err" || { echo "exit $?: $(head -c 300 "$IN/run.err")"; return; }
 	case $1 in
@@ -267,6 +268,21 @@ inst_run() {
 	*) grep -qE '^[^ ].* [0-9]+$' "$IN/run.out" || echo "no collapsed stacks: $(head -c 300 "$IN/run.out")" ;;
 	esac
 }
+
+# Every installed tool is one this suite runs, and both completions
+# register it (bash-completion loads the file by the tool's name, but
+# the file's `complete` line decides which names it serves).
+_got=$(ls "$D/usr/bin" | sort | tr '\n' ' ')
+_want=$(printf '%s\n' $IN_TOOLS | sort | tr '\n' ' ')
+[ "$_got" = "$_want" ] && pass "install: the installed tools are the ones tested" \
+	|| fail "install: the installed tools are the ones tested" "installed: $_got; tested: $_want"
+_miss=$(for _t in $IN_TOOLS; do
+	sed -n 1p completions/_flame | tr ' ' '\n' | grep -qx "$_t" || printf 'zsh:%s ' "$_t"
+	sed -n '/^complete /,/[^\\]$/p' completions/flame.bash | tr ' \t\\' '\n\n\n' | grep -qx "$_t" \
+		|| printf 'bash:%s ' "$_t"
+done)
+[ -z "$_miss" ] && pass "install: the bash and zsh completions register every tool" \
+	|| fail "install: the bash and zsh completions register every tool" "missing: $_miss"
 
 have_man=0
 command -v man > /dev/null 2>&1 && have_man=1
