@@ -29,7 +29,7 @@ measure() {
 }
 
 # BENCH_ONLY="perf flame" runs only those sections (flamegraph, perf, etw,
-# etl, pprof, jfr, perfview, flame, stackops, collapsers, json, real, perfdata, browser); the perf input is still made when flame needs it.
+# etl, pprof, jfr, perfview, flame, stackops, collapsers, perbyte, json, real, perfdata, browser); the perf input is still made when flame needs it.
 section() { [ -z "${BENCH_ONLY:-}" ] || case " $BENCH_ONLY " in *" $1 "*) true ;; *) false ;; esac; }
 if section flamegraph; then
 big=$OUT/big.folded
@@ -373,6 +373,13 @@ printf '%-8s %-28s %7.3f s CPU %6.0f MB/s (perf script text, %.1f MB)\n' ours "s
 	"$(awk "BEGIN { print $size / 1e6 / $c }")" "$(awk "BEGIN { print $size / 1e6 }")"
 rm -f "$OUT"/c.cpu "$OUT"/c.stat "$OUT"/c.ours "$OUT"/c.inferno
 
+fi
+
+if section perbyte; then
+# ---- issue 20's targets in one run: dtrace, sample and pprof per byte
+# against the perf collapser, and against inferno (bench/perbyte.sh) ----
+echo "---- collapsers per byte (bench/perbyte.sh) ----"
+B=$B OUT=$OUT sh bench/perbyte.sh
 fi
 
 if section json; then

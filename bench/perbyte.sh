@@ -1,0 +1,97 @@
+#!/bin/sh
+# Issue 20's speed targets in one run: stackcollapse-dtrace, -sample and
+# -pprof on ~100 MB inputs, per byte against stackcollapse-perf (one
+# thread) on perf script text, and against inferno's collapser of the same
+# format.  Every program runs once a round, in turns, ROUNDS rounds
+# (default 7); CPU time (user + sys) is from `perf stat -e task-clock`
+# (to the millisecond) when perf runs here, else from GNU time (10 ms
+# steps); medians.  MB/s are of the input per CPU second.
+#
+# Inputs (made by make bench's collapsers and pprof sections, which this
+# runs first when one is missing), in OUT (default bench/out):
+#   big.dtrace, big.sample  real inputs repeated with names changed, so
+#                           nearly every stack is new (78,812 in sample's)
+#   rep.sample              the same report repeated as it is
+#   big.pprof, few.pprof    generated profiles: 100k and 1k distinct stacks
+#   perf106.txt             tests/data/perf's recordings repeated
+#   perf100.txt             the first 100 MB of a real recording (or the
+#                           test recordings repeated when there is none)
+# INFERNO_BIN: where inferno-collapse-{dtrace,sample} are (else PATH).
+# BEFORE: a build directory of an older flame to run in the same turns.
+B=${B:-build}
+OUT=${OUT:-bench/out}
+ROUNDS=${ROUNDS:-7}
+IBIN=${INFERNO_BIN:-$(dirname "$(command -v inferno-collapse-dtrace || echo ./x)")}
+mkdir -p "$OUT"
+
+for f in big.dtrace big.sample rep.sample perf106.txt; do
+	[ -s "$OUT/$f" ] || { BENCH_ONLY=collapsers CROUNDS=1 B=$B sh bench/run.sh > /dev/null; break; }
+done
+for f in big.pprof few.pprof perf100.txt; do
+	[ -s "$OUT/$f" ] || { B=$B OUT=$OUT sh bench/pprof.sh > /dev/null; break; }
+done
+
+use_perf=0
+perf stat -e task-clock -x, -o "$OUT/pb.cpu" true 2> /dev/null && use_perf=1
+# cpu_ms CMD...: the CPU milliseconds of one run, output thrown away.
+cpu_ms() {
+	if [ $use_perf = 1 ]; then
+		perf stat -e task-clock -x, -o "$OUT/pb.cpu" -- "$@" > /dev/null 2>&1
+		awk -F, '/task-clock/ { printf "%.1f\n", $1 }' "$OUT/pb.cpu"
+	else
+		/usr/bin/time -f '%U %S' -o "$OUT/pb.cpu" "$@" > /dev/null 2>&1
+		awk '{ printf "%.1f\n", ($1 + $2) * 1000 }' "$OUT/pb.cpu"
+	fi
+}
+
+# The runs: "NAME INPUT PROGRAM ARGS...", one a line.
+{
+	echo "perf-real perf100.txt $B/stackcollapse-perf --threads 1"
+	echo "perf-tests perf106.txt $B/stackcollapse-perf --threads 1"
+	echo "dtrace big.dtrace $B/stackcollapse-dtrace"
+	echo "sample big.sample $B/stackcollapse-sample"
+	echo "sample-repeated rep.sample $B/stackcollapse-sample"
+	echo "pprof big.pprof $B/stackcollapse-pprof"
+	echo "pprof-1k few.pprof $B/stackcollapse-pprof"
+	if [ -x "$IBIN/inferno-collapse-dtrace" ]; then
+		echo "inferno-dtrace big.dtrace $IBIN/inferno-collapse-dtrace --nthreads 1"
+		echo "inferno-sample big.sample $IBIN/inferno-collapse-sample"
+		echo "inferno-sample-repeated rep.sample $IBIN/inferno-collapse-sample"
+	fi
+	if [ -n "${BEFORE:-}" ]; then
+		echo "before-sample big.sample $BEFORE/stackcollapse-sample"
+		echo "before-pprof big.pprof $BEFORE/stackcollapse-pprof"
+		echo "before-perf-real perf100.txt $BEFORE/stackcollapse-perf --threads 1"
+	fi
+} > "$OUT/pb.runs"
+
+cat "$OUT"/big.dtrace "$OUT"/big.sample "$OUT"/rep.sample "$OUT"/big.pprof "$OUT"/few.pprof \
+	"$OUT"/perf100.txt "$OUT"/perf106.txt > /dev/null
+: > "$OUT/pb.t"
+r=0
+while [ $r -lt "$ROUNDS" ]; do
+	r=$((r + 1))
+	while read -r name in prog; do
+		# shellcheck disable=SC2086
+		echo "$name $(cpu_ms $prog "$OUT/$in") $(wc -c < "$OUT/$in")" >> "$OUT/pb.t"
+	done < "$OUT/pb.runs"
+done
+
+echo "per byte, $ROUNDS rounds in turns, median CPU ($([ $use_perf = 1 ] && echo 'perf stat task-clock' || echo 'GNU time'))"
+awk '{ n[$1]++; v[$1, n[$1]] = $2; size[$1] = $3; if (!($1 in order)) { order[$1] = ++k; names[k] = $1 } }
+	function median(x,   i, j, t, a) {
+		for (i = 1; i <= n[x]; i++) a[i] = v[x, i]
+		for (i = 2; i <= n[x]; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+		return a[int((n[x] + 1) / 2)]
+	}
+	END {
+		for (i = 1; i <= k; i++) { m = names[i]; ms[m] = median(m); mbs[m] = size[m] / 1e3 / ms[m] }
+		printf "%-24s %8s %9s %8s %10s %10s %10s\n", "program", "MB", "CPU ms", "MB/s", "/perf-real", "/perf-tests", "inferno x"
+		for (i = 1; i <= k; i++) {
+			m = names[i]; p = m; sub(/^(inferno|before)-/, "", p)
+			inf = ("inferno-" m in ms) ? sprintf("%.1fx", ms["inferno-" m] / ms[m]) : ""
+			printf "%-24s %8.1f %9.1f %8.0f %10.2f %10.2f %10s\n", m, size[m] / 1e6, ms[m], mbs[m],
+				mbs[m] / mbs["perf-real"], mbs[m] / mbs["perf-tests"], inf
+		}
+	}' "$OUT/pb.t"
+rm -f "$OUT/pb.cpu"
