@@ -49,6 +49,33 @@ printf 'Call graph:\n    3 Thread_9   DispatchQueue_1: com.apple.main-thread  (s
 printf 'Thread_9   DispatchQueue_1: com.apple.main-thread;a`main 3\n' > "$SX/queue.want"
 sa_same "a thread's queue name is no module" "$SX/queue.want" "$SX/queue.txt"
 
+# The stacks are written from a tree walk (sample_tree), not sorted as
+# strings: a node's own stack sorts as its name, those under it as its name
+# and ';', so names with a byte below ';' after another's name (' ', '\t',
+# '!', '.', ':') come between "T;a`f" and "T;a`f;..."; a byte above 0x7f
+# after them; a ';' in a name splits it ("f;g" is f's child g, summed with
+# the g below f without modules); an empty name is a frame.
+printf 'Call graph:\n    20 T\n    + 3 f  (in a)\n    + 2 f  (in a) + 4\n    + ! 1 x  (in a)\n    + ! 1 g;h  (in a)\n    + ! 1 g  (in a)\n    + 1 f!  (in a)\n    + 1 f.cold  (in a)\n    + 1 f g  (in a)\n    + 1 f\tz  (in a)\n    + 1 f\303\251  (in a)\n    + 1 f;g  (in a)\n    + 1 f;  (in a)\n    + 1 f  (in b)\n    + 1 (in a)\n    + 1 [f]\n    + 1 f:  (in a)\n    + 1 f:x  (in a)\nTotal number in stack\n' > "$SX/order.txt"
+printf 'T;[f] 1\nT;a` 1\nT;a`f 3\nT;a`f\tz 1\nT;a`f g 1\nT;a`f! 1\nT;a`f.cold 1\nT;a`f: 1\nT;a`f:x 1\nT;a`f; 1\nT;a`f;a`g 1\nT;a`f;a`g;h 1\nT;a`f;a`x 1\nT;a`f;g 1\nT;a`f\303\251 1\nT;b`f 1\n' > "$SX/order.want"
+sa_same "sorted: names after a prefix name, ';' in names" "$SX/order.want" "$SX/order.txt"
+printf 'T; 1\nT;[f] 1\nT;f 4\nT;f\tz 1\nT;f g 1\nT;f! 1\nT;f.cold 1\nT;f: 1\nT;f:x 1\nT;f; 1\nT;f;g 2\nT;f;g;h 1\nT;f;x 1\nT;f\303\251 1\n' > "$SX/order-nm.want"
+sa_same "sorted, --no-modules: a name's ';' joins a frame" "$SX/order-nm.want" --no-modules "$SX/order.txt"
+# The same stacks as flame's (which keeps them as strings in a table), for
+# several inputs at once, from stdin and with CRLF line ends.
+for _o in default no-modules; do
+	_a=; [ "$_o" = no-modules ] && _a=--no-modules
+	set -- "$SD/own.txt" "$SX/order.txt" "$SD/own.txt" "$SX/dup.txt"
+	[ -f "$SC/sample.txt" ] && set -- "$@" "$SC/sample.txt"
+	"$B/flame" $_a --format sample --collapsed -o "$SX/flame.folded" "$@" 2> /dev/null
+	sa_same "several inputs ($_o): flame's stacks" "$SX/flame.folded" -q $_a "$@"
+	sed 's/$/\r/' "$SX/order.txt" > "$SX/crlf.txt"
+	"$B/flame" $_a --format sample --collapsed -o "$SX/flame.folded" "$SX/order.txt" 2> /dev/null
+	sa_same "CRLF ($_o): flame's stacks" "$SX/flame.folded" $_a "$SX/crlf.txt"
+	"$SSA" $_a < "$SX/order.txt" > "$SX/out" 2> "$SX/err"
+	cmp -s "$SX/out" "$SX/flame.folded" && pass "sample: stdin ($_o): flame's stacks" \
+		|| fail "sample: stdin ($_o): flame's stacks" "$(diff "$SX/flame.folded" "$SX/out" | head -6)"
+done
+
 # Bad lines: named with their line, skipped, the rest kept; exit 0.
 printf 'Call graph:\n    9 Thread_1\n    + 9 main  (in a)\n    +   x f  (in a)\n    +  1 odd  (in a)\n    + |:!\n+ 2 nospaces\n    +   4 g  (in a)\nTotal number in stack\n' > "$SX/bad.txt"
 expect_exit 0 "sample: bad lines are warnings" "$SSA" "$SX/bad.txt"

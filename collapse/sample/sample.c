@@ -1,9 +1,11 @@
 /* sample: the collapser.  The path from the root to the current node is
  * kept joined ("a;b;c") with where each frame ends, so a leaf's stack is
- * there to add as it is. */
+ * there to add as it is; or, with a tree to add to, as the tree's node of
+ * each frame (no stack is ever joined then). */
 #include "sample.h"
 #include "folded.h"
 #include "rustsym.h"
+#include "sample_tree.h"
 #include "strtab.h"
 #include "xalloc.h"
 
@@ -28,13 +30,16 @@ struct sample {
 	struct sample_opts o;		/* options */
 	struct strtab *t;		/* stacks out */
 	struct fseq *seq;		/* input order, or NULL */
+	struct sample_tree *tree;	/* stacks out instead of t, or NULL */
 	collect_warn_fn *warn;		/* messages */
 	void *ctx;			/* for warn */
 	const char *name;		/* the input */
 	int state;			/* BEFORE, GRAPH or AFTER the call graph */
-	char *path;			/* the current node's stack, joined */
+	char *path;			/* the current node's stack, joined (with
+					   tree: the frame being added) */
 	size_t len, cap;		/* its length and room */
-	size_t *ends;			/* where each of its frames ends */
+	size_t *ends;			/* where each of its frames ends (with
+					   tree: each one's node) */
 	size_t depth, ecap;		/* how many frames, and room */
 	uint64_t samples;		/* the current node's count */
 	int marked;			/* 1: open1 and openz are known */
@@ -68,6 +73,7 @@ struct sample *sample_new(const struct sample_opts *o, struct strtab *t, struct 
 		s->o = *o;
 	s->t = t;
 	s->seq = seq;
+	s->tree = seq ? NULL : s->o.tree;
 	s->warn = warn;
 	s->ctx = ctx;
 	s->name = name;
@@ -111,23 +117,43 @@ static void flush(struct sample *s)
 	s->pending = 0;
 }
 
+/* Whether the frame leaf (n bytes) is a wait.  With a ';' in it, the
+ * tree has the part after the last one: no wait's name holds a ';', so
+ * the answer is the same. */
+static int is_idle(const char *leaf, size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; i < sizeof(idle) / sizeof(idle[0]); i++) {
+		k = idle[i].n;
+		if (n >= k && leaf[n - 1] == idle[i].s[k - 1] && memcmp(leaf + n - k, idle[i].s, k) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* The current node's stack, unless its leaf is a wait.  It is added with
  * the next one (or at the end), its table slot loaded in the meantime:
  * with every stack new, that slot is a cache miss otherwise. */
 static void emit(struct sample *s)
 {
 	const char *leaf;
-	size_t i, n, k;
+	size_t n;
 
 	if (s->depth == 0)
 		return;
+	if (s->tree) {
+		leaf = sample_tree_name(s->tree, (uint32_t)s->ends[s->depth - 1], &n);
+		if (is_idle(leaf, n))
+			return;
+		sample_tree_add(s->tree, (uint32_t)s->ends[s->depth - 1], s->samples);
+		s->st.stacks++;
+		return;
+	}
 	leaf = s->path + (s->depth > 1 ? s->ends[s->depth - 2] + 1 : 0);
 	n = (size_t)(s->path + s->len - leaf);
-	for (i = 0; i < sizeof(idle) / sizeof(idle[0]); i++) {
-		k = idle[i].n;
-		if (n >= k && leaf[n - 1] == idle[i].s[k - 1] && memcmp(leaf + n - k, idle[i].s, k) == 0)
-			return;
-	}
+	if (is_idle(leaf, n))
+		return;
 	flush(s);
 	if (s->len >= s->pcap)	/* at least a byte: memcpy wants a buffer */
 		xgrow(&s->pend, &s->pcap, s->len + 1, 1);
@@ -138,6 +164,34 @@ static void emit(struct sample *s)
 	s->pcount = s->samples;
 	s->pending = 1;
 	s->st.stacks++;
+}
+
+/* push for a tree: the node of the frame under the current one.  A ';'
+ * in the frame splits it in the stack written, so it does in the tree:
+ * one string, one node. */
+static void tree_push(struct sample *s, const char *mod, size_t mlen, const char *fn, size_t flen)
+{
+	uint32_t node = s->depth > 0 ? (uint32_t)s->ends[s->depth - 1] : SAMPLE_TREE_ROOT;
+	const char *semi;
+
+	if (mlen) {
+		if (mlen + flen + 1 > s->cap)
+			xgrow(&s->path, &s->cap, mlen + flen + 1, 1);
+		memcpy(s->path, mod, mlen);
+		s->path[mlen] = '`';
+		memcpy(s->path + mlen + 1, fn, flen);
+		fn = s->path;
+		flen += mlen + 1;
+	}
+	while ((semi = memchr(fn, ';', flen)) != NULL) {
+		node = sample_tree_child(s->tree, node, fn, (size_t)(semi - fn));
+		flen -= (size_t)(semi - fn) + 1;
+		fn = semi + 1;
+	}
+	node = sample_tree_child(s->tree, node, fn, flen);
+	if (s->depth >= s->ecap)
+		xgrow(&s->ends, &s->ecap, s->depth + 1, sizeof(*s->ends));
+	s->ends[s->depth++] = node;
 }
 
 /* Appends a frame "module`function" (or the function alone) to the path. */
@@ -152,6 +206,10 @@ static void push(struct sample *s, const char *mod, size_t mlen, const char *fn,
 			fn = f;
 			flen = fixed;
 		}
+	}
+	if (s->tree) {
+		tree_push(s, mod, mlen, fn, flen);
+		return;
 	}
 	if (s->len + mlen + flen + 3 > s->cap)	/* xgrow's test, without its call */
 		xgrow(&s->path, &s->cap, s->len + mlen + flen + 3, 1);
@@ -320,7 +378,8 @@ static void graph_line(struct sample *s, const char *p, size_t n, unsigned long 
 	if (depth <= s->depth) {
 		emit(s);
 		s->depth = depth - 1;
-		s->len = depth > 1 ? s->ends[depth - 2] : 0;
+		if (!s->tree)
+			s->len = depth > 1 ? s->ends[depth - 2] : 0;
 	} else if (depth > s->depth + 1) {
 		bad(s, lineno, "the indent skips a level (filled with \"" MISSING "\")");
 		s->samples = 0;

@@ -17,6 +17,8 @@
 struct sample_opts {
 	struct ctool_common common;	/* -q */
 	int no_modules;			/* function names without their module */
+	struct sample_tree *tree;	/* stackcollapse-sample's: the stacks go
+					   here, not to the table (NULL: there) */
 };
 
 struct sample_stats {
@@ -27,10 +29,12 @@ struct sample_stats {
 struct fseq;
 struct strtab;
 struct sample;
+struct sample_tree;
 
 /* Returns a collapser adding to t (values: struct fcount), and to seq in
- * input order when not NULL; messages go to warn, about name.  Free with
- * sample_free. */
+ * input order when not NULL; or, o->tree set and seq NULL, to o->tree
+ * (sample_tree.h) instead of t.  Messages go to warn, about name.  Free
+ * with sample_free. */
 struct sample *sample_new(const struct sample_opts *o, struct strtab *t, struct fseq *seq,
 			  collect_warn_fn *warn, void *ctx, const char *name);
 

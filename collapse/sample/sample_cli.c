@@ -2,6 +2,7 @@
 #include "sample_cli.h"
 #include "ctool.h"
 #include "sample.h"
+#include "sample_tree.h"
 
 enum { O_NO_MODULES = 1200 };
 
@@ -22,9 +23,15 @@ static int set(void *ctx, int key, const char *arg, char *err, size_t errlen)
 	return ctool_set(&o->common, key, arg);
 }
 
+/* Frees stackcollapse-sample's tree. */
+static void release(void *obj)
+{
+	sample_tree_free(((struct sample_opts *)obj)->tree);
+}
+
 const struct cliopt_family sample_cli_family = {
 	"macOS sample reports (as stackcollapse-sample)", format_opts, set,
-	sizeof(struct sample_opts), NULL, NULL, NULL
+	sizeof(struct sample_opts), NULL, NULL, release
 };
 
 const struct cliopt_tool sample_cli_tool = {
