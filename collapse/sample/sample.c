@@ -166,13 +166,11 @@ static void emit(struct sample *s)
 	s->st.stacks++;
 }
 
-/* push for a tree: the node of the frame under the current one.  A ';'
- * in the frame splits it in the stack written, so it does in the tree:
- * one string, one node. */
+/* push for a tree: the node of the frame under the current one (a ';'
+ * in it splits it there too). */
 static void tree_push(struct sample *s, const char *mod, size_t mlen, const char *fn, size_t flen)
 {
 	uint32_t node = s->depth > 0 ? (uint32_t)s->ends[s->depth - 1] : SAMPLE_TREE_ROOT;
-	const char *semi;
 
 	if (mlen) {
 		if (mlen + flen + 1 > s->cap)
@@ -182,11 +180,6 @@ static void tree_push(struct sample *s, const char *mod, size_t mlen, const char
 		memcpy(s->path + mlen + 1, fn, flen);
 		fn = s->path;
 		flen += mlen + 1;
-	}
-	while ((semi = memchr(fn, ';', flen)) != NULL) {
-		node = sample_tree_child(s->tree, node, fn, (size_t)(semi - fn));
-		flen -= (size_t)(semi - fn) + 1;
-		fn = semi + 1;
 	}
 	node = sample_tree_child(s->tree, node, fn, flen);
 	if (s->depth >= s->ecap)

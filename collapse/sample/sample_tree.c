@@ -3,6 +3,12 @@
  * a node's children are found by walking its few, and only a node with
  * many (the threads under the root) has them in a hash index. */
 #include "sample_tree.h"
+/* A frame is hashed a line: inline (fnames_id's hash is the one fnames
+ * rehashes with, the same function). */
+#ifndef XXH_INLINE_ALL
+#define XXH_INLINE_ALL
+#endif
+#include <xxhash.h>
 #include "fnames.h"
 #include "folded.h"
 #include "outfile.h"
@@ -33,6 +39,8 @@ struct edge {
 
 struct sample_tree {
 	struct fnames fn;	/* frame names */
+	uint8_t *semi;		/* by frame id: 1 when the name holds a ';' */
+	size_t nsemi, scap;	/* ids known there, and room */
 	struct tnode *node;	/* nodes, [0] the root */
 	size_t n, cap;		/* nodes in use, and room */
 	struct fcount *val;	/* counts of the stacks' ends */
@@ -57,6 +65,7 @@ void sample_tree_free(struct sample_tree *t)
 	if (!t)
 		return;
 	fnames_release(&t->fn);
+	free(t->semi);
 	free(t->node);
 	free(t->val);
 	free(t->edge);
@@ -132,13 +141,28 @@ static void index_kids(struct sample_tree *t, uint32_t parent)
 		edge_add(t, parent, t->node[c].frame & ~HASHED, c);
 }
 
-uint32_t sample_tree_child(struct sample_tree *t, uint32_t parent, const char *name, size_t len)
+/* The id of the frame name (len bytes), whether it holds a ';' noted
+ * when it is new (ids come dense, in order). */
+static uint32_t frame_id(struct sample_tree *t, const char *name, size_t len)
 {
-	uint32_t f = fnames_id(&t->fn, name, len), c, k = 0;
+	uint32_t f = fnames_id(&t->fn, name, len);
+
+	if (f >= t->nsemi) {
+		if (f >= HASHED)
+			xalloc_fail((size_t)f * sizeof(*t->node));
+		xgrow(&t->semi, &t->scap, (size_t)f + 1, 1);
+		t->semi[f] = memchr(name, ';', len) != NULL;
+		t->nsemi = (size_t)f + 1;
+	}
+	return f;
+}
+
+/* The child of parent for frame f, added when absent. */
+static uint32_t child_of(struct sample_tree *t, uint32_t parent, uint32_t f)
+{
+	uint32_t c, k = 0;
 	size_t j;
 
-	if (f >= HASHED)
-		xalloc_fail((size_t)f * sizeof(*t->node));
 	if (t->node[parent].frame & HASHED) {
 		for (j = edge_slot(parent, f, t->emask); t->edge[j].node != NONE; j = (j + 1) & t->emask)
 			if (t->edge[j].parent == parent && t->edge[j].frame == f)
@@ -152,6 +176,34 @@ uint32_t sample_tree_child(struct sample_tree *t, uint32_t parent, const char *n
 	if (k >= SCAN)
 		index_kids(t, parent);
 	return c;
+}
+
+/* A ';' in a name ends a frame in the stacks written, so it does in the
+ * tree: one string, one node, whichever way its frames came.  A name
+ * holding one is looked up once as it is (its id never names a node), to
+ * know.  A node with few children is asked first by their names: a known
+ * node then costs no hash (a report repeated, or threads alike). */
+uint32_t sample_tree_child(struct sample_tree *t, uint32_t parent, const char *name, size_t len)
+{
+	const struct fnames *fn = &t->fn;
+	const char *semi;
+	uint32_t f, c;
+
+	if (!(t->node[parent].frame & HASHED))
+		for (c = t->node[parent].kid; c != NONE; c = t->node[c].next) {
+			f = t->node[c].frame & ~HASHED;
+			if (fn->len[f] == len && memcmp(fn->name[f], name, len) == 0)
+				return c;
+		}
+	f = frame_id(t, name, len);
+	if (!t->semi[f])
+		return child_of(t, parent, f);
+	while ((semi = memchr(name, ';', len)) != NULL) {
+		parent = child_of(t, parent, frame_id(t, name, (size_t)(semi - name)));
+		len -= (size_t)(semi - name) + 1;
+		name = semi + 1;
+	}
+	return child_of(t, parent, frame_id(t, name, len));
 }
 
 const char *sample_tree_name(const struct sample_tree *t, uint32_t node, size_t *len)

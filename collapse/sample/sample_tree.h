@@ -22,8 +22,9 @@ struct sample_tree *sample_tree_new(void);
 /* Frees t.  sample_tree_free(NULL) does nothing. */
 void sample_tree_free(struct sample_tree *t);
 
-/* The node for the frame name (len bytes, no ';') under parent, added
- * when absent. */
+/* The node for the frame name (len bytes) under parent, added when
+ * absent.  A ';' in name splits it, as in the stacks written: the node
+ * of the part after the last one, under those of the parts before. */
 uint32_t sample_tree_child(struct sample_tree *t, uint32_t parent, const char *name, size_t len);
 
 /* The frame name of node (not the root), its length in *len. */
