@@ -60,6 +60,13 @@ printf 'T;[f] 1\nT;a` 1\nT;a`f 3\nT;a`f\tz 1\nT;a`f g 1\nT;a`f! 1\nT;a`f.cold 1\
 sa_same "sorted: names after a prefix name, ';' in names" "$SX/order.want" "$SX/order.txt"
 printf 'T; 1\nT;[f] 1\nT;f 4\nT;f\tz 1\nT;f g 1\nT;f! 1\nT;f.cold 1\nT;f: 1\nT;f:x 1\nT;f; 1\nT;f;g 2\nT;f;g;h 1\nT;f;x 1\nT;f\303\251 1\n' > "$SX/order-nm.want"
 sa_same "sorted, --no-modules: a name's ';' joins a frame" "$SX/order-nm.want" --no-modules "$SX/order.txt"
+# A Rust frame's "$u3b$" is a ';' once fixed: a frame boundary too, the
+# stack summed with the one spelled alike.
+printf 'Call graph:\n    9 T\n    + 5 f  (in a)\n    + ! 2 g  (in a)\n    + ! 3 g\n    + 4 f$u3b$g::h0123456789abcdef\n    + 1 f$u3b$g::h0123456789abcdef  (in a)\nTotal number in stack\n' > "$SX/rsemi.txt"
+printf 'T;a`f;a`g 2\nT;a`f;g 4\nT;f;g 4\n' > "$SX/rsemi.want"
+sa_same "a ';' from a fixed Rust name splits the frame" "$SX/rsemi.want" "$SX/rsemi.txt"
+printf 'T;f;g 10\n' > "$SX/rsemi.want"
+sa_same "a ';' from a fixed Rust name, --no-modules" "$SX/rsemi.want" --no-modules "$SX/rsemi.txt"
 # The same stacks as flame's (which keeps them as strings in a table), for
 # several inputs at once, from stdin and with CRLF line ends.
 for _o in default no-modules; do
