@@ -44,6 +44,10 @@ printf 'T;a 1234567890123456789\nT;b 18446744073709551615\nT;c 0\nT;d 5\nT;e 5\n
 sa_same "counts up to 2^64-1, '+', tab, leading zeros" "$SX/counts.want" "$SX/counts.txt"
 grep -q 'counts.txt:5: the sample count is not a number' "$SX/err" && pass "sample: a count past 2^64-1 is named" \
 	|| fail "sample: a count past 2^64-1 is named" "$(cat "$SX/err")"
+# A sum past 2^64-1 is written as flamegraph reads it, a decimal.
+printf 'Call graph:\n    9 T\n    + 18446744073709551615 a\n    + 1 a\nTotal number in stack\n' > "$SX/wrap.txt"
+printf 'T;a 1.84467440737096e+19\n' > "$SX/wrap.want"
+sa_same "a sum past 2^64-1" "$SX/wrap.want" "$SX/wrap.txt"
 # A thread line with a queue name: no module made of it.
 printf 'Call graph:\n    3 Thread_9   DispatchQueue_1: com.apple.main-thread  (serial)\n    + 3 main  (in a)\nTotal number in stack\n' > "$SX/queue.txt"
 printf 'Thread_9   DispatchQueue_1: com.apple.main-thread;a`main 3\n' > "$SX/queue.want"

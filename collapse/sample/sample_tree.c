@@ -297,7 +297,8 @@ static void open_level(struct walk *w, uint32_t node, size_t plen)
 	struct level *l;
 
 	for (c = nd[node].kid; c != NONE; c = nd[c].next) {
-		xgrow(&w->item, &w->icap, w->nitem + 2, sizeof(*w->item));
+		if (w->nitem + 2 > w->icap)
+			xgrow(&w->item, &w->icap, w->nitem + 2, sizeof(*w->item));
 		if (nd[c].val)
 			w->item[w->nitem++] = c << 1;
 		if (nd[c].kid != NONE)
@@ -335,10 +336,20 @@ static void line(struct walk *w, uint32_t node, size_t plen)
 {
 	const struct fcount *c = &w->t->val[w->t->node[node].val - 1];
 	char num[40];
-	size_t n;
+	size_t n = sizeof(num);
+	uint64_t v = c->n;
 
 	if (w->f) {
 		put(w, w->path, plen);
+		num[--n] = '\n';
+		if (c->frac == 0) {	/* fcount_format's "%llu", without printf */
+			do
+				num[--n] = (char)('0' + v % 10);
+			while ((v /= 10) != 0);
+			num[--n] = ' ';
+			put(w, num + n, sizeof(num) - n);
+			return;
+		}
 		num[0] = ' ';
 		n = 1 + fcount_format(c, num + 1);
 		num[n++] = '\n';
