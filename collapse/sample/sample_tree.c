@@ -21,6 +21,7 @@
 
 #define NONE 0u			/* no node: the root is nobody's child */
 #define SCAN 8			/* children walked; a node with more is indexed */
+#define CALLEES 8		/* callees a frame remembers */
 #define HASHED 0x80000000u	/* in frame: the node's children are indexed */
 #define OUTBUF (256 * 1024)	/* bytes written at a time */
 
@@ -37,10 +38,25 @@ struct edge {
 	uint32_t node;		/* the child; NONE: an empty slot */
 };
 
+/* What is known of a frame. */
+struct fmeta {
+	uint32_t callee;	/* its newest callee remembered, or 0 */
+	uint8_t semi;		/* 1: the name holds a ';' */
+	uint8_t ncallee;	/* callees remembered */
+};
+
+/* A callee remembered: a frame met under a node of another. */
+struct callee {
+	uint32_t frame;		/* its id */
+	uint32_t next;		/* the caller's next older one, or 0 */
+};
+
 struct sample_tree {
 	struct fnames fn;	/* frame names */
-	uint8_t *semi;		/* by frame id: 1 when the name holds a ';' */
-	size_t nsemi, scap;	/* ids known there, and room */
+	struct fmeta *meta;	/* by frame id */
+	size_t nmeta, mcap;	/* ids known there, and room */
+	struct callee *ce;	/* callees, [0] unused */
+	size_t nce, cecap;	/* in use ([0] included), and room */
 	struct tnode *node;	/* nodes, [0] the root */
 	size_t n, cap;		/* nodes in use, and room */
 	struct fcount *val;	/* counts of the stacks' ends */
@@ -65,7 +81,8 @@ void sample_tree_free(struct sample_tree *t)
 	if (!t)
 		return;
 	fnames_release(&t->fn);
-	free(t->semi);
+	free(t->meta);
+	free(t->ce);
 	free(t->node);
 	free(t->val);
 	free(t->edge);
@@ -147,12 +164,40 @@ static uint32_t frame_id(struct sample_tree *t, const char *name, size_t len)
 {
 	uint32_t f = fnames_id(&t->fn, name, len);
 
-	if (f >= t->nsemi) {
+	if (f >= t->nmeta) {
 		if (f >= HASHED)
 			xalloc_fail((size_t)f * sizeof(*t->node));
-		xgrow(&t->semi, &t->scap, (size_t)f + 1, 1);
-		t->semi[f] = memchr(name, ';', len) != NULL;
-		t->nsemi = (size_t)f + 1;
+		xgrow(&t->meta, &t->mcap, (size_t)f + 1, sizeof(*t->meta));
+		memset(&t->meta[f], 0, sizeof(*t->meta));
+		t->meta[f].semi = memchr(name, ';', len) != NULL;
+		t->nmeta = (size_t)f + 1;
+	}
+	return f;
+}
+
+/* The id of the frame name (len bytes) under a node of frame caller:
+ * looked for by name among the callees caller is known to have (a report's
+ * threads are much alike: a new node's frame is nearly always one), else
+ * hashed, and then remembered. */
+static uint32_t callee_id(struct sample_tree *t, uint32_t caller, const char *name, size_t len)
+{
+	const struct fnames *fn = &t->fn;
+	uint32_t e, f;
+
+	for (e = t->meta[caller].callee; e != 0; e = t->ce[e].next) {
+		f = t->ce[e].frame;
+		if (fn->len[f] == len && memcmp(fn->name[f], name, len) == 0)
+			return f;
+	}
+	f = frame_id(t, name, len);
+	if (t->meta[caller].ncallee < CALLEES) {
+		if (t->nce == 0)
+			t->nce = 1;
+		xgrow(&t->ce, &t->cecap, t->nce + 1, sizeof(*t->ce));
+		t->ce[t->nce].frame = f;
+		t->ce[t->nce].next = t->meta[caller].callee;
+		t->meta[caller].callee = (uint32_t)t->nce++;
+		t->meta[caller].ncallee++;
 	}
 	return f;
 }
@@ -195,8 +240,9 @@ uint32_t sample_tree_child(struct sample_tree *t, uint32_t parent, const char *n
 			if (fn->len[f] == len && memcmp(fn->name[f], name, len) == 0)
 				return c;
 		}
-	f = frame_id(t, name, len);
-	if (!t->semi[f])
+	f = parent == SAMPLE_TREE_ROOT ? frame_id(t, name, len)
+				       : callee_id(t, t->node[parent].frame & ~HASHED, name, len);
+	if (!t->meta[f].semi)
 		return child_of(t, parent, f);
 	while ((semi = memchr(name, ';', len)) != NULL) {
 		parent = child_of(t, parent, frame_id(t, name, (size_t)(semi - name)));
