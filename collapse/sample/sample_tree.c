@@ -354,7 +354,8 @@ static void open_level(struct walk *w, uint32_t node, size_t plen)
 		xgrow(&w->tmp, &w->tcap, w->nitem - start, sizeof(*w->tmp));
 		item_sort(w->t, w->item + start, w->tmp, w->nitem - start);
 	}
-	xgrow(&w->lv, &w->lcap, w->depth + 1, sizeof(*w->lv));
+	if (w->depth == w->lcap)
+		xgrow(&w->lv, &w->lcap, w->depth + 1, sizeof(*w->lv));
 	l = &w->lv[w->depth++];
 	l->start = l->at = start;
 	l->end = w->nitem;
@@ -424,7 +425,8 @@ static void walk(struct walk *w)
 		it = w->item[l->at++];
 		plen = l->plen;
 		name = sample_tree_name(w->t, it >> 1, &len);
-		xgrow(&w->path, &w->pcap, plen + len + 1, 1);
+		if (plen + len + 1 > w->pcap)
+			xgrow(&w->path, &w->pcap, plen + len + 1, 1);
 		memcpy(w->path + plen, name, len);
 		if (it & 1) {
 			w->path[plen + len] = ';';
