@@ -274,31 +274,28 @@ static int write_lines(FILE *f, const struct strtab *t, int pairs, const uint32_
 	return 0;
 }
 
-/* folded_save and folded_save_pairs: pairs says each value is two counts. */
+/* What folded_save and folded_save_pairs write: pairs says each value
+ * is two counts. */
+struct save {
+	const struct strtab *t;
+	int pairs;
+};
+
+static int save_lines(FILE *f, void *ctx)
+{
+	const struct save *sv = ctx;
+	uint32_t *ids = strtab_sorted(sv->t);
+	int rc = write_lines(f, sv->t, sv->pairs, ids, strtab_count(sv->t));
+
+	free(ids);
+	return rc;
+}
+
 static int save(const struct strtab *t, int pairs, const char *path, char *err, size_t errlen)
 {
-	struct outfile *o = outfile_open(path);
-	uint32_t *ids;
-	int bad;
+	struct save sv = { t, pairs };
 
-	if (!o) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	ids = strtab_sorted(t);
-	bad = write_lines(outfile_stream(o), t, pairs, ids, strtab_count(t)) < 0;
-	free(ids);
-	if (bad) {
-		int e = errno;
-
-		outfile_abort(o);
-		errno = e;
-	}
-	if (bad || outfile_commit(o) < 0) {
-		snprintf(err, errlen, "write error on '%s': %s", path ? path : "<stdout>", strerror(errno));
-		return -1;
-	}
-	return 0;
+	return outfile_save(path, save_lines, &sv, err, errlen);
 }
 
 int folded_save(const struct strtab *t, const char *path, char *err, size_t errlen)

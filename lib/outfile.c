@@ -129,3 +129,26 @@ void outfile_abort(struct outfile *o)
 	}
 	release(o);
 }
+
+int outfile_save(const char *path, int (*write)(FILE *f, void *ctx), void *ctx, char *err,
+		 size_t errlen)
+{
+	const char *shown = path && strcmp(path, "-") != 0 ? path : "<stdout>";
+	struct outfile *o = outfile_open(path);
+	int bad, e;
+
+	if (!o) {
+		snprintf(err, errlen, "cannot write '%s': %s", shown, strerror(errno));
+		return -1;
+	}
+	if ((bad = write(outfile_stream(o), ctx)) < 0) {
+		e = errno;
+		outfile_abort(o);
+		errno = e;
+	}
+	if (bad < 0 || outfile_commit(o) < 0) {
+		snprintf(err, errlen, "write error on '%s': %s", shown, strerror(errno));
+		return -1;
+	}
+	return 0;
+}

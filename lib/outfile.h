@@ -26,4 +26,12 @@ int outfile_commit(struct outfile *o);
 /* Removes the temporary file and frees o.  outfile_abort(NULL) does nothing. */
 void outfile_abort(struct outfile *o);
 
+/* Writes path atomically by write(f, ctx), which returns 0, or -1 with
+ * errno set when it failed already (a failure it does not see,
+ * outfile_commit finds).  Returns 0, or -1 with a message naming path
+ * (or <stdout>) in err: "cannot write 'PATH': ..." when it cannot be
+ * created, "write error on 'PATH': ..." when it cannot be written. */
+int outfile_save(const char *path, int (*write)(FILE *f, void *ctx), void *ctx, char *err,
+		 size_t errlen);
+
 #endif

@@ -5,7 +5,6 @@
 #include "strtab.h"
 #include "xalloc.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,25 +290,33 @@ int split_rank(const struct split *s, uint32_t id)
 	return s->g[r->group].rank;
 }
 
+/* What split_save_folded writes. */
+struct part {
+	const struct split *sp;
+	size_t i;
+	const struct strtab *t;
+};
+
+static int part_lines(FILE *f, void *ctx)
+{
+	const struct part *p = ctx;
+	uint32_t *ids = strtab_sorted(p->t);
+	size_t k, len;
+
+	for (k = 0; k < strtab_count(p->t); k++) {
+		const char *s = strtab_str(p->t, ids[k], &len);
+
+		if (split_rank(p->sp, ids[k]) == (int)p->i)
+			folded_write(f, s, len, strtab_val(p->t, ids[k]));
+	}
+	free(ids);
+	return 0;
+}
+
 int split_save_folded(const struct split *sp, size_t i, const struct strtab *t, const char *path,
 		      char *err, size_t errlen)
 {
-	struct outfile *of = outfile_open(path);
-	uint32_t *ids = strtab_sorted(t);
-	size_t k, len;
+	struct part p = { sp, i, t };
 
-	for (k = 0; of && k < strtab_count(t); k++) {
-		const char *s = strtab_str(t, ids[k], &len);
-
-		if (split_rank(sp, ids[k]) == (int)i)
-			folded_write(outfile_stream(of), s, len, strtab_val(t, ids[k]));
-	}
-	free(ids);
-	if (!of)
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-	else if (outfile_commit(of) < 0)
-		snprintf(err, errlen, "write error on '%s': %s", path, strerror(errno));
-	else
-		return 0;
-	return -1;
+	return outfile_save(path, part_lines, &p, err, errlen);
 }

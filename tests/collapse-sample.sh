@@ -22,6 +22,25 @@ sa_same "own input, default" "$SD/results/own.default.folded" "$SD/own.txt"
 sa_same "own input, --no-modules" "$SD/results/own.no-modules.folded" --no-modules "$SD/own.txt"
 gzip -c "$SD/own.txt" > "$SX/own.txt.gz"
 sa_same "gzip input" "$SD/results/own.default.folded" "$SX/own.txt.gz"
+# A report whose output is many write buffers (the tree writes 256 KB at
+# a time): on a full disk it stops at the first failed write, exit 1
+# (stdio may try once more what it holds, when the file is closed).
+{ sed '/^Call graph:/q' "$SD/own.txt"
+  sed -n '/^Call graph:/,/^Total number in stack/p' "$SD/own.txt" | sed '1d;$d' |
+	awk '{ l[NR] = $0 } END { for (i = 1; i <= 4000; i++) for (j = 1; j <= NR; j++) { s = l[j]; sub(/Thread_/, "Thread_" i "-", s); print s } }'
+  sed -n '/^Total number in stack/,$p' "$SD/own.txt"; } > "$SX/many.txt"
+if [ -w /dev/full ] && command -v strace > /dev/null 2>&1; then
+	strace -f -e trace=write -o "$SX/trace" "$SSA" "$SX/many.txt" > /dev/full 2> "$SX/err"
+	_rc=$? _w=$(grep -c '^[0-9]* *write(1,' "$SX/trace")
+	[ "$_rc" = 1 ] && [ "$_w" -le 2 ] && grep -q "write error on '<stdout>'" "$SX/err" \
+		&& pass "sample: a full disk ends the writing at the first failed write" \
+		|| fail "sample: a full disk ends the writing at the first failed write" "exit $_rc, $_w writes: $(cat "$SX/err")"
+else
+	skip "sample: a full disk ends the writing" "no /dev/full or strace"
+fi
+[ "$("$SSA" "$SX/many.txt" | wc -c)" -gt 1000000 ] && pass "sample: the full-disk input is many buffers" \
+	|| fail "sample: the full-disk input is many buffers"
+
 if [ -n "${INFERNO_BIN:-}" ] && [ -x "$INFERNO_BIN/inferno-collapse-sample" ]; then
 	for _o in default no-modules; do
 		_a=; [ "$_o" = no-modules ] && _a=--no-modules

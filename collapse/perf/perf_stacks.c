@@ -19,7 +19,6 @@
 #include "strtab.h"
 #include "xalloc.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -632,22 +631,18 @@ static void write_blocks(const struct perf_stacks *t, const uint32_t *v, FILE *f
 	free(h.b.buf);
 }
 
+static int save_blocks(FILE *f, void *ctx)
+{
+	struct perf_stacks *t = ctx;
+	uint32_t *v = sorted(t);
+
+	write_blocks(t, v, f);
+	free(v);
+	return 0;
+}
+
 int perf_stacks_save(struct perf_stacks *t, const char *path, char *err, size_t errlen)
 {
-	struct outfile *o = outfile_open(path);
-	uint32_t *v;
-
 	settle(t);
-	if (!o) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	v = sorted(t);
-	write_blocks(t, v, outfile_stream(o));
-	free(v);
-	if (outfile_commit(o) < 0) {
-		snprintf(err, errlen, "write error on '%s': %s", path ? path : "<stdout>", strerror(errno));
-		return -1;
-	}
-	return 0;
+	return outfile_save(path, save_blocks, t, err, errlen);
 }

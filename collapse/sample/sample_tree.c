@@ -15,7 +15,6 @@
 #include "strtab.h"
 #include "xalloc.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,7 +165,7 @@ static uint32_t frame_id(struct sample_tree *t, const char *name, size_t len)
 
 	if (f >= t->nmeta) {
 		if (f >= HASHED)
-			xalloc_fail((size_t)f * sizeof(*t->node));
+			xalloc_fail((size_t)f * sizeof(*t->meta));
 		xgrow(&t->meta, &t->mcap, (size_t)f + 1, sizeof(*t->meta));
 		memset(&t->meta[f], 0, sizeof(*t->meta));
 		t->meta[f].semi = memchr(name, ';', len) != NULL;
@@ -415,7 +414,8 @@ static void walk(struct walk *w)
 	uint32_t it;
 
 	open_level(w, SAMPLE_TREE_ROOT, 0);
-	while (w->depth > 0) {
+	/* The first write error ends it: what follows would fail too. */
+	while (w->depth > 0 && !w->err) {
 		l = &w->lv[w->depth - 1];
 		if (l->at == l->end) {
 			w->nitem = l->start;
@@ -448,7 +448,7 @@ static void walk_run(const struct sample_tree *t, FILE *f, struct strtab *tab, i
 	if (f)
 		w.out = xmalloc(OUTBUF);
 	walk(&w);
-	if (f && w.olen && fwrite(w.out, 1, w.olen, f) != w.olen)
+	if (f && !w.err && w.olen && fwrite(w.out, 1, w.olen, f) != w.olen)
 		w.err = 1;
 	*err = w.err;
 	free(w.item);
@@ -473,28 +473,21 @@ void sample_tree_spell(const struct sample_tree *t, struct strtab *tab)
 	walk_run(t, NULL, tab, &err);
 }
 
+static int write_all(FILE *f, void *ctx)
+{
+	const struct sample_tree **t = ctx;
+
+	return sample_tree_write(*t, f);
+}
+
 int sample_tree_save(const struct sample_tree *t, struct strtab *tab, const char *path, char *err,
 		     size_t errlen)
 {
-	struct outfile *o;
-	int bad, e;
-
+	/* Stacks in the table too (not from stackcollapse-sample, whose
+	 * stacks all go to the tree): the tree's are added to theirs. */
 	if (strtab_count(tab)) {
 		sample_tree_spell(t, tab);
 		return folded_save(tab, path, err, errlen);
 	}
-	if (!(o = outfile_open(path))) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	if ((bad = sample_tree_write(t, outfile_stream(o)) < 0)) {
-		e = errno;
-		outfile_abort(o);
-		errno = e;
-	}
-	if (bad || outfile_commit(o) < 0) {
-		snprintf(err, errlen, "write error on '%s': %s", path ? path : "<stdout>", strerror(errno));
-		return -1;
-	}
-	return 0;
+	return outfile_save(path, write_all, &t, err, errlen);
 }

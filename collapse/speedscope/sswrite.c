@@ -8,7 +8,6 @@
 #include "strtab.h"
 #include "xalloc.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,24 +128,23 @@ int sswrite(FILE *f, const struct strtab *t, const char *unit, const char *name)
 	return ferror(f) ? -1 : 0;
 }
 
+/* What sswrite_save writes. */
+struct ssfile {
+	const struct strtab *t;
+	const char *unit, *name;
+};
+
+static int ssfile_write(FILE *f, void *ctx)
+{
+	const struct ssfile *x = ctx;
+
+	return sswrite(f, x->t, x->unit, x->name);
+}
+
 int sswrite_save(const struct strtab *t, const char *unit, const char *name, const char *path,
 		 char *err, size_t errlen)
 {
-	struct outfile *o = outfile_open(path);
-	const char *shown = path && strcmp(path, "-") != 0 ? path : "<stdout>";
+	struct ssfile x = { t, unit, name };
 
-	if (!o) {
-		snprintf(err, errlen, "cannot write '%s': %s", shown, strerror(errno));
-		return -1;
-	}
-	if (sswrite(outfile_stream(o), t, unit, name) < 0) {
-		snprintf(err, errlen, "cannot write '%s': %s", shown, strerror(errno));
-		outfile_abort(o);
-		return -1;
-	}
-	if (outfile_commit(o) < 0) {
-		snprintf(err, errlen, "cannot write '%s': %s", shown, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return outfile_save(path, ssfile_write, &x, err, errlen);
 }
