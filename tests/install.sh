@@ -150,7 +150,7 @@ printf '#!/bin/sh\necho "npm $*" >> "$FAKE_LOG"\nmkdir -p node_modules\n[ -z "$F
 printf '#!/bin/sh\nexit 0\n' > "$F/node"
 chmod +x "$F/bin/"* "$F/sudo" "$F/npm" "$F/node"
 
-_deb_all="build-essential zlib1g-dev libxxhash-dev libelf-dev libdw-dev libzstd-dev liblzma-dev libiberty-dev chromium python3 perl time man-db zsh"
+_deb_all="build-essential zlib1g-dev libxxhash-dev libelf-dev libdw-dev libzstd-dev liblzma-dev libiberty-dev chromium python3 perl time man-db zsh strace"
 # fake_run NAME UID "PKGS" "CONFLICTS" "node npm sudo" ARGS...: runs
 # setup-deps there; its exit status in $_frc, the log in $F/log.
 fake_run() {
@@ -186,7 +186,7 @@ _time=" time"
 fake_run "fresh, root, NodeSource node" 0 "nodejs" "npm" "node npm" --test
 fake_expect "fresh root machine with NodeSource's node: installs the rest, no sudo, no npm package" 0 \
 	"+apt-get update" "+install -y -qq build-essential zlib1g-dev libxxhash-dev libzstd-dev libelf-dev" \
-	"+install -y -qq chromium python3 perl$_time man-db zsh" "-install -y -qq chromium python3 perl$_time man-db zsh npm" \
+	"+install -y -qq chromium python3 perl$_time man-db zsh strace" "-install -y -qq chromium python3 perl$_time man-db zsh strace npm" \
 	"-nodejs" "-sudo" "+npm ci"
 fake_run "node without npm" 0 "$_deb_all nodejs" "npm" "node"
 fake_expect "nothing missing for the build: apt-get is not run" 0 "-apt-get"
