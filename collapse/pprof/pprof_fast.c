@@ -209,7 +209,8 @@ static void on_sample(void *ctx, const unsigned char *at, const unsigned char *e
 	pprof_kset_prefetch(f->seen, e->h);
 	if (++f->head - f->tail < AHEAD)
 		return;
-	pprof_kset_prefetch_rec(f->seen, f->ring[(f->tail + AHEAD_KEY) % AHEAD].h);
+	pprof_kset_prefetch_rec(f->seen, f->ring[(f->tail + AHEAD_KEY) % AHEAD].h,
+				f->ring[(f->tail + AHEAD_KEY) % AHEAD].klen);
 	take(f, &f->ring[f->tail++ % AHEAD]);
 }
 
