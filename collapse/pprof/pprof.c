@@ -26,6 +26,11 @@ static void skip(struct pprof_prof *p, const char *what, const char *why)
 /* Bytes of a mapped input given back at a time. */
 #define GIVE_BACK ((size_t)8 << 20)
 
+/* Bytes of a mapped input mapped in at a time, ahead of the reading (one
+ * call, not a page fault every few pages), when less than half that is
+ * left ahead. */
+#define BRING_IN ((size_t)1 << 20)
+
 /* Room in each table. */
 struct caps {
 	size_t types, map, loc, fn, str;	/* entries */
@@ -212,6 +217,19 @@ static void sort_ids(void *base, size_t n, size_t sz)
 		}
 }
 
+/* A mapped input's next BRING_IN bytes (or to its end) from in (where
+ * those mapped in so far end), not before at (where the reading is),
+ * mapped in; returns where they end. */
+static size_t bring_in(const struct pprof_prof *p, size_t in, size_t at)
+{
+	size_t n;
+
+	in = in > at ? in : at;
+	n = p->len - in < BRING_IN ? p->len - in : BRING_IN;
+	lread_bring_in((const char *)p->buf + in, n);
+	return in + n;
+}
+
 struct pprof_prof *pprof_read(const unsigned char *buf, size_t len, enum pprof_hold hold)
 {
 	return pprof_read_hooked(buf, len, hold, NULL);
@@ -223,6 +241,7 @@ struct pprof_prof *pprof_read_hooked(const unsigned char *buf, size_t len, enum 
 	struct pprof_prof *p = xcalloc(1, sizeof(*p));
 	struct caps c = { 0 };
 	const unsigned char *q, *done = buf;
+	size_t in = 0;
 	struct pb r;
 	struct pb_field f;
 	int rc;
@@ -233,6 +252,8 @@ struct pprof_prof *pprof_read_hooked(const unsigned char *buf, size_t len, enum 
 	p->mapped = hold == PPROF_MAPPED;
 	pb_init(&r, buf, len);
 	while (r.p < r.end) {
+		if (p->mapped && in < len && in < (size_t)(r.p - buf) + BRING_IN / 2)
+			in = bring_in(p, in, (size_t)(r.p - buf));
 		if (*r.p == (F_SAMPLE << 3 | PB_LEN) && (q = quick_sample(r.p, r.end))) {
 			add_sample(p, &c.run, r.p, q, hook);
 			r.p = q;
