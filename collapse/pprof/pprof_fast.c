@@ -282,29 +282,21 @@ static uint32_t name_id(struct res *r, const char *s, size_t n)
 	return pprof_set_name(r->set, r->name, n);
 }
 
-/* Location l's frame when no function names it: "[FILE]", its
- * mapping's file's base name, else its address; its length in *n. */
+/* Location l's frame when no function names it (pprof_where); its
+ * length in *n. */
 static uint32_t where_id(struct res *r, const struct pprof_loc *l, size_t *n)
 {
-	const struct pprof_map *m = l->map ? pprof_map(r->p, l->map) : NULL;
-	const char *s = "", *base;
-	char a[24];
-	size_t len = 0;
+	struct pprof_where w;
 
-	if (m)
-		s = pprof_str(r->p, m->file, &len);
-	if (!len) {
-		*n = (size_t)snprintf(a, sizeof(a), "0x%" PRIx64, l->addr);
-		return name_id(r, a, *n);
-	}
-	base = memrchr(s, '/', len);
-	base = base ? base + 1 : s;
-	len -= (size_t)(base - s);
-	xgrow(&r->name, &r->ncap, len + 3, 1);
-	r->name[0] = '[';
-	memcpy(r->name + 1, base, len);
-	r->name[len + 1] = ']';
-	*n = len + 2;
+	pprof_where(r->p, l, &w);
+	*n = w.n + 2 * (size_t)w.bracket;
+	xgrow(&r->name, &r->ncap, *n + 1, 1);
+	if (w.bracket) {
+		r->name[0] = '[';
+		memcpy(r->name + 1, w.s, w.n);
+		r->name[*n - 1] = ']';
+	} else
+		memcpy(r->name, w.s, w.n);
 	/* name_id tidies in place: the copy is its own source. */
 	return name_id(r, r->name, *n);
 }
