@@ -238,8 +238,10 @@ const struct pprof_hook *pprof_fast_hook(struct pprof_fast *f)
 
 /* A location's frames, once built. */
 struct lrec {
-	uint32_t a;		/* its frame if one, else its frames' place in pool */
-	uint32_t cnt;		/* how many (0: no such location) */
+	uint32_t a;		/* its frame if one, else its frames' place in pool;
+				   not built: its index in p->loc + 1 */
+	uint32_t cnt;		/* how many (0: not built, or with a 0 no such
+				   location) */
 	uint32_t tlen;		/* their text's bytes (PPROF_MAX_STACK + 1: more) */
 };
 
@@ -257,10 +259,12 @@ struct res {
 	size_t type;			/* the value type drawn */
 	struct lrec *rec;		/* each location's frames: by id when
 					   direct, else by index in p->loc
-					   (all built first, in order) */
+					   (all built first, in order, unless
+					   lazy) */
 	size_t nrec;			/* how many */
 	int direct;			/* ids run from 1 with few gaps (as
 					   nearly always): rec by id, no search */
+	int lazy;			/* few keys: locations built as met */
 	uint32_t *pool;			/* the locations' frames */
 	size_t npool, poolcap;		/* ids used, room */
 	struct fname *fname;		/* each function's frame, by index */
@@ -343,18 +347,51 @@ static void build_loc(struct res *r, const struct pprof_loc *l, struct lrec *e)
 	e->a = e->cnt == 1 ? r->pool[--r->npool] : (uint32_t)first;
 	e->tlen = len > PPROF_MAX_STACK ? (uint32_t)PPROF_MAX_STACK + 1 : (uint32_t)len;
 	/* Every location is counted, used or not: more than pprof_stack
-	 * counts, so a profile it would stop is not taken here either. */
-	r->used += len;
+	 * counts, so a profile it would stop is not taken here either (a
+	 * lazy one's were counted by loc_len). */
+	if (!r->lazy)
+		r->used += len;
 }
 
-/* The frames of location id; NULL for an id not in the profile. */
-static const struct lrec *loc_of(const struct res *r, uint64_t id)
+/* Location l's text's bytes as build_loc makes it, its frames not
+ * named. */
+static uint64_t loc_len(const struct res *r, const struct pprof_loc *l)
+{
+	const struct pprof_func *fn;
+	struct pprof_where w;
+	size_t i, n, k = l->nlines + !l->nlines;
+	uint64_t len = k - 1;
+
+	for (i = 0; i < k; i++) {
+		fn = l->nlines ? pprof_func(r->p, r->p->line_fn[l->line0 + i]) : NULL;
+		if (fn && (pprof_str(r->p, fn->name, &n), !n))
+			pprof_str(r->p, fn->sysname, &n);
+		if (!fn) {
+			pprof_where(r->p, l, &w);
+			n = w.n + 2 * (size_t)w.bracket;
+		}
+		len += n;
+	}
+	return len;
+}
+
+/* The frames of location id, built when not yet; NULL for an id not in
+ * the profile, or frames too many to number. */
+static const struct lrec *loc_of(struct res *r, uint64_t id)
 {
 	const struct pprof_loc *l;
+	struct lrec *e;
 
 	if (r->direct)
-		return id < r->nrec && r->rec[id].cnt ? &r->rec[id] : NULL;
-	return (l = pprof_loc(r->p, id)) ? &r->rec[l - r->p->loc] : NULL;
+		e = id < r->nrec ? &r->rec[id] : NULL;
+	else
+		e = (l = pprof_loc(r->p, id)) ? &r->rec[l - r->p->loc] : NULL;
+	if (e && e->cnt)
+		return e;
+	if (!e || !e->a || r->npool >= UINT32_MAX - 1)
+		return NULL;
+	build_loc(r, &r->p->loc[e->a - 1], e);
+	return e;
 }
 
 /* The location ids of key (klen bytes: field 1 entries, packed runs or
@@ -435,11 +472,18 @@ static int res_init(struct res *r, const struct pprof_prof *p)
 	for (i = 0; i < p->nfn; i++)
 		r->fname[i].id = UINT32_MAX;
 	for (i = 0; i < p->nloc; i++) {
+		struct lrec *e = &r->rec[r->direct ? p->loc[i].id : i];
+
 		/* Two locations of one id: which pprof_loc finds is its own
 		 * affair. */
 		if ((i && p->loc[i].id == p->loc[i - 1].id) || r->npool >= UINT32_MAX - 1)
 			return -1;
-		build_loc(r, &p->loc[i], &r->rec[r->direct ? p->loc[i].id : i]);
+		if (!r->lazy)
+			build_loc(r, &p->loc[i], e);
+		else {
+			e->a = (uint32_t)(i + 1);
+			r->used += loc_len(r, &p->loc[i]);
+		}
 	}
 	/* pprof_stack's limit on the stacks' bytes (see there). */
 	r->budget = (uint64_t)p->len * 256 + ((uint64_t)64 << 20);
@@ -463,6 +507,8 @@ int pprof_fast_finish(struct pprof_fast *f, const struct pprof_prof *p, int vi,
 		return 0;
 	r.f = f, r.set = set;
 	r.type = p->ntypes ? (size_t)vi : f->nv - 1;
+	/* Few keys use few of the locations: those are built as met. */
+	r.lazy = pprof_kset_count(f->seen) * 8 < p->nloc && p->nloc < UINT32_MAX;
 	r.bad = res_init(&r, p) < 0;
 	while (!r.bad && pprof_kset_next(f->seen, &pos, &key, &klen, &sums))
 		if (sums[r.type])
