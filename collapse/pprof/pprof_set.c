@@ -406,7 +406,33 @@ struct out {
 	size_t fcap;		/* room */
 	const struct skey *prev;	/* its stack, NULL: none yet */
 	FILE *f;		/* where lines go */
+	char *text;		/* every name followed by ';', CHUNK bytes
+				   of room after the last */
+	size_t *at;		/* where each name is in text */
 };
+
+/* Names are copied CHUNK bytes at a time, not by a call of memcpy each
+ * (they are some tens of bytes): reading and writing up to CHUNK - 1
+ * bytes past each, which the lines' buffer and text leave room for. */
+#define CHUNK 32
+
+/* Fills o's text and at from f's names. */
+static void spell_names(struct out *o, const struct fnames *f)
+{
+	size_t n = fnames_count(f), i, len = 0;
+
+	for (i = 0; i < n; i++)
+		len += f->len[i] + 1;
+	o->text = xmalloc(len + CHUNK);
+	o->at = xmalloc((n + 1) * sizeof(*o->at));
+	for (len = 0, i = 0; i < n; i++) {
+		o->at[i] = len;
+		memcpy(o->text + len, f->name[i], f->len[i]);
+		o->text[len + f->len[i]] = ';';
+		len += f->len[i] + 1;
+	}
+	memset(o->text + len, 0, CHUNK);
+}
 
 /* Room for need more bytes after the last line (earlier lines written
  * out). */
@@ -433,19 +459,22 @@ static void put_line(struct out *o, const struct fnames *f, const struct skey *k
 		j++;
 	for (at = j; at < k->n; at++)
 		need += f->len[k->id[at]];
-	need += j ? o->fend[j - 1] : 0;
+	need += (j ? o->fend[j - 1] : 0) + CHUNK;
 	room(o, need);
 	xgrow(&o->fend, &o->fcap, k->n, sizeof(*o->fend));
 	d = o->buf + o->len;
-	if (j)
+	if (j) {
 		memcpy(d, o->buf + o->last, o->fend[j - 1]);
+		d[o->fend[j - 1]] = ';';
+	}
 	o->last = o->len;
 	for (at = j; at < k->n; at++) {
-		size_t off = at ? o->fend[at - 1] : 0, n = f->len[k->id[at]];
+		size_t off = at ? o->fend[at - 1] + 1 : 0, n = f->len[k->id[at]], c;
+		const char *src = o->text + o->at[k->id[at]];
 
-		if (at)
-			d[off++] = ';';
-		memcpy(d + off, f->name[k->id[at]], n);
+		/* The name and its ';' (the last's is written over). */
+		for (c = 0; c <= n; c += CHUNK)
+			memcpy(d + off + c, src + c, CHUNK);
 		o->fend[at] = off + n;
 	}
 	d += o->fend[k->n - 1];
@@ -459,9 +488,10 @@ static void put_line(struct out *o, const struct fnames *f, const struct skey *k
 /* Writes the n stacks v (of one frame or more) as lines to f. */
 static void write_lines(const struct pprof_set *s, const struct skey *v, size_t n, FILE *f)
 {
-	struct out o = { xmalloc(OUTBUF), 0, OUTBUF, 0, NULL, 0, NULL, f };
+	struct out o = { xmalloc(OUTBUF), 0, OUTBUF, 0, NULL, 0, NULL, f, NULL, NULL };
 	size_t i;
 
+	spell_names(&o, &s->fn);
 	for (i = 0; i < n; i++) {
 		/* Stacks come in no order of memory: their frames are asked
 		 * for some lines ahead. */
@@ -472,6 +502,8 @@ static void write_lines(const struct pprof_set *s, const struct skey *v, size_t 
 	fwrite(o.buf, 1, o.len, f);
 	free(o.buf);
 	free(o.fend);
+	free(o.text);
+	free(o.at);
 }
 
 void pprof_set_spell(const struct pprof_set *s, struct strtab *t)
