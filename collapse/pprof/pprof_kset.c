@@ -246,6 +246,11 @@ size_t pprof_kset_count(const struct pprof_kset *k)
 	return k->n;
 }
 
+size_t pprof_kset_bytes(const struct pprof_kset *k)
+{
+	return (k->len + k->mask + 1) * sizeof(uint64_t);
+}
+
 int pprof_kset_next(const struct pprof_kset *k, size_t *pos, const unsigned char **s,
 		    size_t *len, const uint64_t **sums)
 {

@@ -40,6 +40,10 @@ int pprof_kset_add(struct pprof_kset *k, const void *s, size_t len, uint64_t h,
 /* How many keys there are. */
 size_t pprof_kset_count(const struct pprof_kset *k);
 
+/* Bytes of the records and index: when few enough to stay in the cache,
+ * prefetching them costs more than it saves. */
+size_t pprof_kset_bytes(const struct pprof_kset *k);
+
 /* The key after *pos (0: the first), in the order they came: its bytes
  * in *s and *len, its sums in *sums.  Returns 0 past the last. */
 int pprof_kset_next(const struct pprof_kset *k, size_t *pos, const unsigned char **s,
