@@ -471,7 +471,7 @@ static void key_stack(struct res *r, const unsigned char *key, size_t klen, uint
  * when the frames are too many to number or two locations share an id. */
 static int res_init(struct res *r, const struct pprof_prof *p)
 {
-	size_t i;
+	size_t i, n;
 
 	r->p = p;
 	r->nrec = p->nloc;
@@ -483,6 +483,10 @@ static int res_init(struct res *r, const struct pprof_prof *p)
 	r->fname = xmalloc((p->nfn + 1) * sizeof(*r->fname));
 	for (i = 0; i < p->nfn; i++)
 		r->fname[i].id = UINT32_MAX;
+	/* Every location built: the functions named in their order (and
+	 * their names' in the string table), not the locations'. */
+	for (i = 0; !r->lazy && i < p->nfn; i++)
+		func_id(r, &p->fn[i], &n);
 	for (i = 0; i < p->nloc; i++) {
 		struct lrec *e = &r->rec[r->direct ? p->loc[i].id : i];
 
