@@ -26,6 +26,11 @@ static void skip(struct pprof_prof *p, const char *what, const char *why)
 /* Bytes of a mapped input given back at a time. */
 #define GIVE_BACK ((size_t)8 << 20)
 
+/* Bytes of a mapped input mapped in at a time, ahead of the reading (one
+ * call, not a page fault every few pages), when less than half that is
+ * left ahead. */
+#define BRING_IN ((size_t)1 << 20)
+
 /* Room in each table. */
 struct caps {
 	size_t types, map, loc, fn, str;	/* entries */
@@ -53,6 +58,62 @@ static int read_ints(const struct pb *in, const struct pb_field *f, uint64_t *v,
 	return rc;
 }
 
+/* A varint of at most 9 bytes (no bits past 63 to check) at s[*i],
+ * before s[n], into *v; else -1 (left to pb_next, which names what is
+ * wrong). */
+static int short_varint(const unsigned char *s, size_t *i, size_t n, uint64_t *v)
+{
+	size_t j = *i;
+	uint64_t x = 0;
+	unsigned shift = 0;
+
+	do {
+		if (j >= n || shift > 56)
+			return -1;
+		x |= (uint64_t)(s[j] & 0x7f) << shift;
+		shift += 7;
+	} while (s[j++] >= 0x80);
+	*i = j;
+	*v = x;
+	return 0;
+}
+
+/* The message s (n bytes) read as read_ints reads it into v (fields
+ * 1..nf-1), when every field is a varint of a one-byte tag (nearly every
+ * Location's and Function's): one pass, no pb_next.  Returns 0, or -1
+ * for read_ints to read it.  A Line (field 4, when lines is not NULL)
+ * gives its function id to lines[*nl], *nl counting (room for n / 2
+ * more). */
+static int quick_ints(const unsigned char *s, size_t n, uint64_t *v, unsigned nf,
+		      uint64_t *lines, size_t *nl)
+{
+	size_t i = 0, len;
+	uint64_t x, fn[2];
+
+	while (i < n) {
+		unsigned char t = s[i++];
+
+		if (lines && t == 0x22) {
+			if (short_varint(s, &i, n, &x) < 0 || x > n - i)
+				return -1;
+			len = (size_t)x;
+			fn[1] = 0;
+			if (quick_ints(s + i, len, fn, 2, NULL, NULL) < 0)
+				return -1;
+			lines[(*nl)++] = fn[1];
+			i += len;
+			continue;
+		}
+		/* A Line that is not a message is named by read_loc. */
+		if (t < 0x08 || t >= 0x80 || (t & 7) != 0 || (lines && t >> 3 == 4) ||
+		    short_varint(s, &i, n, &x) < 0)
+			return -1;
+		if (t >> 3 < nf)
+			v[t >> 3] = x;
+	}
+	return 0;
+}
+
 /* A Location: id, mapping, address, then its Line messages (only their
  * function ids matter here). */
 static int read_loc(struct pprof_prof *p, struct caps *c, const struct pb *in,
@@ -66,6 +127,17 @@ static int read_loc(struct pprof_prof *p, struct caps *c, const struct pb *in,
 
 	xgrow(&p->loc, &c->loc, p->nloc + 1, sizeof(*p->loc));
 	l = &p->loc[p->nloc];
+	/* A Line is 2 bytes at least: f->len / 2 of them at most. */
+	xgrow(&p->line_fn, &c->line, p->nline + f->len / 2 + 1, sizeof(*p->line_fn));
+	l->line0 = p->nline;
+	if (quick_ints(f->data, f->len, v, 4, p->line_fn, &p->nline) == 0) {
+		l->id = v[1], l->map = v[2], l->addr = v[3];
+		l->nlines = p->nline - l->line0;
+		p->nloc++;
+		return 0;
+	}
+	p->nline = l->line0;
+	v[1] = v[2] = v[3] = 0;
 	if (read_ints(in, f, v, 4, err, errlen) < 0)
 		return -1;
 	l->id = v[1], l->map = v[2], l->addr = v[3];
@@ -134,7 +206,8 @@ static void read_entry(struct pprof_prof *p, struct caps *c, const struct pb *r,
 		bad = read_loc(p, c, r, f, err, sizeof(err)) < 0;
 		break;
 	case F_FUNCTION:
-		if (!(bad = read_ints(r, f, v, 4, err, sizeof(err)) < 0)) {
+		if (quick_ints(f->data, f->len, v, 4, NULL, NULL) == 0 ||
+		    (memset(v, 0, sizeof(v)), !(bad = read_ints(r, f, v, 4, err, sizeof(err)) < 0))) {
 			xgrow(&p->fn, &c->fn, p->nfn + 1, sizeof(*p->fn));
 			p->fn[p->nfn].id = v[1];
 			p->fn[p->nfn].name = v[2];
@@ -212,6 +285,19 @@ static void sort_ids(void *base, size_t n, size_t sz)
 		}
 }
 
+/* A mapped input's next BRING_IN bytes (or to its end) from in (where
+ * those mapped in so far end), not before at (where the reading is),
+ * mapped in; returns where they end. */
+static size_t bring_in(const struct pprof_prof *p, size_t in, size_t at)
+{
+	size_t n;
+
+	in = in > at ? in : at;
+	n = p->len - in < BRING_IN ? p->len - in : BRING_IN;
+	lread_bring_in((const char *)p->buf + in, n);
+	return in + n;
+}
+
 struct pprof_prof *pprof_read(const unsigned char *buf, size_t len, enum pprof_hold hold)
 {
 	return pprof_read_hooked(buf, len, hold, NULL);
@@ -223,6 +309,7 @@ struct pprof_prof *pprof_read_hooked(const unsigned char *buf, size_t len, enum 
 	struct pprof_prof *p = xcalloc(1, sizeof(*p));
 	struct caps c = { 0 };
 	const unsigned char *q, *done = buf;
+	size_t in = 0;
 	struct pb r;
 	struct pb_field f;
 	int rc;
@@ -233,6 +320,8 @@ struct pprof_prof *pprof_read_hooked(const unsigned char *buf, size_t len, enum 
 	p->mapped = hold == PPROF_MAPPED;
 	pb_init(&r, buf, len);
 	while (r.p < r.end) {
+		if (p->mapped && in < len && in < (size_t)(r.p - buf) + BRING_IN / 2)
+			in = bring_in(p, in, (size_t)(r.p - buf));
 		if (*r.p == (F_SAMPLE << 3 | PB_LEN) && (q = quick_sample(r.p, r.end))) {
 			add_sample(p, &c.run, r.p, q, hook);
 			r.p = q;

@@ -22,6 +22,12 @@
 #define AHEAD 16
 #define AHEAD_KEY 8
 #define PREFETCH 512
+/* The slots and keys are fetched ahead only once the table is larger
+ * than FAR bytes (looked at every FAR_EVERY samples): a smaller one
+ * stays in the cache, where the fetching costs more than it saves (a
+ * tenth of the run with 1,000 keys). */
+#define FAR ((size_t)1 << 20)
+#define FAR_EVERY 1024
 
 /* A sample read, not yet looked up. */
 struct pend {
@@ -37,6 +43,7 @@ struct pprof_fast {
 	struct pprof_kset *seen;	/* keys met, made at the first sample */
 	size_t nv;			/* values per sample (the first's) */
 	int bad;			/* a sample not taken: of no use */
+	int far;			/* the keys outgrew the cache: fetched ahead */
 	struct pend ring[AHEAD];	/* samples read ahead */
 	size_t head, tail;		/* read, looked up */
 };
@@ -206,10 +213,16 @@ static void on_sample(void *ctx, const unsigned char *at, const unsigned char *e
 	if (e->klen <= PPROF_KSET_WIDE && (size_t)(lim - e->key) < PPROF_KSET_WIDE)
 		e->key = memcpy(memset(e->own, 0, sizeof(e->own)), e->key, e->klen);
 	e->h = pprof_kset_hash(e->key, e->klen);
-	pprof_kset_prefetch(f->seen, e->h);
+	/* Whether the keys outgrew the cache is looked at now and then. */
+	if ((f->head & (FAR_EVERY - 1)) == 0)
+		f->far = pprof_kset_bytes(f->seen) > FAR;
+	if (f->far)
+		pprof_kset_prefetch(f->seen, e->h);
 	if (++f->head - f->tail < AHEAD)
 		return;
-	pprof_kset_prefetch_rec(f->seen, f->ring[(f->tail + AHEAD_KEY) % AHEAD].h);
+	if (f->far)
+		pprof_kset_prefetch_rec(f->seen, f->ring[(f->tail + AHEAD_KEY) % AHEAD].h,
+					f->ring[(f->tail + AHEAD_KEY) % AHEAD].klen);
 	take(f, &f->ring[f->tail++ % AHEAD]);
 }
 
@@ -237,8 +250,10 @@ const struct pprof_hook *pprof_fast_hook(struct pprof_fast *f)
 
 /* A location's frames, once built. */
 struct lrec {
-	uint32_t a;		/* its frame if one, else its frames' place in pool */
-	uint32_t cnt;		/* how many (0: no such location) */
+	uint32_t a;		/* its frame if one, else its frames' place in pool;
+				   not built: its index in p->loc + 1 */
+	uint32_t cnt;		/* how many (0: not built, or with a 0 no such
+				   location) */
 	uint32_t tlen;		/* their text's bytes (PPROF_MAX_STACK + 1: more) */
 };
 
@@ -256,10 +271,12 @@ struct res {
 	size_t type;			/* the value type drawn */
 	struct lrec *rec;		/* each location's frames: by id when
 					   direct, else by index in p->loc
-					   (all built first, in order) */
+					   (all built first, in order, unless
+					   lazy) */
 	size_t nrec;			/* how many */
 	int direct;			/* ids run from 1 with few gaps (as
 					   nearly always): rec by id, no search */
+	int lazy;			/* few keys: locations built as met */
 	uint32_t *pool;			/* the locations' frames */
 	size_t npool, poolcap;		/* ids used, room */
 	struct fname *fname;		/* each function's frame, by index */
@@ -281,29 +298,21 @@ static uint32_t name_id(struct res *r, const char *s, size_t n)
 	return pprof_set_name(r->set, r->name, n);
 }
 
-/* Location l's frame when no function names it: "[FILE]", its
- * mapping's file's base name, else its address; its length in *n. */
+/* Location l's frame when no function names it (pprof_where); its
+ * length in *n. */
 static uint32_t where_id(struct res *r, const struct pprof_loc *l, size_t *n)
 {
-	const struct pprof_map *m = l->map ? pprof_map(r->p, l->map) : NULL;
-	const char *s = "", *base;
-	char a[24];
-	size_t len = 0;
+	struct pprof_where w;
 
-	if (m)
-		s = pprof_str(r->p, m->file, &len);
-	if (!len) {
-		*n = (size_t)snprintf(a, sizeof(a), "0x%" PRIx64, l->addr);
-		return name_id(r, a, *n);
-	}
-	base = memrchr(s, '/', len);
-	base = base ? base + 1 : s;
-	len -= (size_t)(base - s);
-	xgrow(&r->name, &r->ncap, len + 3, 1);
-	r->name[0] = '[';
-	memcpy(r->name + 1, base, len);
-	r->name[len + 1] = ']';
-	*n = len + 2;
+	pprof_where(r->p, l, &w);
+	*n = w.n + 2 * (size_t)w.bracket;
+	xgrow(&r->name, &r->ncap, *n + 1, 1);
+	if (w.bracket) {
+		r->name[0] = '[';
+		memcpy(r->name + 1, w.s, w.n);
+		r->name[*n - 1] = ']';
+	} else
+		memcpy(r->name, w.s, w.n);
 	/* name_id tidies in place: the copy is its own source. */
 	return name_id(r, r->name, *n);
 }
@@ -350,18 +359,51 @@ static void build_loc(struct res *r, const struct pprof_loc *l, struct lrec *e)
 	e->a = e->cnt == 1 ? r->pool[--r->npool] : (uint32_t)first;
 	e->tlen = len > PPROF_MAX_STACK ? (uint32_t)PPROF_MAX_STACK + 1 : (uint32_t)len;
 	/* Every location is counted, used or not: more than pprof_stack
-	 * counts, so a profile it would stop is not taken here either. */
-	r->used += len;
+	 * counts, so a profile it would stop is not taken here either (a
+	 * lazy one's were counted by loc_len). */
+	if (!r->lazy)
+		r->used += len;
 }
 
-/* The frames of location id; NULL for an id not in the profile. */
-static const struct lrec *loc_of(const struct res *r, uint64_t id)
+/* Location l's text's bytes as build_loc makes it, its frames not
+ * named. */
+static uint64_t loc_len(const struct res *r, const struct pprof_loc *l)
+{
+	const struct pprof_func *fn;
+	struct pprof_where w;
+	size_t i, n, k = l->nlines + !l->nlines;
+	uint64_t len = k - 1;
+
+	for (i = 0; i < k; i++) {
+		fn = l->nlines ? pprof_func(r->p, r->p->line_fn[l->line0 + i]) : NULL;
+		if (fn && (pprof_str(r->p, fn->name, &n), !n))
+			pprof_str(r->p, fn->sysname, &n);
+		if (!fn) {
+			pprof_where(r->p, l, &w);
+			n = w.n + 2 * (size_t)w.bracket;
+		}
+		len += n;
+	}
+	return len;
+}
+
+/* The frames of location id, built when not yet; NULL for an id not in
+ * the profile, or frames too many to number. */
+static const struct lrec *loc_of(struct res *r, uint64_t id)
 {
 	const struct pprof_loc *l;
+	struct lrec *e;
 
 	if (r->direct)
-		return id < r->nrec && r->rec[id].cnt ? &r->rec[id] : NULL;
-	return (l = pprof_loc(r->p, id)) ? &r->rec[l - r->p->loc] : NULL;
+		e = id < r->nrec ? &r->rec[id] : NULL;
+	else
+		e = (l = pprof_loc(r->p, id)) ? &r->rec[l - r->p->loc] : NULL;
+	if (e && e->cnt)
+		return e;
+	if (!e || !e->a || r->npool >= UINT32_MAX - 1)
+		return NULL;
+	build_loc(r, &r->p->loc[e->a - 1], e);
+	return e;
 }
 
 /* The location ids of key (klen bytes: field 1 entries, packed runs or
@@ -429,7 +471,7 @@ static void key_stack(struct res *r, const unsigned char *key, size_t klen, uint
  * when the frames are too many to number or two locations share an id. */
 static int res_init(struct res *r, const struct pprof_prof *p)
 {
-	size_t i;
+	size_t i, n;
 
 	r->p = p;
 	r->nrec = p->nloc;
@@ -441,12 +483,23 @@ static int res_init(struct res *r, const struct pprof_prof *p)
 	r->fname = xmalloc((p->nfn + 1) * sizeof(*r->fname));
 	for (i = 0; i < p->nfn; i++)
 		r->fname[i].id = UINT32_MAX;
+	/* Every location built: the functions named in their order (and
+	 * their names' in the string table), not the locations'. */
+	for (i = 0; !r->lazy && i < p->nfn; i++)
+		func_id(r, &p->fn[i], &n);
 	for (i = 0; i < p->nloc; i++) {
+		struct lrec *e = &r->rec[r->direct ? p->loc[i].id : i];
+
 		/* Two locations of one id: which pprof_loc finds is its own
 		 * affair. */
 		if ((i && p->loc[i].id == p->loc[i - 1].id) || r->npool >= UINT32_MAX - 1)
 			return -1;
-		build_loc(r, &p->loc[i], &r->rec[r->direct ? p->loc[i].id : i]);
+		if (!r->lazy)
+			build_loc(r, &p->loc[i], e);
+		else {
+			e->a = (uint32_t)(i + 1);
+			r->used += loc_len(r, &p->loc[i]);
+		}
 	}
 	/* pprof_stack's limit on the stacks' bytes (see there). */
 	r->budget = (uint64_t)p->len * 256 + ((uint64_t)64 << 20);
@@ -470,6 +523,8 @@ int pprof_fast_finish(struct pprof_fast *f, const struct pprof_prof *p, int vi,
 		return 0;
 	r.f = f, r.set = set;
 	r.type = p->ntypes ? (size_t)vi : f->nv - 1;
+	/* Few keys use few of the locations: those are built as met. */
+	r.lazy = pprof_kset_count(f->seen) * 8 < p->nloc && p->nloc < UINT32_MAX;
 	r.bad = res_init(&r, p) < 0;
 	while (!r.bad && pprof_kset_next(f->seen, &pos, &key, &klen, &sums))
 		if (sums[r.type])

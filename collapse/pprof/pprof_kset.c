@@ -2,9 +2,10 @@
  * slot is 0 (free) or the hash's top bits above the record's place + 1
  * (in 8-byte words); a record is the nv sums, the key's length, then its
  * bytes, padded to 8.  A key of up to WIDE bytes is hashed and compared
- * as WIDE bytes, those past it masked off (its length's branches were
- * mispredicted nearly every sample), so the arena keeps WIDE bytes of
- * room past the last record. */
+ * as WIDE / 2 bytes when it has no more (most: it then touches a line of
+ * the record fewer), else as WIDE, those past it masked off (branches on
+ * its exact length were mispredicted nearly every sample), so the arena
+ * keeps WIDE bytes of room past the last record. */
 #include "pprof_kset.h"
 #include "xalloc.h"
 
@@ -84,21 +85,29 @@ static const uint64_t mix[WORDS + 1] = {
 	0x2545f4914f6cdd1du,
 };
 
-uint64_t pprof_kset_hash(const void *p, size_t len)
+/* The folds of the first 8 * words bytes of s (its len bytes and
+ * zeros), each pair of words masked and with its own constants; words
+ * is even and a constant, so the loop unrolls. */
+static inline uint64_t folds(const unsigned char *s, size_t len, size_t words)
 {
-	const unsigned char *s = p, *m;
+	const unsigned char *m = ones + PPROF_KSET_WIDE - len;
 	uint64_t h = len;
 	size_t i;
 
-	if (len > PPROF_KSET_WIDE)
-		return XXH3_64bits(s, len);
-	m = ones + PPROF_KSET_WIDE - len;
-	/* Each pair of words (masked, each with its own constant) folded;
-	 * the folds summed: the same work for every short key. */
-	for (i = 0; i < WORDS; i += 2)
+	for (i = 0; i < words; i += 2)
 		h += fold((word(s + i * 8) & word(m + i * 8)) ^ mix[i],
 			  (word(s + i * 8 + 8) & word(m + i * 8 + 8)) ^ mix[i + 1]);
 	return fold(h ^ mix[WORDS], mix[0]);
+}
+
+uint64_t pprof_kset_hash(const void *p, size_t len)
+{
+	if (len > PPROF_KSET_WIDE)
+		return XXH3_64bits(p, len);
+	/* Most keys are short: half the folds. */
+	if (len <= PPROF_KSET_WIDE / 2)
+		return folds(p, len, WORDS / 2);
+	return folds(p, len, WORDS);
 }
 
 void pprof_kset_prefetch(const struct pprof_kset *k, uint64_t h)
@@ -106,7 +115,7 @@ void pprof_kset_prefetch(const struct pprof_kset *k, uint64_t h)
 	__builtin_prefetch(&k->slot[h & k->mask]);
 }
 
-void pprof_kset_prefetch_rec(const struct pprof_kset *k, uint64_t h)
+void pprof_kset_prefetch_rec(const struct pprof_kset *k, uint64_t h, size_t len)
 {
 	size_t j = h & k->mask, probes;
 	uint64_t v;
@@ -116,11 +125,15 @@ void pprof_kset_prefetch_rec(const struct pprof_kset *k, uint64_t h)
 	for (probes = 0; probes < 4 && (v = k->slot[j]) != 0; probes++, j = (j + 1) & k->mask)
 		if (TAG(v) == TAG(h)) {
 			r = k->rec + PLACE(v);
-			/* The sums and length, and the wide key's words. */
+			/* The sums and length, and the key's words as same()
+			 * reads them. */
 			__builtin_prefetch(r);
 			__builtin_prefetch(r + 8);
-			__builtin_prefetch(r + 16);
-			__builtin_prefetch(r + k->nv + WORDS);
+			if (len > PPROF_KSET_WIDE / 2) {
+				__builtin_prefetch(r + 16);
+				__builtin_prefetch(r + k->nv + WORDS);
+			} else
+				__builtin_prefetch(r + k->nv + WORDS / 2);
 			return;
 		}
 }
@@ -173,7 +186,15 @@ static int same(const unsigned char *a, const unsigned char *b, size_t len)
 	uint64_t x, y, d = 0;
 	size_t i;
 
-	/* Short keys: every word, the bytes past them masked off. */
+	/* Short keys: every word, the bytes past them masked off; half of
+	 * them for most. */
+	if (len <= PPROF_KSET_WIDE / 2) {
+		const unsigned char *m = ones + PPROF_KSET_WIDE - len;
+
+		for (i = 0; i < WORDS / 2; i++)
+			d |= (word(a + i * 8) ^ word(b + i * 8)) & word(m + i * 8);
+		return d == 0;
+	}
 	if (len <= PPROF_KSET_WIDE) {
 		const unsigned char *m = ones + PPROF_KSET_WIDE - len;
 
@@ -223,6 +244,11 @@ int pprof_kset_add(struct pprof_kset *k, const void *s, size_t len, uint64_t h,
 size_t pprof_kset_count(const struct pprof_kset *k)
 {
 	return k->n;
+}
+
+size_t pprof_kset_bytes(const struct pprof_kset *k)
+{
+	return (k->len + k->mask + 1) * sizeof(uint64_t);
 }
 
 int pprof_kset_next(const struct pprof_kset *k, size_t *pos, const unsigned char **s,

@@ -25,10 +25,11 @@ void pprof_kset_free(struct pprof_kset *k);
 /* The hash of the len bytes at s. */
 uint64_t pprof_kset_hash(const void *s, size_t len);
 
-/* Hints that key of hash h will be added soon: its slot (some adds
- * ahead), then its record (when the slot has had time to come). */
+/* Hints that key of hash h (len bytes) will be added soon: its slot
+ * (some adds ahead), then its record (when the slot has had time to
+ * come): the lines pprof_kset_add reads of it. */
 void pprof_kset_prefetch(const struct pprof_kset *k, uint64_t h);
-void pprof_kset_prefetch_rec(const struct pprof_kset *k, uint64_t h);
+void pprof_kset_prefetch_rec(const struct pprof_kset *k, uint64_t h, size_t len);
 
 /* Adds the nv values v to the sums of key s (len bytes, hash h), added
  * with sums of 0 when new.  Returns 0, or -1 when a sum would pass
@@ -38,6 +39,10 @@ int pprof_kset_add(struct pprof_kset *k, const void *s, size_t len, uint64_t h,
 
 /* How many keys there are. */
 size_t pprof_kset_count(const struct pprof_kset *k);
+
+/* Bytes of the records and index: when few enough to stay in the cache,
+ * prefetching them costs more than it saves. */
+size_t pprof_kset_bytes(const struct pprof_kset *k);
 
 /* The key after *pos (0: the first), in the order they came: its bytes
  * in *s and *len, its sums in *sums.  Returns 0 past the last. */

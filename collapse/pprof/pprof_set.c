@@ -305,25 +305,47 @@ static struct rkey *radix(struct rkey *v, struct rkey *tmp, size_t n)
 	return v;
 }
 
-/* v's stacks sorted into out: by their packed first ranks (radix), then
- * each run of the same ranks by the rest (merge sort). */
-static void sort_all(const struct pack *pk, const struct skey *v, struct skey *out, size_t n)
+/* The longest run of the same pre in v (n, sorted by it). */
+static size_t longest_run(const struct rkey *v, size_t n)
+{
+	size_t a = 0, i, run = 1;
+
+	for (i = 1; i <= n; i++)
+		if (i == n || v[i].pre[0] != v[a].pre[0] || v[i].pre[1] != v[a].pre[1]) {
+			run = i - a > run ? i - a : run;
+			a = i;
+		}
+	return run;
+}
+
+/* s's n stacks sorted into out: by their packed first ranks (radix),
+ * then each run of the same ranks by the rest (merge sort, with room for
+ * the longest run only). */
+static void sort_all(const struct pprof_set *s, const struct pack *pk, struct skey *out, size_t n)
 {
 	struct rkey *r = xmalloc((n + 1) * sizeof(*r)), *rt = xmalloc((n + 1) * sizeof(*rt)), *q;
-	struct skey *tmp = xmalloc((n + 1) * sizeof(*tmp));
+	struct skey k, *tmp;
+	const struct stk *t;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		r[i].pre[0] = v[i].pre[0];
-		r[i].pre[1] = v[i].pre[1];
+		skey_of(s, pk, i, &k);
+		r[i].pre[0] = k.pre[0];
+		r[i].pre[1] = k.pre[1];
 		r[i].i = i;
 	}
 	q = radix(r, rt, n);
 	for (i = 0; i < n; i++) {
 		if (i + AHEAD < n)
-			__builtin_prefetch(&v[q[i + AHEAD].i]);
-		out[i] = v[q[i].i];
+			__builtin_prefetch(&s->stk[q[i + AHEAD].i]);
+		t = &s->stk[q[i].i];
+		out[i].pre[0] = q[i].pre[0];
+		out[i].pre[1] = q[i].pre[1];
+		out[i].id = s->pool + t->off;
+		out[i].n = t->n;
+		out[i].c = t->c;
 	}
+	tmp = xmalloc((longest_run(q, n) + 1) * sizeof(*tmp));
 	sort_runs(pk, out, tmp, n, 0, 0);
 	free(r);
 	free(rt);
@@ -334,7 +356,7 @@ static void sort_all(const struct pack *pk, const struct skey *v, struct skey *o
  * summed as the table would); their number in *n.  The caller frees. */
 static struct skey *sorted(const struct pprof_set *s, size_t *n)
 {
-	struct skey *v = xmalloc((s->nstk + 1) * sizeof(*v)), *out;
+	struct skey *out;
 	struct pack pk;
 	size_t i, k = 0, nk = fnames_count(&s->fn) * 2;
 
@@ -344,11 +366,8 @@ static struct skey *sorted(const struct pprof_set *s, size_t *n)
 	pk.per = 64 / pk.bits;
 	pk.d = 0;
 	pk.whole = 0;
-	for (i = 0; i < s->nstk; i++)
-		skey_of(s, &pk, i, &v[i]);
 	out = xmalloc((s->nstk + 1) * sizeof(*out));
-	sort_all(&pk, v, out, s->nstk);
-	free(v);
+	sort_all(s, &pk, out, s->nstk);
 	free((void *)(uintptr_t)pk.rank);
 	for (i = 0; i < s->nstk; i++) {
 		if (k && out[k - 1].n == out[i].n && out[k - 1].pre[0] == out[i].pre[0] &&
@@ -387,7 +406,33 @@ struct out {
 	size_t fcap;		/* room */
 	const struct skey *prev;	/* its stack, NULL: none yet */
 	FILE *f;		/* where lines go */
+	char *text;		/* every name followed by ';', CHUNK bytes
+				   of room after the last */
+	size_t *at;		/* where each name is in text */
 };
+
+/* Names are copied CHUNK bytes at a time, not by a call of memcpy each
+ * (they are some tens of bytes): reading and writing up to CHUNK - 1
+ * bytes past each, which the lines' buffer and text leave room for. */
+#define CHUNK 32
+
+/* Fills o's text and at from f's names. */
+static void spell_names(struct out *o, const struct fnames *f)
+{
+	size_t n = fnames_count(f), i, len = 0;
+
+	for (i = 0; i < n; i++)
+		len += f->len[i] + 1;
+	o->text = xmalloc(len + CHUNK);
+	o->at = xmalloc((n + 1) * sizeof(*o->at));
+	for (len = 0, i = 0; i < n; i++) {
+		o->at[i] = len;
+		memcpy(o->text + len, f->name[i], f->len[i]);
+		o->text[len + f->len[i]] = ';';
+		len += f->len[i] + 1;
+	}
+	memset(o->text + len, 0, CHUNK);
+}
 
 /* Room for need more bytes after the last line (earlier lines written
  * out). */
@@ -414,19 +459,22 @@ static void put_line(struct out *o, const struct fnames *f, const struct skey *k
 		j++;
 	for (at = j; at < k->n; at++)
 		need += f->len[k->id[at]];
-	need += j ? o->fend[j - 1] : 0;
+	need += (j ? o->fend[j - 1] : 0) + CHUNK;
 	room(o, need);
 	xgrow(&o->fend, &o->fcap, k->n, sizeof(*o->fend));
 	d = o->buf + o->len;
-	if (j)
+	if (j) {
 		memcpy(d, o->buf + o->last, o->fend[j - 1]);
+		d[o->fend[j - 1]] = ';';
+	}
 	o->last = o->len;
 	for (at = j; at < k->n; at++) {
-		size_t off = at ? o->fend[at - 1] : 0, n = f->len[k->id[at]];
+		size_t off = at ? o->fend[at - 1] + 1 : 0, n = f->len[k->id[at]], c;
+		const char *src = o->text + o->at[k->id[at]];
 
-		if (at)
-			d[off++] = ';';
-		memcpy(d + off, f->name[k->id[at]], n);
+		/* The name and its ';' (the last's is written over). */
+		for (c = 0; c <= n; c += CHUNK)
+			memcpy(d + off + c, src + c, CHUNK);
 		o->fend[at] = off + n;
 	}
 	d += o->fend[k->n - 1];
@@ -440,9 +488,10 @@ static void put_line(struct out *o, const struct fnames *f, const struct skey *k
 /* Writes the n stacks v (of one frame or more) as lines to f. */
 static void write_lines(const struct pprof_set *s, const struct skey *v, size_t n, FILE *f)
 {
-	struct out o = { xmalloc(OUTBUF), 0, OUTBUF, 0, NULL, 0, NULL, f };
+	struct out o = { xmalloc(OUTBUF), 0, OUTBUF, 0, NULL, 0, NULL, f, NULL, NULL };
 	size_t i;
 
+	spell_names(&o, &s->fn);
 	for (i = 0; i < n; i++) {
 		/* Stacks come in no order of memory: their frames are asked
 		 * for some lines ahead. */
@@ -453,6 +502,8 @@ static void write_lines(const struct pprof_set *s, const struct skey *v, size_t 
 	fwrite(o.buf, 1, o.len, f);
 	free(o.buf);
 	free(o.fend);
+	free(o.text);
+	free(o.at);
 }
 
 void pprof_set_spell(const struct pprof_set *s, struct strtab *t)

@@ -93,28 +93,37 @@ static void put_name(char **b, size_t *len, size_t *cap, const char *s, size_t n
 	*len += n;
 }
 
-/* A location's name when no function names it: its mapping's file's base
- * name, else its address. */
-static void put_where(struct builder *b, const struct pprof_loc *l)
+void pprof_where(const struct pprof_prof *p, const struct pprof_loc *l, struct pprof_where *w)
 {
-	const struct pprof_map *m = l->map ? pprof_map(b->p, l->map) : NULL;
+	const struct pprof_map *m = l->map ? pprof_map(p, l->map) : NULL;
 	const char *s = "", *base;
-	char a[24];
 	size_t n = 0;
 
 	if (m)
-		s = pprof_str(b->p, m->file, &n);
+		s = pprof_str(p, m->file, &n);
+	w->bracket = n != 0;
 	if (n) {
 		base = memrchr(s, '/', n);
 		base = base ? base + 1 : s;
-		n -= (size_t)(base - s);
-		put_name(&b->arena, &b->alen, &b->acap, "[", 1);
-		put_name(&b->arena, &b->alen, &b->acap, base, n);
-		put_name(&b->arena, &b->alen, &b->acap, "]", 1);
+		w->s = base;
+		w->n = n - (size_t)(base - s);
 		return;
 	}
-	n = (size_t)snprintf(a, sizeof(a), "0x%" PRIx64, l->addr);
-	put_name(&b->arena, &b->alen, &b->acap, a, n);
+	w->n = (size_t)snprintf(w->addr, sizeof(w->addr), "0x%" PRIx64, l->addr);
+	w->s = w->addr;
+}
+
+/* A location's name when no function names it (pprof_where). */
+static void put_where(struct builder *b, const struct pprof_loc *l)
+{
+	struct pprof_where w;
+
+	pprof_where(b->p, l, &w);
+	if (w.bracket)
+		put_name(&b->arena, &b->alen, &b->acap, "[", 1);
+	put_name(&b->arena, &b->alen, &b->acap, w.s, w.n);
+	if (w.bracket)
+		put_name(&b->arena, &b->alen, &b->acap, "]", 1);
 }
 
 /* Builds location l's frames (root first: its last line first). */

@@ -41,6 +41,19 @@ int pprof_stack_type(const struct pprof_prof *p, const char *name);
 void pprof_stack_add(const struct pprof_prof *p, int vi, int labels, struct strtab *t,
 		     struct fseq *seq, struct pprof_tally *st);
 
+/* A location's name when no function names it: "[FILE]", its mapping's
+ * file's base name, else its address "0x1234". */
+struct pprof_where {
+	const char *s;		/* the base name (in the profile), else addr */
+	size_t n;		/* its length */
+	int bracket;		/* s is a base name, written between [ and ] */
+	char addr[24];		/* the address's text, when no file names it */
+};
+
+/* Location l's name when no function names it, into w; its length is
+ * w->n + 2 * w->bracket.  w->s is valid while p and w are. */
+void pprof_where(const struct pprof_prof *p, const struct pprof_loc *l, struct pprof_where *w);
+
 /* Copies the n bytes at s to d tidied for a frame name, as every pprof
  * frame is: ';' (it splits frames) becomes ':', line ends and tabs a
  * space. */
