@@ -194,3 +194,23 @@ printf 'a;b 1.5\n' > "$P/frac.folded"
 expect_exit 1 "pprof: a fractional count cannot be written" "$FL" --to pprof "$P/frac.folded" -o "$P/f.pb.gz"
 expect_err "pprof: and says why" "not a whole number"
 [ ! -e "$P/f.pb.gz" ] && pass "pprof: and writes nothing" || fail "pprof: a failed write left a file"
+
+# A full disk: the stacks' lines (3 MB, written 1 MB at a time) stop at
+# the first failed write, which is named with its reason, exit 1.
+if have_python && [ -w /dev/full ]; then
+	python3 tests/tools/pprofgen.py big "$P/full.pb" 2 --stacks 5000
+	if command -v strace > /dev/null 2>&1; then
+		strace -f -e trace=write -o "$P/trace" "$B/stackcollapse-pprof" "$P/full.pb" > /dev/full 2> "$P/err"
+		_rc=$? _w=$(grep -c '^[0-9]* *write(1,' "$P/trace")
+	else
+		"$B/stackcollapse-pprof" "$P/full.pb" > /dev/full 2> "$P/err"
+		_rc=$? _w=1
+	fi
+	[ "$_rc" = 1 ] && [ "$_w" -le 2 ] && grep -q "write error on '<stdout>': No space left on device" "$P/err" \
+		&& pass "pprof: a full disk ends the writing at the first failed write, named" \
+		|| fail "pprof: a full disk ends the writing at the first failed write" "exit $_rc, $_w writes: $(cat "$P/err")"
+	[ "$("$B/stackcollapse-pprof" "$P/full.pb" | wc -c)" -gt 2100000 ] && pass "pprof: the full-disk input is many buffers" \
+		|| fail "pprof: the full-disk input is many buffers"
+else
+	skip "pprof: a full disk" "no python3 or /dev/full"
+fi

@@ -12,7 +12,6 @@
 #include "strtab.h"
 #include "xalloc.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -409,6 +408,7 @@ struct out {
 	char *text;		/* every name followed by ';', CHUNK bytes
 				   of room after the last */
 	size_t *at;		/* where each name is in text */
+	int err;		/* 1: a write failed (errno tells why) */
 };
 
 /* Names are copied CHUNK bytes at a time, not by a call of memcpy each
@@ -440,7 +440,8 @@ static void room(struct out *o, size_t need)
 {
 	if (o->cap - o->len >= need)
 		return;
-	fwrite(o->buf, 1, o->last, o->f);
+	if (fwrite(o->buf, 1, o->last, o->f) != o->last)
+		o->err = 1;
 	memmove(o->buf, o->buf + o->last, o->len - o->last);
 	o->len -= o->last;
 	o->last = 0;
@@ -486,24 +487,27 @@ static void put_line(struct out *o, const struct fnames *f, const struct skey *k
 }
 
 /* Writes the n stacks v (of one frame or more) as lines to f. */
-static void write_lines(const struct pprof_set *s, const struct skey *v, size_t n, FILE *f)
+static int write_lines(const struct pprof_set *s, const struct skey *v, size_t n, FILE *f)
 {
-	struct out o = { xmalloc(OUTBUF), 0, OUTBUF, 0, NULL, 0, NULL, f, NULL, NULL };
+	struct out o = { xmalloc(OUTBUF), 0, OUTBUF, 0, NULL, 0, NULL, f, NULL, NULL, 0 };
 	size_t i;
 
 	spell_names(&o, &s->fn);
-	for (i = 0; i < n; i++) {
+	/* The first failed write ends it: what follows would fail too. */
+	for (i = 0; i < n && !o.err; i++) {
 		/* Stacks come in no order of memory: their frames are asked
 		 * for some lines ahead. */
 		if (i + AHEAD < n)
 			prefetch_ids(&v[i + AHEAD]);
 		put_line(&o, &s->fn, &v[i]);
 	}
-	fwrite(o.buf, 1, o.len, f);
+	if (!o.err && fwrite(o.buf, 1, o.len, f) != o.len)
+		o.err = 1;
 	free(o.buf);
 	free(o.fend);
 	free(o.text);
 	free(o.at);
+	return o.err ? -1 : 0;
 }
 
 void pprof_set_spell(const struct pprof_set *s, struct strtab *t)
@@ -541,27 +545,25 @@ static int sums_may_wrap(const struct pprof_set *s)
 	return 0;
 }
 
+static int save_lines(FILE *f, void *ctx)
+{
+	struct pprof_set *s = ctx;
+	struct skey *v;
+	size_t n;
+	int rc;
+
+	v = sorted(s, &n);
+	rc = write_lines(s, v, n, f);
+	free(v);
+	return rc;
+}
+
 int pprof_set_save(struct pprof_set *s, struct strtab *t, const char *path, char *err,
 		   size_t errlen)
 {
-	struct outfile *o;
-	struct skey *v;
-	size_t n;
-
 	if (strtab_count(t) || sums_may_wrap(s)) {
 		pprof_set_spell(s, t);
 		return folded_save(t, path, err, errlen);
 	}
-	if (!(o = outfile_open(path))) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	v = sorted(s, &n);
-	write_lines(s, v, n, outfile_stream(o));
-	free(v);
-	if (outfile_commit(o) < 0) {
-		snprintf(err, errlen, "write error on '%s': %s", path ? path : "<stdout>", strerror(errno));
-		return -1;
-	}
-	return 0;
+	return outfile_save(path, save_lines, s, err, errlen);
 }
