@@ -83,6 +83,23 @@ for th in 1 2 2p; do
 	cmp -s "$P/order.got" "$P/order.want" && pass "perf/bytewise order of stacks with prefix names ($th threads)" \
 		|| fail "perf/bytewise order of stacks with prefix names ($th threads)" "$(diff "$P/order.want" "$P/order.got" | head)"
 done
+# A full disk: the first failed write's reason is the one told, exit 1,
+# whether one thread or two write the blocks; nothing is written after it.
+for th in 1 2p; do
+	_min=32768
+	[ "$th" = 2p ] && _min=1
+	if [ -w /dev/full ]; then
+		FLAME_PAR_MIN=$_min "$SCP" --threads ${th%p} "$P/order.txt" > /dev/full 2> "$P/full.err"
+		_rc=$?
+		[ "$_rc" = 1 ] && grep -q "write error on '<stdout>': No space left on device" "$P/full.err" \
+			&& pass "perf: a full disk is named with its reason, exit 1 ($th threads)" \
+			|| fail "perf: a full disk is named with its reason ($th threads)" "exit $_rc: $(cat "$P/full.err")"
+	else
+		skip "perf: a full disk ($th threads)" "no /dev/full"
+	fi
+done
+[ "$(wc -l < "$P/order.want")" -gt 4096 ] && pass "perf: the full-disk input is more than two blocks of stacks" \
+	|| fail "perf: the full-disk input is more than two blocks of stacks" "$(wc -l < "$P/order.want") stacks"
 
 . tests/collapse-perf-cli.sh
 . tests/collapse-perf-conformance.sh

@@ -19,6 +19,7 @@
 #include "strtab.h"
 #include "xalloc.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -596,9 +597,18 @@ static void *help(void *arg)
 	return NULL;
 }
 
+/* Block b to f, unless a write failed already (*e: its errno). */
+static void put_block(const struct block *b, FILE *f, int *e)
+{
+	if (!*e && fwrite(b->buf, 1, b->len, f) != b->len)
+		*e = errno ? errno : EIO;
+}
+
 /* Writes the stacks in order v to f, the odd blocks formatted by a second
- * thread when it pays (the bytes are the same). */
-static void write_blocks(const struct perf_stacks *t, const uint32_t *v, FILE *f)
+ * thread when it pays (the bytes are the same).  Returns 0, or -1 with
+ * errno set by the first write that failed (the blocks after it are
+ * still taken from the second thread, not written). */
+static int write_blocks(const struct perf_stacks *t, const uint32_t *v, FILE *f)
 {
 	struct helper h = { t, v, (t->nstk + BLOCK - 1) / BLOCK, { NULL, 0, 0 }, 0,
 			    PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
@@ -606,20 +616,21 @@ static void write_blocks(const struct perf_stacks *t, const uint32_t *v, FILE *f
 	int par = t->threads > 1 && t->nstk >= t->par_min;
 	pthread_t th;
 	size_t k;
+	int e = 0;
 
 	if (par && pthread_create(&th, NULL, help, &h) != 0)
 		par = 0;
 	for (k = 0; k < h.nblocks; k++) {
 		if (!par || k % 2 == 0) {
 			format_block(t, v, k, &mine);
-			fwrite(mine.buf, 1, mine.len, f);
+			put_block(&mine, f, &e);
 			continue;
 		}
 		pthread_mutex_lock(&h.mu);
 		while (!h.ready)
 			pthread_cond_wait(&h.cv, &h.mu);
 		pthread_mutex_unlock(&h.mu);
-		fwrite(h.b.buf, 1, h.b.len, f);
+		put_block(&h.b, f, &e);
 		pthread_mutex_lock(&h.mu);
 		h.ready = 0;
 		pthread_cond_broadcast(&h.cv);
@@ -629,16 +640,18 @@ static void write_blocks(const struct perf_stacks *t, const uint32_t *v, FILE *f
 		pthread_join(th, NULL);
 	free(mine.buf);
 	free(h.b.buf);
+	errno = e;
+	return e ? -1 : 0;
 }
 
 static int save_blocks(FILE *f, void *ctx)
 {
 	struct perf_stacks *t = ctx;
 	uint32_t *v = sorted(t);
+	int rc = write_blocks(t, v, f);
 
-	write_blocks(t, v, f);
 	free(v);
-	return 0;
+	return rc;
 }
 
 int perf_stacks_save(struct perf_stacks *t, const char *path, char *err, size_t errlen)
