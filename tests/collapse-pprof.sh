@@ -122,6 +122,26 @@ if have_python; then
 	"$FL" --collapsed "$P/wrap.pb" "$P/wrap.pb" "$P/wrap.pb" > "$P/want" 2> /dev/null
 	"$SPP" "$P/wrap.pb" "$P/wrap.pb" "$P/wrap.pb" > "$P/got" 2> /dev/null
 	psame "stacks of three inputs summed past 2^64, as flame draws them" "$P/want" "$P/got"
+	# flame's graph takes a profile's stacks as frame ids (pprof_fast's
+	# set, handed to the renderer); FLAME_PPROF_TABLE=1 takes the table's
+	# way: the same SVG and messages, alone, several at once, mixed with
+	# other formats, past 2^64 (the table's way then), with labels.
+	_bad=
+	for _set in "$P/big1.pb" "$P/basic.pb.gz" "$P/heap.pb" "$P/notypes.pb" "$P/huge.pb" \
+		"$P/deep.pb" "$P/wrap.pb $P/wrap.pb $P/wrap.pb" "$P/big1.pb $P/basic.pb $P/big1.pb" \
+		"$P/basic.pb examples/threads.perf.gz examples/threads.folded" "--labels $P/basic.pb" \
+		"--sample-type cpu $P/big1.pb" "$(ls "$SHP"/*.pb.gz 2> /dev/null | tr '\n' ' ')"; do
+		[ -n "$_set" ] || continue
+		"$FL" --countname n $_set -o "$P/ids.svg" 2> "$P/ids.err"
+		_r1=$?
+		FLAME_PPROF_TABLE=1 "$FL" --countname n $_set -o "$P/tab.svg" 2> "$P/tab.err"
+		_r2=$?
+		{ [ $_r1 = $_r2 ] && cmp -s "$P/ids.svg" "$P/tab.svg" && cmp -s "$P/ids.err" "$P/tab.err"; } \
+			|| _bad="$_bad [$_set: exit $_r1/$_r2]"
+	done
+	[ -z "$_bad" ] && pass "pprof: flame draws profiles from frame ids as from the table" \
+		|| fail "pprof: flame draws profiles from frame ids as from the table" "$_bad"
+	grep -q 'main' "$P/ids.svg" && pass "pprof: the frame-id graph has frames" || fail "pprof: the frame-id graph has frames"
 fi
 
 # The real profiles against go tool pprof, every sample type.

@@ -7,6 +7,7 @@
 #include "pprof.h"
 #include "pprof_cli.h"
 #include "pprof_fast.h"
+#include "pprof_set.h"
 #include "pprof_stack.h"
 #include "xalloc.h"
 
@@ -172,12 +173,29 @@ static struct pprof_prof *read_input(const struct format_job *j, const struct pp
 	return NULL;
 }
 
+/* Where j's stacks go as frame ids (pprof_fast), or NULL: to the table.
+ * The tool's set; for flame's graph, a set of this input's own (*own),
+ * handed to the renderer as ids after.  Not with labels (pprof_fast
+ * takes none) or for a flame chart (input order). */
+static struct pprof_set *id_set(const struct format_job *j, struct pprof_set **own)
+{
+	const struct pprof_opts *o = j->fopts;
+
+	*own = NULL;
+	if ((o && o->labels) || j->o->seq)
+		return NULL;
+	if (o && o->set)
+		return o->set;
+	if (j->o->stack_sink && !getenv("FLAME_PPROF_TABLE"))	/* tests: the table's path */
+		*own = pprof_set_new();
+	return *own;
+}
+
 int pprof_collect(const struct format_job *j)
 {
 	const struct pprof_opts *o = j->fopts;
-	/* The tool's stacks are kept as frame ids when they can be; not
-	 * with labels (pprof_fast takes no labels) or for a flame chart. */
-	struct pprof_fast *fast = o && o->set && !o->labels && !j->o->seq ? pprof_fast_new() : NULL;
+	struct pprof_set *own, *set = id_set(j, &own);
+	struct pprof_fast *fast = set ? pprof_fast_new() : NULL;
 	struct pprof_prof *p = read_input(j, fast ? pprof_fast_hook(fast) : NULL);
 	struct pprof_tally st;
 	char names[300];
@@ -185,6 +203,7 @@ int pprof_collect(const struct format_job *j)
 
 	if (!p) {
 		pprof_fast_free(fast);
+		pprof_set_free(own);
 		return -1;
 	}
 	/* The samples are drawn once: an inflated profile's pages of
@@ -195,14 +214,18 @@ int pprof_collect(const struct format_job *j)
 		snprintf(j->err, j->errlen, "%s: no sample type '%s' in the profile (it has: %s)",
 			 j->name, o->sample_type, p->ntypes ? names : "none");
 		pprof_fast_free(fast);
+		pprof_set_free(own);
 		pprof_free(p);
 		return -1;
 	}
 	offer_unit(j, p, vi);
 	memset(&st, 0, sizeof(st));
-	if (!fast || pprof_fast_finish(fast, p, vi, o->set) < 0)
+	if (!fast || pprof_fast_finish(fast, p, vi, set) < 0)
 		pprof_stack_add(p, vi, o && o->labels, j->t, j->o->seq, &st);
 	pprof_fast_free(fast);
+	if (own && pprof_set_emit(own, j->o->stack_sink) < 0)
+		pprof_set_spell(own, j->t);
+	pprof_set_free(own);
 	rc = report(j, p, &st);
 	pprof_free(p);
 	return rc;

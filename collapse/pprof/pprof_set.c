@@ -9,6 +9,7 @@
 #include "fnames.h"
 #include "folded.h"
 #include "outfile.h"
+#include "stacksink.h"
 #include "strtab.h"
 #include "xalloc.h"
 
@@ -542,6 +543,25 @@ static int sums_may_wrap(const struct pprof_set *s)
 			return 1;
 		total += s->stk[i].c;
 	}
+	return 0;
+}
+
+int pprof_set_emit(struct pprof_set *s, const struct stack_sink *sink)
+{
+	struct skey *v;
+	struct fcount c = { 0, 0 };
+	size_t n, i, names = fnames_count(&s->fn);
+
+	if (sums_may_wrap(s))
+		return -1;
+	v = sorted(s, &n);
+	for (i = 0; i < names; i++)
+		sink->frame(sink->ctx, (uint32_t)i, s->fn.name[i], s->fn.len[i]);
+	for (i = 0; i < n; i++) {
+		c.n = v[i].c;
+		sink->stack(sink->ctx, v[i].id, v[i].n, &c);
+	}
+	free(v);
 	return 0;
 }
 

@@ -38,6 +38,14 @@ void pprof_set_undo(struct pprof_set *s, size_t mark);
  * struct fcount), summing those t holds. */
 void pprof_set_spell(const struct pprof_set *s, struct strtab *t);
 
+struct stack_sink;
+
+/* Hands the stacks to sink (stacksink.h): every frame named, then the
+ * stacks sorted bytewise, the same ones summed.  Returns 0, or -1 with
+ * nothing handed when the weights together pass 2^64 (the sums might
+ * not fit sink's counts): pprof_set_spell them into a table then. */
+int pprof_set_emit(struct pprof_set *s, const struct stack_sink *sink);
+
 /* Writes the stacks sorted bytewise, as folded_save does, to path (NULL
  * or "-": stdout).  When t (values: struct fcount) holds stacks too, or
  * the weights together pass 2^64 (so sums of equal stacks might not fit
