@@ -198,3 +198,25 @@ else
 		&& pass "sample: conformance end-before-call-graph-end: exit 1, named" \
 		|| fail "sample: conformance end-before-call-graph-end: exit 1, named" "$(cat "$SX/err")"
 fi
+
+# flame's graph takes a report's stacks from the tree as frame ids (handed
+# to the renderer); FLAME_SAMPLE_TABLE=1 takes the table's way: the same
+# SVG and messages for every report made above, the shared ones, several
+# at once, mixed with other formats, with --no-modules.
+_bad= _n=0
+for _set in "$SD/own.txt" "$SX"/*.txt "$SX/own.txt.gz" "$SD/own.txt $SX/order.txt $SX/own.txt.gz" \
+	"$SD/own.txt examples/threads.perf.gz examples/threads.folded" \
+	"$(ls "$SC"/*.txt 2> /dev/null | tr '\n' ' ')"; do
+	[ -n "$_set" ] || continue
+	for _o in "" --no-modules; do
+		"$B/flame" --countname n $_o $_set -o "$SX/ids.svg" 2> "$SX/ids.err"
+		_r1=$?
+		FLAME_SAMPLE_TABLE=1 "$B/flame" --countname n $_o $_set -o "$SX/tab.svg" 2> "$SX/tab.err"
+		_r2=$?
+		_n=$((_n + 1))
+		{ [ $_r1 = $_r2 ] && cmp -s "$SX/ids.svg" "$SX/tab.svg" && cmp -s "$SX/ids.err" "$SX/tab.err"; } \
+			|| _bad="$_bad [$_o $_set: exit $_r1/$_r2]"
+	done
+done
+[ -z "$_bad" ] && [ $_n -gt 30 ] && pass "sample: flame draws reports from the tree's frame ids as from the table ($_n runs)" \
+	|| fail "sample: flame draws reports from the tree's frame ids as from the table" "$_n runs; $_bad"

@@ -4,7 +4,9 @@
 #include "collect.h"
 #include "lblock.h"
 #include "lread.h"
+#include "sample_tree.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* "Call graph:" and, below it, an indented node with a count. */
@@ -39,10 +41,25 @@ static int feed(void *s, const char *text, size_t len, unsigned long *lineno)
 
 int sample_collect(const struct format_job *j)
 {
-	struct sample *s = sample_new(j->fopts, j->t, j->o->seq, j->warn, j->ctx, j->name);
-	int rc = format_fault(j, lblock_feed(j->lr, feed, s, j->err, j->errlen) < 0);
+	struct sample_opts o = { 0 };
+	struct sample_tree *own = NULL;
+	struct sample *s;
+	int rc;
 
+	if (j->fopts)
+		o = *(const struct sample_opts *)j->fopts;
+	/* flame's graph: the stacks kept as the tree they come as and handed
+	 * to the renderer as frame ids, as stackcollapse-sample writes them
+	 * (not for a flame chart, which wants input order). */
+	if (!o.tree && j->o->stack_sink && !j->o->seq && !getenv("FLAME_SAMPLE_TABLE"))
+		o.tree = own = sample_tree_new();
+	s = sample_new(&o, j->t, j->o->seq, j->warn, j->ctx, j->name);
+	rc = format_fault(j, lblock_feed(j->lr, feed, s, j->err, j->errlen) < 0);
 	rc |= sample_end(s);
 	sample_free(s);
+	if (own) {
+		sample_tree_emit(own, j->o->stack_sink);
+		sample_tree_free(own);
+	}
 	return rc;
 }

@@ -12,6 +12,7 @@
 #include "fnames.h"
 #include "folded.h"
 #include "outfile.h"
+#include "stacksink.h"
 #include "strtab.h"
 #include "xalloc.h"
 
@@ -288,8 +289,12 @@ struct walk {
 	size_t depth, lcap;		/* how many, and room */
 	char *path;			/* the stack so far, each frame with its ';' */
 	size_t pcap;			/* its room */
-	FILE *f;			/* out, or NULL: spelled into tab */
+	uint32_t *ids;			/* the stack so far, as frame ids */
+	size_t idcap;			/* their room */
+	FILE *f;			/* out, or NULL: spelled into tab, or
+					   handed to sink */
 	struct strtab *tab;		/* where stacks are spelled */
+	const struct stack_sink *sink;	/* where stacks are handed */
 	char *out;			/* bytes not yet written */
 	size_t olen;			/* how many */
 	int err;			/* a write failed */
@@ -356,6 +361,8 @@ static void open_level(struct walk *w, uint32_t node, size_t plen)
 	if (w->depth == w->lcap)
 		xgrow(&w->lv, &w->lcap, w->depth + 1, sizeof(*w->lv));
 	l = &w->lv[w->depth++];
+	if (w->sink && w->depth > w->idcap)
+		xgrow(&w->ids, &w->idcap, w->depth, sizeof(*w->ids));
 	l->start = l->at = start;
 	l->end = w->nitem;
 	l->plen = plen;
@@ -385,7 +392,9 @@ static void line(struct walk *w, uint32_t node, size_t plen)
 	size_t n = sizeof(num);
 	uint64_t v = c->n;
 
-	if (w->f) {
+	if (w->sink) {
+		w->sink->stack(w->sink->ctx, w->ids, w->depth, c);
+	} else if (w->f) {
 		put(w, w->path, plen);
 		num[--n] = '\n';
 		if (c->frac == 0) {	/* fcount_format's "%llu", without printf */
@@ -424,6 +433,8 @@ static void walk(struct walk *w)
 		}
 		it = w->item[l->at++];
 		plen = l->plen;
+		if (w->sink)
+			w->ids[w->depth - 1] = w->t->node[it >> 1].frame & ~HASHED;
 		name = sample_tree_name(w->t, it >> 1, &len);
 		if (plen + len + 1 > w->pcap)
 			xgrow(&w->path, &w->pcap, plen + len + 1, 1);
@@ -437,7 +448,10 @@ static void walk(struct walk *w)
 	}
 }
 
-static void walk_run(const struct sample_tree *t, FILE *f, struct strtab *tab, int *err)
+/* Walks t, its stacks written to f, else spelled into tab, else handed
+ * to sink; *err: 1 when a write failed. */
+static void walk_run(const struct sample_tree *t, FILE *f, struct strtab *tab,
+		     const struct stack_sink *sink, int *err)
 {
 	struct walk w;
 
@@ -445,6 +459,7 @@ static void walk_run(const struct sample_tree *t, FILE *f, struct strtab *tab, i
 	w.t = t;
 	w.f = f;
 	w.tab = tab;
+	w.sink = sink;
 	if (f)
 		w.out = xmalloc(OUTBUF);
 	walk(&w);
@@ -456,13 +471,14 @@ static void walk_run(const struct sample_tree *t, FILE *f, struct strtab *tab, i
 	free(w.lv);
 	free(w.path);
 	free(w.out);
+	free(w.ids);
 }
 
 int sample_tree_write(const struct sample_tree *t, FILE *f)
 {
 	int err;
 
-	walk_run(t, f, NULL, &err);
+	walk_run(t, f, NULL, NULL, &err);
 	return err ? -1 : 0;
 }
 
@@ -470,7 +486,19 @@ void sample_tree_spell(const struct sample_tree *t, struct strtab *tab)
 {
 	int err;
 
-	walk_run(t, NULL, tab, &err);
+	walk_run(t, NULL, tab, NULL, &err);
+}
+
+void sample_tree_emit(const struct sample_tree *t, const struct stack_sink *sink)
+{
+	size_t i, n = fnames_count(&t->fn);
+	int err;
+
+	/* A name with a ';' is no frame of any stack (it was split). */
+	for (i = 0; i < n; i++)
+		if (i >= t->nmeta || !t->meta[i].semi)
+			sink->frame(sink->ctx, (uint32_t)i, t->fn.name[i], t->fn.len[i]);
+	walk_run(t, NULL, NULL, sink, &err);
 }
 
 static int write_all(FILE *f, void *ctx)

@@ -42,6 +42,12 @@ int sample_tree_write(const struct sample_tree *t, FILE *f);
 /* Adds the stacks to tab (values: struct fcount). */
 void sample_tree_spell(const struct sample_tree *t, struct strtab *tab);
 
+struct stack_sink;
+
+/* Hands the stacks to sink (stacksink.h): the frames named, then the
+ * stacks in the order sample_tree_write writes them. */
+void sample_tree_emit(const struct sample_tree *t, const struct stack_sink *sink);
+
 /* Writes the stacks of t and of tab (values: struct fcount) to path
  * (NULL or "-": stdout), sorted, atomically, as folded_save would the two
  * in one table.  Returns 0, or -1 with a message in err. */
