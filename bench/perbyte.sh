@@ -24,22 +24,32 @@ ROUNDS=${ROUNDS:-7}
 IBIN=${INFERNO_BIN:-$(dirname "$(command -v inferno-collapse-dtrace || echo ./x)")}
 mkdir -p "$OUT"
 
+# make bench's collapsers section writes to bench/out whatever OUT says.
 for f in big.dtrace big.sample rep.sample perf106.txt; do
-	[ -s "$OUT/$f" ] || { BENCH_ONLY=collapsers CROUNDS=1 B=$B sh bench/run.sh > /dev/null; break; }
+	[ -s "$OUT/$f" ] && continue
+	BENCH_ONLY=collapsers CROUNDS=1 B=$B sh bench/run.sh > /dev/null
+	for g in big.dtrace big.sample rep.sample perf106.txt; do
+		[ "$OUT" = bench/out ] || [ -s "$OUT/$g" ] || cp "bench/out/$g" "$OUT/$g"
+	done
+	break
 done
 for f in big.pprof few.pprof perf100.txt; do
 	[ -s "$OUT/$f" ] || { B=$B OUT=$OUT sh bench/pprof.sh > /dev/null; break; }
 done
+for f in big.dtrace big.sample rep.sample perf106.txt big.pprof few.pprof perf100.txt; do
+	[ -s "$OUT/$f" ] || { echo "perbyte: $OUT/$f could not be made" >&2; exit 1; }
+done
 
 use_perf=0
 perf stat -e task-clock -x, -o "$OUT/pb.cpu" true 2> /dev/null && use_perf=1
-# cpu_ms CMD...: the CPU milliseconds of one run, output thrown away.
+# cpu_ms CMD...: the CPU milliseconds of one run, output thrown away;
+# a run that fails stops the benchmark (its time would mean nothing).
 cpu_ms() {
 	if [ $use_perf = 1 ]; then
-		perf stat -e task-clock -x, -o "$OUT/pb.cpu" -- "$@" > /dev/null 2>&1
+		perf stat -e task-clock -x, -o "$OUT/pb.cpu" -- "$@" < /dev/null > /dev/null 2> "$OUT/pb.err" || return 1
 		awk -F, '/task-clock/ { printf "%.1f\n", $1 }' "$OUT/pb.cpu"
 	else
-		/usr/bin/time -f '%U %S' -o "$OUT/pb.cpu" "$@" > /dev/null 2>&1
+		/usr/bin/time -f '%U %S' -o "$OUT/pb.cpu" "$@" < /dev/null > /dev/null 2> "$OUT/pb.err" || return 1
 		awk '{ printf "%.1f\n", ($1 + $2) * 1000 }' "$OUT/pb.cpu"
 	fi
 }
@@ -73,7 +83,11 @@ while [ $r -lt "$ROUNDS" ]; do
 	r=$((r + 1))
 	while read -r name in prog; do
 		# shellcheck disable=SC2086
-		echo "$name $(cpu_ms $prog "$OUT/$in") $(wc -c < "$OUT/$in")" >> "$OUT/pb.t"
+		if ! ms=$(cpu_ms $prog "$OUT/$in"); then
+			echo "perbyte: $prog $OUT/$in failed: $(head -c 300 "$OUT/pb.err")" >&2
+			exit 1
+		fi
+		echo "$name $ms $(wc -c < "$OUT/$in")" >> "$OUT/pb.t"
 	done < "$OUT/pb.runs"
 done
 
@@ -88,10 +102,10 @@ awk '{ n[$1]++; v[$1, n[$1]] = $2; size[$1] = $3; if (!($1 in order)) { order[$1
 		for (i = 1; i <= k; i++) { m = names[i]; ms[m] = median(m); mbs[m] = size[m] / 1e3 / ms[m] }
 		printf "%-24s %8s %9s %8s %10s %10s %10s\n", "program", "MB", "CPU ms", "MB/s", "/perf-real", "/perf-tests", "inferno x"
 		for (i = 1; i <= k; i++) {
-			m = names[i]; p = m; sub(/^(inferno|before)-/, "", p)
+			m = names[i]
 			inf = ("inferno-" m in ms) ? sprintf("%.1fx", ms["inferno-" m] / ms[m]) : ""
 			printf "%-24s %8.1f %9.1f %8.0f %10.2f %10.2f %10s\n", m, size[m] / 1e6, ms[m], mbs[m],
 				mbs[m] / mbs["perf-real"], mbs[m] / mbs["perf-tests"], inf
 		}
 	}' "$OUT/pb.t"
-rm -f "$OUT/pb.cpu"
+rm -f "$OUT/pb.cpu" "$OUT/pb.err"

@@ -302,15 +302,17 @@ static int part_lines(FILE *f, void *ctx)
 	const struct part *p = ctx;
 	uint32_t *ids = strtab_sorted(p->t);
 	size_t k, len;
+	int rc = 0;
 
-	for (k = 0; k < strtab_count(p->t); k++) {
+	/* The first failed write ends it (errno tells why). */
+	for (k = 0; k < strtab_count(p->t) && rc == 0; k++) {
 		const char *s = strtab_str(p->t, ids[k], &len);
 
 		if (split_rank(p->sp, ids[k]) == (int)p->i)
-			folded_write(f, s, len, strtab_val(p->t, ids[k]));
+			rc = folded_write(f, s, len, strtab_val(p->t, ids[k]));
 	}
 	free(ids);
-	return 0;
+	return rc;
 }
 
 int split_save_folded(const struct split *sp, size_t i, const struct strtab *t, const char *path,

@@ -352,6 +352,8 @@ void render_add(struct render *r, const char *stack, size_t len,
 	id = stack_node(r, stack, len);
 	v = stree_val(r->stacks, id);
 	fcount_add(&v->w, w);
+	/* A sum past 2^64 goes on in the fraction too. */
+	r->fractional |= v->w.frac != 0;
 	v->delta += delta;
 	v->before += before;
 	v->two |= c2 != NULL;
@@ -564,7 +566,7 @@ void render_add_ids(struct render *r, const uint32_t *ids, size_t n, const struc
 		render_add(r, r->text, len, c, NULL);
 		return;
 	}
-	r->fractional |= c->frac != 0;
 	v = stree_val(r->stacks, stree_add_ids(r->stacks, r->path, n));
 	fcount_add(&v->w, c);
+	r->fractional |= c->frac != 0 || v->w.frac != 0;
 }

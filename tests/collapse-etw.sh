@@ -48,6 +48,15 @@ cmp -s "$EW/split/chrome.exe_8872_6148.folded" "$EW/want" && pass "etw: a split 
 	|| fail "etw: a split file holds its thread's stacks"
 head -1 "$TMP/out" | grep -q "chrome.exe_8872_6148.folded	2	40.0%	chrome.exe (8872);TID 6148" \
 	&& pass "etw: --split lists files, samples and share on stdout" || fail "etw: --split summary" "$(cat "$TMP/out")"
+# A split file that cannot be written (a link to a full disk): its path
+# and the reason are named, exit 1.
+if [ -w /dev/full ]; then
+	mkdir -p "$EW/splitf"
+	ln -s /dev/full "$EW/splitf/chrome.exe_8872_6148.folded"
+	erun 1 "--split onto a full disk" --split "$EW/splitf" "$ED/cpu.csv"
+	expect_err "etw: --split names the file and the reason" \
+		"write error on '$EW/splitf/chrome.exe_8872_6148.folded': No space left on device"
+fi
 mkdir -p "$EW/splitp"
 "$SETW" --split "$EW/splitp" --top 5 --collapse-threads "$ED/cpu.csv" > "$TMP/out"
 [ -f "$EW/splitp/chrome.exe_8872.folded" ] && [ "$(grep -c . "$EW/splitp/chrome.exe_8872.folded")" = 2 ] \

@@ -142,6 +142,13 @@ if have_python; then
 	[ -z "$_bad" ] && pass "pprof: flame draws profiles from frame ids as from the table" \
 		|| fail "pprof: flame draws profiles from frame ids as from the table" "$_bad"
 	grep -q 'main' "$P/ids.svg" && pass "pprof: the frame-id graph has frames" || fail "pprof: the frame-id graph has frames"
+	# A stack summed past 2^64 over inputs is a fractional count either
+	# way (the compact form writes that flag).
+	"$FL" --compact always "$P/wrap.pb" "$P/wrap.pb" "$P/wrap.pb" -o "$P/ids.svg" 2> /dev/null
+	FLAME_PPROF_TABLE=1 "$FL" --compact always "$P/wrap.pb" "$P/wrap.pb" "$P/wrap.pb" -o "$P/tab.svg" 2> /dev/null
+	cmp -s "$P/ids.svg" "$P/tab.svg" && grep -q 'data-fractional="1"' "$P/ids.svg" \
+		&& pass "pprof: sums past 2^64 over inputs drawn alike from frame ids (compact form)" \
+		|| fail "pprof: sums past 2^64 over inputs drawn alike from frame ids (compact form)"
 fi
 
 # The real profiles against go tool pprof, every sample type.

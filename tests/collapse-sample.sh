@@ -220,3 +220,10 @@ for _set in "$SD/own.txt" "$SX"/*.txt "$SX/own.txt.gz" "$SD/own.txt $SX/order.tx
 done
 [ -z "$_bad" ] && [ $_n -gt 30 ] && pass "sample: flame draws reports from the tree's frame ids as from the table ($_n runs)" \
 	|| fail "sample: flame draws reports from the tree's frame ids as from the table" "$_n runs; $_bad"
+# A stack summed past 2^64 over inputs: a fractional count either way.
+printf 'Call graph:\n    9223372036854775807 Thread_1\n    + 9223372036854775807 main  (in x) + 1  [0x1]\n\nTotal number in stack (recursive counted multiple times):\n' > "$SX/huge.txt"
+"$B/flame" --compact always "$SX/huge.txt" "$SX/huge.txt" "$SX/huge.txt" -o "$SX/ids.svg" 2> /dev/null
+FLAME_SAMPLE_TABLE=1 "$B/flame" --compact always "$SX/huge.txt" "$SX/huge.txt" "$SX/huge.txt" -o "$SX/tab.svg" 2> /dev/null
+cmp -s "$SX/ids.svg" "$SX/tab.svg" && grep -q 'data-fractional="1"' "$SX/ids.svg" \
+	&& pass "sample: sums past 2^64 over inputs drawn alike from frame ids (compact form)" \
+	|| fail "sample: sums past 2^64 over inputs drawn alike from frame ids (compact form)"

@@ -600,7 +600,10 @@ static void *help(void *arg)
 /* Block b to f, unless a write failed already (*e: its errno). */
 static void put_block(const struct block *b, FILE *f, int *e)
 {
-	if (!*e && fwrite(b->buf, 1, b->len, f) != b->len)
+	if (*e)
+		return;
+	errno = 0;
+	if (fwrite(b->buf, 1, b->len, f) != b->len)
 		*e = errno ? errno : EIO;
 }
 
