@@ -56,4 +56,26 @@ int pb_varint(struct pb *r, uint64_t *v, char *err, size_t errlen);
  * without the continuation bit.  A bound for arrays, not a check. */
 size_t pb_count_varints(const unsigned char *data, size_t len);
 
+/* For hot loops over bytes known to be well formed: a varint of at most
+ * 9 bytes (no bits past 63 to check) at s[*i], ending before s[n], into
+ * *v, *i moved past it; else -1 and nothing moved (anything longer or cut
+ * short is left to pb_next, which names what is wrong). */
+static inline int pb_short_varint(const unsigned char *s, size_t *i, size_t n, uint64_t *v)
+{
+	size_t j = *i;
+	uint64_t x = 0;
+	unsigned shift = 0;
+
+	/* The value is built in a register, not through *v. */
+	do {
+		if (j >= n || shift > 56)
+			return -1;
+		x |= (uint64_t)(s[j] & 0x7f) << shift;
+		shift += 7;
+	} while (s[j++] >= 0x80);
+	*i = j;
+	*v = x;
+	return 0;
+}
+
 #endif

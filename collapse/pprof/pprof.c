@@ -58,26 +58,6 @@ static int read_ints(const struct pb *in, const struct pb_field *f, uint64_t *v,
 	return rc;
 }
 
-/* A varint of at most 9 bytes (no bits past 63 to check) at s[*i],
- * before s[n], into *v; else -1 (left to pb_next, which names what is
- * wrong). */
-static int short_varint(const unsigned char *s, size_t *i, size_t n, uint64_t *v)
-{
-	size_t j = *i;
-	uint64_t x = 0;
-	unsigned shift = 0;
-
-	do {
-		if (j >= n || shift > 56)
-			return -1;
-		x |= (uint64_t)(s[j] & 0x7f) << shift;
-		shift += 7;
-	} while (s[j++] >= 0x80);
-	*i = j;
-	*v = x;
-	return 0;
-}
-
 /* The message s (n bytes) read as read_ints reads it into v (fields
  * 1..nf-1), when every field is a varint of a one-byte tag (nearly every
  * Location's and Function's): one pass, no pb_next.  Returns 0, or -1
@@ -94,7 +74,7 @@ static int quick_ints(const unsigned char *s, size_t n, uint64_t *v, unsigned nf
 		unsigned char t = s[i++];
 
 		if (lines && t == 0x22) {
-			if (short_varint(s, &i, n, &x) < 0 || x > n - i)
+			if (pb_short_varint(s, &i, n, &x) < 0 || x > n - i)
 				return -1;
 			len = (size_t)x;
 			fn[1] = 0;
@@ -106,7 +86,7 @@ static int quick_ints(const unsigned char *s, size_t n, uint64_t *v, unsigned nf
 		}
 		/* A Line that is not a message is named by read_loc. */
 		if (t < 0x08 || t >= 0x80 || (t & 7) != 0 || (lines && t >> 3 == 4) ||
-		    short_varint(s, &i, n, &x) < 0)
+		    pb_short_varint(s, &i, n, &x) < 0)
 			return -1;
 		if (t >> 3 < nf)
 			v[t >> 3] = x;

@@ -8,6 +8,7 @@
 #include "pprof_kset.h"
 #include "pprof_set.h"
 #include "pprof_stack.h"
+#include "pbuf.h"
 #include "xalloc.h"
 
 #include <inttypes.h>
@@ -48,33 +49,13 @@ struct pprof_fast {
 	size_t head, tail;		/* read, looked up */
 };
 
-/* A varint at s[*i], ending before s[n]: into *x, or -1 when it does
- * not or is longer than 9 bytes (left to pprof_stack). */
-static int varint(const unsigned char *s, size_t *i, size_t n, uint64_t *x)
-{
-	size_t j = *i;
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	/* The value is built in a register, not through *x. */
-	do {
-		if (j >= n || shift > 56)
-			return -1;
-		v |= (uint64_t)(s[j] & 0x7f) << shift;
-		shift += 7;
-	} while (s[j++] >= 0x80);
-	*i = j;
-	*x = v;
-	return 0;
-}
-
 /* A field's length at s[*i] (before s[n]), its bytes fitting: into *len,
  * or -1. */
 static int length(const unsigned char *s, size_t *i, size_t n, size_t *len)
 {
 	uint64_t x;
 
-	if (varint(s, i, n, &x) < 0 || x > n - *i)
+	if (pb_short_varint(s, i, n, &x) < 0 || x > n - *i)
 		return -1;
 	*len = (size_t)x;
 	return 0;
@@ -84,7 +65,7 @@ static int length(const unsigned char *s, size_t *i, size_t n, size_t *len)
  * there is room and it is not negative; else -1. */
 static int value(const unsigned char *s, size_t *i, size_t n, struct pend *e, size_t *cnt)
 {
-	if (*cnt == TYPES || varint(s, i, n, &e->v[*cnt]) < 0 || e->v[*cnt] >> 63)
+	if (*cnt == TYPES || pb_short_varint(s, i, n, &e->v[*cnt]) < 0 || e->v[*cnt] >> 63)
 		return -1;
 	++*cnt;
 	return 0;
@@ -134,7 +115,7 @@ static int fields(const unsigned char *s, size_t n, struct pend *e, size_t *cnt)
 		at = i++;
 		switch (s[at]) {
 		case 0x08:
-			bad = varint(s, &i, n, &x) < 0 || key_part(s, at, i, e) < 0;
+			bad = pb_short_varint(s, &i, n, &x) < 0 || key_part(s, at, i, e) < 0;
 			break;
 		case 0x0a:
 			bad = length(s, &i, n, &len) < 0 || key_part(s, at, i += len, e) < 0;
@@ -417,14 +398,14 @@ static size_t key_ids(struct res *r, const unsigned char *key, size_t klen)
 	xgrow(&r->ids, &r->idcap, klen, sizeof(*r->ids));
 	while (i < klen) {
 		if (key[i++] == 0x08) {
-			if (varint(key, &i, klen, &r->ids[n++]) < 0)
+			if (pb_short_varint(key, &i, klen, &r->ids[n++]) < 0)
 				return 0;
 			continue;
 		}
 		if (key[i - 1] != 0x0a || length(key, &i, klen, &end) < 0)
 			return 0;
 		for (end += i; i < end;)
-			if (varint(key, &i, end, &r->ids[n++]) < 0)
+			if (pb_short_varint(key, &i, end, &r->ids[n++]) < 0)
 				return 0;
 	}
 	return n;
