@@ -2,10 +2,8 @@
  * brackets what closes them; bytes come through a refilled window. */
 #include "json.h"
 #include "bytes.h"
-#include "folded.h"
 #include "xalloc.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +34,8 @@ struct json {
 	uint64_t tokoff;		/* offset of the last token */
 	char *s;			/* text of the last string or number */
 	size_t slen, scap;		/* its length, room in s */
+	uint64_t num;			/* the last number's magnitude, */
+	int numok, numneg;		/* when numok; numneg: it had a '-' */
 	int truncated;			/* the fault was the input's end */
 	char err[160];			/* the fault */
 };
@@ -237,94 +237,37 @@ static int string(struct json *j)
 	}
 }
 
-/* JSON's number grammar, the whole n bytes. */
-static int number_ok(const char *s, size_t n)
+/* Bytes that may continue a number or literal (what scalar reads). */
+static int word_byte(int c)
 {
-	size_t i = n && s[0] == '-';
-
-	if (i == n || s[i] < '0' || s[i] > '9' || n > MAX_NUMBER)
-		return 0;
-	if (s[i] == '0' && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9')
-		return 0;
-	while (i < n && s[i] >= '0' && s[i] <= '9')
-		i++;
-	if (i < n && s[i] == '.') {
-		if (++i == n || s[i] < '0' || s[i] > '9')
-			return 0;
-		while (i < n && s[i] >= '0' && s[i] <= '9')
-			i++;
-	}
-	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-		i += i + 1 < n && (s[i + 1] == '+' || s[i + 1] == '-') ? 2 : 1;
-		if (i >= n || s[i] < '0' || s[i] > '9')
-			return 0;
-		while (i < n && s[i] >= '0' && s[i] <= '9')
-			i++;
-	}
-	return i == n;
+	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ||
+	       c == '-' || c == '+' || c == '.';
 }
 
-int json_double(const char *s, size_t n, double *v)
+/* The common number, a short integer whole in the window, straight from
+ * the window, its value kept; -1 to leave it to scalar. */
+static int short_int(struct json *j)
 {
-	char tmp[MAX_NUMBER + 1];
-
-	if (!number_ok(s, n))
-		return -1;
-	if (bytes_decimal(s, n, v) == 0)
-		return 0;
-	memcpy(tmp, s, n);
-	tmp[n] = '\0';
-	*v = strtod(tmp, NULL);
-	return 0;
-}
-
-int json_u64(const char *s, size_t n, uint64_t *v)
-{
+	const char *b = j->buf + j->pos, *e = j->buf + j->len, *p = b, *d;
 	uint64_t x = 0;
-	size_t i;
+	size_t n;
 
-	if (n == 0 || n > 20 || (s[0] == '0' && n > 1))
+	p += p < e && *p == '-';
+	for (d = p; p < e && p - d < 19 && (unsigned)(*p - '0') < 10; p++)
+		x = x * 10 + (uint64_t)(*p - '0');
+	if (p == e || p == d || word_byte((unsigned char)*p) || (*d == '0' && p - d > 1))
 		return -1;
-	for (i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9' || x > (UINT64_MAX - (uint64_t)(s[i] - '0')) / 10)
-			return -1;
-		x = x * 10 + (uint64_t)(s[i] - '0');
-	}
-	*v = x;
-	return 0;
-}
-
-int json_i64(const char *s, size_t n, int64_t *v)
-{
-	uint64_t u;
-	int neg = n && s[0] == '-';
-
-	if (json_u64(s + neg, n - (size_t)neg, &u) < 0 || u > (uint64_t)INT64_MAX + (uint64_t)neg)
-		return -1;
-	*v = neg ? (int64_t)(0 - u) : (int64_t)u;
-	return 0;
-}
-
-void json_fcount(double d, struct fcount *c)
-{
-	c->n = 0;
-	c->frac = 0;
-	if (d == floor(d) && d < 9007199254740992.0)
-		c->n = (uint64_t)d;
-	else
-		c->frac = d;
-}
-
-int json_weight(const char *s, size_t n, struct fcount *c)
-{
-	double d;
-
-	if (folded_count(s, n, c) == 0)
-		return 0;
-	if (json_double(s, n, &d) < 0 || !(d >= 0) || isinf(d))
-		return -1;
-	json_fcount(d, c);
-	return 0;
+	n = (size_t)(p - b);
+	if (j->scap < 32)
+		xgrow(&j->s, &j->scap, 32, 1);
+	memcpy(j->s, b, n);
+	j->s[n] = '\0';
+	j->slen = n;
+	j->pos += n;
+	j->num = x;
+	j->numneg = *b == '-';
+	j->numok = 1;
+	return JSON_NUMBER;
 }
 
 /* A number or literal. */
@@ -332,9 +275,10 @@ static int scalar(struct json *j)
 {
 	int c;
 
+	if (short_int(j) == JSON_NUMBER)
+		return JSON_NUMBER;
 	j->slen = 0;
-	while ((c = peek(j)) >= 0 && ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-				      (c >= 'A' && c <= 'Z') || c == '-' || c == '+' || c == '.')) {
+	while ((c = peek(j)) >= 0 && word_byte(c)) {
 		char b = (char)c;
 
 		if (j->slen == MAX_NUMBER)
@@ -350,7 +294,7 @@ static int scalar(struct json *j)
 		return JSON_FALSE;
 	if (j->slen == 4 && memcmp(j->s, "null", 4) == 0)
 		return JSON_NULL;
-	if (number_ok(j->s, j->slen))
+	if (json_number_ok(j->s, j->slen))
 		return JSON_NUMBER;
 	j->pos -= j->slen <= j->pos ? j->slen : 0;
 	return fail(j, j->slen ? "not a number, string, object, array, true, false or null"
@@ -431,6 +375,7 @@ int json_next(struct json *j)
 
 	if (j->done)
 		return j->done;
+	j->numok = 0;
 	c = ws(j);
 	j->tokoff = offset(j);
 	switch (j->st) {
@@ -448,6 +393,26 @@ int json_next(struct json *j)
 	default:
 		return value(j, c);
 	}
+}
+
+int json_num_u64(const struct json *j, uint64_t *v)
+{
+	if (!j->numok)
+		return json_u64(json_text(j, NULL), j->slen, v);
+	if (j->numneg)
+		return -1;
+	*v = j->num;
+	return 0;
+}
+
+int json_num_i64(const struct json *j, int64_t *v)
+{
+	if (!j->numok)
+		return json_i64(json_text(j, NULL), j->slen, v);
+	if (j->num > (uint64_t)INT64_MAX + (uint64_t)j->numneg)
+		return -1;
+	*v = j->numneg ? (int64_t)(0 - j->num) : (int64_t)j->num;
+	return 0;
 }
 
 const char *json_text(const struct json *j, size_t *len)

@@ -95,6 +95,15 @@ int json_u64(const char *s, size_t len, uint64_t *v);
 int json_i64(const char *s, size_t len, int64_t *v);
 int json_double(const char *s, size_t len, double *v);
 
+/* Whether the len bytes at s are one number by JSON's grammar (at most
+ * 64 characters). */
+int json_number_ok(const char *s, size_t len);
+
+/* json_u64 and json_i64 of the last token's json_text, without parsing
+ * it again when the tokenizer already did (a short integer number). */
+int json_num_u64(const struct json *j, uint64_t *v);
+int json_num_i64(const struct json *j, int64_t *v);
+
 /* A weight: the text of a non-negative number (integers summed exactly)
  * into *c.  Returns 0, or -1 for anything else (negative, not finite). */
 struct fcount;
