@@ -42,7 +42,9 @@ struct cpuprofile {
 	int64_t *times;			/* timeDeltas, or timestamps */
 	size_t nt, tcap;		/* used, room */
 	int absolute;			/* times are timestamps */
-	uint32_t *byid;			/* node indices sorted by id */
+	uint32_t *dense;		/* node index by id - dmin (NONE: none), */
+	int64_t dmin;			/* when ids are unique and close */
+	uint64_t dspan;			/* ids dmin .. dmin + dspan - 1 */
 	uint32_t *walk;			/* one stack's nodes, leaf first */
 	char *stk;			/* one stack's text */
 	size_t slen, stkcap;		/* its length, room */
@@ -71,7 +73,7 @@ static int number(struct cpuprofile *c, int tok, int64_t *v)
 	const char *t = json_text(c->j, &n);
 	double d;
 
-	if ((tok == JSON_NUMBER || tok == JSON_STRING) && json_i64(t, n, v) == 0)
+	if ((tok == JSON_NUMBER || tok == JSON_STRING) && json_num_i64(c->j, v) == 0)
 		return 0;
 	if (tok == JSON_NUMBER && json_double(t, n, &d) == 0 && d > -9e18 && d < 9e18) {
 		*v = (int64_t)d;
@@ -283,6 +285,41 @@ static uint32_t lookup(const struct idpair *byid, size_t n, int64_t id)
 	return p ? p->idx : NONE;
 }
 
+/* lookup, straight through the dense table when there is one. */
+static uint32_t find(const struct cpuprofile *c, const struct idpair *byid, int64_t id)
+{
+	uint64_t k = (uint64_t)id - (uint64_t)c->dmin;
+
+	if (c->dense)
+		return k < c->dspan ? c->dense[k] : NONE;
+	return lookup(byid, c->nn, id);
+}
+
+/* The dense table for sorted ids when they are unique and span at most
+ * a few times their number (as DevTools numbers nodes: 1, 2, 3, ...). */
+static void make_dense(struct cpuprofile *c, const struct idpair *byid)
+{
+	uint64_t span;
+	size_t i;
+
+	c->dense = NULL;
+	if (c->nn == 0)
+		return;
+	span = (uint64_t)byid[c->nn - 1].id - (uint64_t)byid[0].id + 1;
+	if (span == 0 || span > 4 * (uint64_t)c->nn + 64)
+		return;
+	for (i = 1; i < c->nn; i++)
+		if (byid[i].id == byid[i - 1].id)
+			return;
+	c->dmin = byid[0].id;
+	c->dspan = span;
+	c->dense = xmalloc((size_t)span * sizeof(*c->dense));
+	for (i = 0; i < span; i++)
+		c->dense[i] = NONE;
+	for (i = 0; i < c->nn; i++)
+		c->dense[(uint64_t)byid[i].id - (uint64_t)c->dmin] = byid[i].idx;
+}
+
 /* Sets every node's parent from "parent" ids and "children" lists. */
 static struct idpair *join(struct cpuprofile *c)
 {
@@ -294,6 +331,7 @@ static struct idpair *join(struct cpuprofile *c)
 		byid[i].idx = (uint32_t)i;
 	}
 	qsort(byid, c->nn, sizeof(*byid), cmp_id);
+	make_dense(c, byid);
 	for (i = 0; i < c->nn; i++)
 		if (c->n[i].has_parent)
 			c->n[i].pidx = lookup(byid, c->nn, c->n[i].parent_id);
@@ -332,7 +370,7 @@ static void stack_of(struct cpuprofile *c, uint32_t x)
 
 static void put(struct cpuprofile *c, const struct idpair *byid, int64_t id, uint64_t w)
 {
-	uint32_t x = lookup(byid, c->nn, id);
+	uint32_t x = find(c, byid, id);
 	struct fcount fc = { w, 0 };
 	struct cpnode *nd;
 
@@ -416,6 +454,8 @@ static int emit(struct cpuprofile *c)
 	}
 	note(c, c->unknown, "samples naming no node skipped");
 	free(byid);
+	free(c->dense);
+	c->dense = NULL;
 	if (c->nn == 0) {
 		c->o->warn(c->o->ctx, c->o->name, 0, "no nodes: not a .cpuprofile");
 		return 1;

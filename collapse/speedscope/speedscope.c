@@ -128,14 +128,11 @@ static int shared_member(void *ctx, const char *key, size_t klen, int tok, void 
 static int sample(struct ss *s, struct ssprof *p, int tok)
 {
 	uint64_t v;
-	size_t n;
 
 	if (tok != JSON_ARRAY)
 		return odd(s, tok);
 	while ((tok = json_next(s->j)) == JSON_NUMBER) {
-		const char *t = json_text(s->j, &n);
-
-		if (json_u64(t, n, &v) < 0 || v > UINT32_MAX)
+		if (json_num_u64(s->j, &v) < 0 || v > UINT32_MAX)
 			v = UINT32_MAX;	/* past any frame: the sample is skipped */
 		xgrow(&p->idx, &p->idxcap, p->nidx + 1, sizeof(*p->idx));
 		p->idx[p->nidx++] = (uint32_t)v;
