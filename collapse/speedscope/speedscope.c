@@ -2,6 +2,7 @@
 #include "speedscope.h"
 #include "folded.h"
 #include "json.h"
+#include "strtab.h"
 #include "xalloc.h"
 
 #include <stdint.h>
@@ -347,26 +348,57 @@ static void put(struct ss *s, const struct fcount *c)
 		fseq_put(s->o->t, s->o->seq, s->stk, s->slen, c);
 }
 
+/* What a sample's frame indices make, kept per distinct run of them. */
+#define SS_UNKNOWN 0	/* not made yet */
+#define SS_EMPTY 1	/* an empty stack: nothing put */
+#define SS_PAST 2	/* names a frame that is not there */
+#define SS_ID 3		/* SS_ID + the stack's id in the table */
+
+/* The indices idx[from..to) (at least one) as a stack in the table. */
+static uint64_t sample_stack(struct ss *s, const struct ssprof *p, size_t from, size_t to)
+{
+	size_t i;
+
+	root(s, p);
+	for (i = from; i < to; i++)
+		if (push_frame(s, p->idx[i]) < 0)
+			return SS_PAST;
+	if (!s->slen)
+		return SS_EMPTY;
+	return SS_ID + strtab_intern(s->o->t, s->stk, s->slen, NULL);
+}
+
+/* Samples repeat their stacks: each distinct run of indices is made into
+ * text and interned once, then only its count grows (as fseq_put would
+ * add it: the table's value, and the input order when kept). */
 static void sampled(struct ss *s, const struct ssprof *p)
 {
-	size_t k, i;
+	struct strtab *seen = strtab_new(sizeof(uint64_t));
+	size_t k;
 
 	for (k = 0; k < p->nsamp; k++) {
-		size_t from = k ? p->end[k - 1] : 0;
+		size_t from = k ? p->end[k - 1] : 0, to = p->end[k];
+		uint64_t *made;
 
 		if (k >= p->nw || p->w[k].frac < 0) {
 			s->noweight++;
 			continue;
 		}
-		root(s, p);
-		for (i = from; i < p->end[k]; i++)
-			if (push_frame(s, p->idx[i]) < 0)
-				break;
-		if (i < p->end[k])
+		if (from == to)
+			continue;
+		made = strtab_val(seen, strtab_intern(seen, (const char *)(p->idx + from),
+						      (to - from) * sizeof(*p->idx), NULL));
+		if (*made == SS_UNKNOWN)
+			*made = sample_stack(s, p, from, to);
+		if (*made == SS_PAST) {
 			s->past++;
-		else if (i > from)
-			put(s, &p->w[k]);
+		} else if (*made != SS_EMPTY) {
+			fcount_add(strtab_val(s->o->t, (uint32_t)(*made - SS_ID)), &p->w[k]);
+			if (s->o->seq)
+				fseq_add(s->o->seq, (uint32_t)(*made - SS_ID), &p->w[k], NULL);
+		}
 	}
+	strtab_free(seen);
 }
 
 /* The stack of open frames (the first depth of open) as text. */
