@@ -1,6 +1,7 @@
 /* json: the tokenizer.  A state says what may come next, a stack of open
  * brackets what closes them; bytes come through a refilled window. */
 #include "json.h"
+#include "json_digits.h"
 #include "bytes.h"
 #include "xalloc.h"
 
@@ -34,6 +35,7 @@ struct json {
 	uint64_t tokoff;		/* offset of the last token */
 	char *s;			/* text of the last string or number */
 	size_t slen, scap;		/* its length, room in s */
+	const char *lazy;		/* NULL, or s's text, still in buf */
 	uint64_t num;			/* the last number's magnitude, */
 	int numok, numneg;		/* when numok; numneg: it had a '-' */
 	int truncated;			/* the fault was the input's end */
@@ -70,12 +72,23 @@ void json_free(struct json *j)
 	free(j);
 }
 
+/* A number's text is copied out of the window only when asked for, or
+ * before the window is overwritten. */
+static void keep_text(struct json *j)
+{
+	memcpy(j->s, j->lazy, j->slen);
+	j->s[j->slen] = '\0';
+	j->lazy = NULL;
+}
+
 static int refill(struct json *j)
 {
 	ssize_t n;
 
 	if (!j->rd || j->eof || j->rerr)
 		return -1;
+	if (j->lazy)
+		keep_text(j);
 	n = j->rd(j->ctx, j->win, WINDOW);
 	if (n <= 0) {
 		j->eof = n == 0;
@@ -116,7 +129,7 @@ static int fail(struct json *j, const char *what)
 	return JSON_ERROR;
 }
 
-static int ws(struct json *j)
+static int ws_slow(struct json *j)
 {
 	int c;
 
@@ -130,6 +143,14 @@ static int ws(struct json *j)
 		if (refill(j) < 0)
 			return -1;
 	}
+}
+
+/* The next byte that is not white space, or -1 at the end. */
+static inline int ws(struct json *j)
+{
+	if (j->pos < j->len && (unsigned char)j->buf[j->pos] > ' ')
+		return (unsigned char)j->buf[j->pos];
+	return ws_slow(j);
 }
 
 static void sput(struct json *j, const char *s, size_t n)
@@ -204,6 +225,7 @@ static int escape(struct json *j)
 /* A string after its opening quote, into s. */
 static int string(struct json *j)
 {
+	j->lazy = NULL;
 	j->slen = 0;
 	for (;;) {
 		size_t i = j->pos;
@@ -253,15 +275,18 @@ static int short_int(struct json *j)
 	size_t n;
 
 	p += p < e && *p == '-';
-	for (d = p; p < e && p - d < 19 && (unsigned)(*p - '0') < 10; p++)
-		x = x * 10 + (uint64_t)(*p - '0');
+	d = p;
+	if (FAST_DIGITS && e - d >= 8 && (n = json_digits8(d, &x)) < 8)
+		p += n;
+	else
+		for (; p < e && p - d < 19 && (unsigned)(*p - '0') < 10; p++)
+			x = x * 10 + (uint64_t)(*p - '0');
 	if (p == e || p == d || word_byte((unsigned char)*p) || (*d == '0' && p - d > 1))
 		return -1;
 	n = (size_t)(p - b);
 	if (j->scap < 32)
 		xgrow(&j->s, &j->scap, 32, 1);
-	memcpy(j->s, b, n);
-	j->s[n] = '\0';
+	j->lazy = b;
 	j->slen = n;
 	j->pos += n;
 	j->num = x;
@@ -277,6 +302,7 @@ static int scalar(struct json *j)
 
 	if (short_int(j) == JSON_NUMBER)
 		return JSON_NUMBER;
+	j->lazy = NULL;
 	j->slen = 0;
 	while ((c = peek(j)) >= 0 && word_byte(c)) {
 		char b = (char)c;
@@ -417,6 +443,10 @@ int json_num_i64(const struct json *j, int64_t *v)
 
 const char *json_text(const struct json *j, size_t *len)
 {
+	if (j->lazy) {	/* copied again on each call: j stays constant */
+		memcpy(j->s, j->lazy, j->slen);
+		j->s[j->slen] = '\0';
+	}
 	if (len)
 		*len = j->slen;
 	return j->s ? j->s : "";
