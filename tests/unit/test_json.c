@@ -7,6 +7,7 @@
 #include "json.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,10 +133,72 @@ static void skip_and_numbers(void)
 	CHECK(json_weight("-1", 2, &c) < 0);
 }
 
+/* Hands out up to 13 bytes a call: numbers end near a window's end. */
+static ssize_t chunk13(void *ctx, char *dst, size_t cap)
+{
+	struct drip *d = ctx;
+	size_t n = d->len - d->pos < 13 ? d->len - d->pos : 13;
+
+	n = n < cap ? n : cap;
+	memcpy(dst, d->s + d->pos, n);
+	d->pos += n;
+	return (ssize_t)n;
+}
+
+static const char *const ints[] = {
+	"0", "7", "-0", "10", "-12", "123", "4567", "89012", "345678", "9012345", "12345678",
+	"-1234567", "123456789", "1000000000", "1234567890123456789", "9223372036854775807",
+	"9223372036854775808", "-9223372036854775808", "-9223372036854775809",
+	"18446744073709551615", "18446744073709551616", "1.5", "1e3", "-1.0", "42E-1", NULL
+};
+
+/* Every number of ints, as json_text, json_num_u64 and json_num_i64
+ * give it, agrees with the helpers on its text. */
+static void numbers_of(struct json *j)
+{
+	size_t k = 0, n;
+	uint64_t u, u2;
+	int64_t i, i2;
+
+	CHECK(json_next(j) == JSON_ARRAY);
+	while (json_next(j) == JSON_NUMBER && ints[k]) {
+		const char *t = json_text(j, &n);
+		int ru = json_num_u64(j, &u), ri = json_num_i64(j, &i);
+
+		CHECK_STR(t, ints[k]);
+		CHECK(ru == json_u64(ints[k], strlen(ints[k]), &u2) && (ru < 0 || u == u2));
+		CHECK(ri == json_i64(ints[k], strlen(ints[k]), &i2) && (ri < 0 || i == i2));
+		k++;
+	}
+	CHECK(ints[k] == NULL && json_next(j) == JSON_END);
+	json_free(j);
+}
+
+static void short_ints(void)
+{
+	char doc2[1024];
+	size_t k, o = 0;
+	struct drip d;
+
+	doc2[o++] = '[';
+	for (k = 0; ints[k]; k++)
+		o += (size_t)snprintf(doc2 + o, sizeof(doc2) - o, "%s%s", k ? (k % 3 ? "," : " ,\n") : "",
+				      ints[k]);
+	doc2[o++] = ']';
+	numbers_of(json_new_mem(doc2, o));
+	d.s = doc2;
+	d.len = o;
+	d.pos = 0;
+	numbers_of(json_new(drip, &d));
+	d.pos = 0;
+	numbers_of(json_new(chunk13, &d));
+}
+
 int main(void)
 {
 	stream();
 	faults();
 	skip_and_numbers();
+	short_ints();
 	return check_done();
 }
