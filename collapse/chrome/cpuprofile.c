@@ -70,11 +70,12 @@ static int odd(struct cpuprofile *c, int tok)
 static int number(struct cpuprofile *c, int tok, int64_t *v)
 {
 	size_t n;
-	const char *t = json_text(c->j, &n);
+	const char *t;
 	double d;
 
 	if ((tok == JSON_NUMBER || tok == JSON_STRING) && json_num_i64(c->j, v) == 0)
 		return 0;
+	t = json_text(c->j, &n);
 	if (tok == JSON_NUMBER && json_double(t, n, &d) == 0 && d > -9e18 && d < 9e18) {
 		*v = (int64_t)d;
 		return 0;
@@ -235,7 +236,8 @@ static int ids(struct cpuprofile *c, int tok, int64_t **v, size_t *nv, size_t *c
 	while ((tok = json_next(c->j)) != JSON_ARRAY_END) {
 		if ((r = number(c, tok, &x)) < 0)
 			return -1;
-		xgrow(v, cap, *nv + 1, sizeof(**v));
+		if (*nv == *cap)
+			xgrow(v, cap, *nv + 1, sizeof(**v));
 		(*v)[(*nv)++] = r == 0 ? x : INT64_MIN;
 	}
 	return 0;

@@ -135,7 +135,8 @@ static int sample(struct ss *s, struct ssprof *p, int tok)
 	while ((tok = json_next(s->j)) == JSON_NUMBER) {
 		if (json_num_u64(s->j, &v) < 0 || v > UINT32_MAX)
 			v = UINT32_MAX;	/* past any frame: the sample is skipped */
-		xgrow(&p->idx, &p->idxcap, p->nidx + 1, sizeof(*p->idx));
+		if (p->nidx == p->idxcap)
+			xgrow(&p->idx, &p->idxcap, p->nidx + 1, sizeof(*p->idx));
 		p->idx[p->nidx++] = (uint32_t)v;
 	}
 	if (tok != JSON_ARRAY_END) {
@@ -166,17 +167,23 @@ static int samples(struct ss *s, struct ssprof *p, int tok)
 
 static int weights(struct ss *s, struct ssprof *p, int tok)
 {
+	const char *t;
 	size_t n;
 
 	if (tok != JSON_ARRAY)
 		return odd(s, tok);
 	while ((tok = json_next(s->j)) != JSON_ARRAY_END) {
 		struct fcount c = { 0, 0 };
-		const char *t = json_text(s->j, &n);
 
 		if (tok == JSON_ERROR)
 			return -1;
-		xgrow(&p->w, &p->wcap, p->nw + 1, sizeof(*p->w));
+		if (p->nw == p->wcap)
+			xgrow(&p->w, &p->wcap, p->nw + 1, sizeof(*p->w));
+		if (tok == JSON_NUMBER && json_num_u64(s->j, &c.n) == 0) {
+			p->w[p->nw++] = c;	/* a plain integer, as json_weight has it */
+			continue;
+		}
+		t = json_text(s->j, &n);
 		if (tok != JSON_NUMBER || json_weight(t, n, &c) < 0) {
 			c.frac = -1;	/* no weight: the sample is skipped */
 			if (odd(s, tok) < 0)
