@@ -19,6 +19,7 @@ struct cpnode {
 	int64_t id;		/* the node's id */
 	int64_t parent_id;	/* "parent", when has_parent */
 	uint64_t hits;		/* hitCount */
+	struct fcount *val;	/* its stack's count in the table, once made */
 	uint32_t pidx;		/* the parent's index, or NONE */
 	uint32_t name;		/* index of its name */
 	uint32_t sid;		/* its stack's id in the table, once made */
@@ -384,12 +385,25 @@ static void put(struct cpuprofile *c, const struct idpair *byid, int64_t id, uin
 	if (nd->sid == NONE) {	/* a node's stack is made once */
 		stack_of(c, x);
 		nd->sid = c->slen ? strtab_intern(c->o->t, c->stk, c->slen, NULL) : NOFRAMES;
+		if (nd->sid != NOFRAMES)
+			nd->val = strtab_val(c->o->t, nd->sid);
 	}
 	if (nd->sid == NOFRAMES)
 		return;
-	fcount_add(strtab_val(c->o->t, nd->sid), &fc);
+	fcount_add(nd->val, &fc);
 	if (c->o->seq)
 		fseq_add(c->o->seq, nd->sid, &fc, NULL);
+}
+
+#define AHEAD 16	/* samples whose counts are prefetched ahead */
+
+/* Starts loading the count of the node with id, when known already. */
+static void prefetch(const struct cpuprofile *c, int64_t id)
+{
+	uint64_t k = (uint64_t)id - (uint64_t)c->dmin;
+
+	if (c->dense && k < c->dspan && c->dense[k] != NONE && c->n[c->dense[k]].val)
+		__builtin_prefetch(c->n[c->dense[k]].val, 1);
 }
 
 /* The samples, a run of one node summed: each weighs the time to the
@@ -413,6 +427,8 @@ static void emit_samples(struct cpuprofile *c, const struct idpair *byid)
 		} else if (i) {
 			acc++;
 		}
+		if (i + AHEAD < c->ns)
+			prefetch(c, c->samples[i + AHEAD]);
 		if (i && c->samples[i] != c->samples[i - 1]) {
 			if (acc)
 				put(c, byid, c->samples[i - 1], acc);
