@@ -361,18 +361,52 @@ static void put(struct ss *s, const struct fcount *c)
 #define SS_PAST 2	/* names a frame that is not there */
 #define SS_ID 3		/* SS_ID + the stack's id in the table */
 
+struct made {
+	uint64_t what;		/* one of the above */
+	struct fcount *val;	/* with SS_ID: the stack's count */
+};
+
+#define AHEAD 8		/* samples whose slots are prefetched ahead */
+
 /* The indices idx[from..to) (at least one) as a stack in the table. */
-static uint64_t sample_stack(struct ss *s, const struct ssprof *p, size_t from, size_t to)
+static void sample_stack(struct ss *s, const struct ssprof *p, size_t from, size_t to,
+			 struct made *m)
 {
 	size_t i;
+	uint32_t id;
 
 	root(s, p);
 	for (i = from; i < to; i++)
-		if (push_frame(s, p->idx[i]) < 0)
-			return SS_PAST;
-	if (!s->slen)
-		return SS_EMPTY;
-	return SS_ID + strtab_intern(s->o->t, s->stk, s->slen, NULL);
+		if (push_frame(s, p->idx[i]) < 0) {
+			m->what = SS_PAST;
+			return;
+		}
+	if (!s->slen) {
+		m->what = SS_EMPTY;
+		return;
+	}
+	id = strtab_intern(s->o->t, s->stk, s->slen, NULL);
+	m->what = SS_ID + id;
+	m->val = strtab_val(s->o->t, id);
+}
+
+/* Sample k's indices as the key of its run, and that key's hash. */
+static const char *sample_key(const struct ssprof *p, size_t k, size_t *len)
+{
+	size_t from = k ? p->end[k - 1] : 0;
+
+	*len = (p->end[k] - from) * sizeof(*p->idx);
+	return (const char *)(p->idx + from);
+}
+
+static uint64_t sample_hash(const struct strtab *seen, const struct ssprof *p, size_t k)
+{
+	size_t len;
+	const char *key = sample_key(p, k, &len);
+	uint64_t h = strtab_hash(key, len);
+
+	strtab_prefetch(seen, h);
+	return h;
 }
 
 /* Samples repeat their stacks: each distinct run of indices is made into
@@ -380,29 +414,35 @@ static uint64_t sample_stack(struct ss *s, const struct ssprof *p, size_t from, 
  * add it: the table's value, and the input order when kept). */
 static void sampled(struct ss *s, const struct ssprof *p)
 {
-	struct strtab *seen = strtab_new(sizeof(uint64_t));
-	size_t k;
+	struct strtab *seen = strtab_new(sizeof(struct made));
+	uint64_t ring[AHEAD], h;
+	size_t k, len;
 
+	for (k = 0; k < AHEAD && k < p->nsamp; k++)
+		ring[k] = sample_hash(seen, p, k);
 	for (k = 0; k < p->nsamp; k++) {
-		size_t from = k ? p->end[k - 1] : 0, to = p->end[k];
-		uint64_t *made;
+		const char *key = sample_key(p, k, &len);
+		struct made *m;
 
+		h = ring[k % AHEAD];
+		if (k + AHEAD < p->nsamp)
+			ring[k % AHEAD] = sample_hash(seen, p, k + AHEAD);
 		if (k >= p->nw || p->w[k].frac < 0) {
 			s->noweight++;
 			continue;
 		}
-		if (from == to)
+		if (len == 0)
 			continue;
-		made = strtab_val(seen, strtab_intern(seen, (const char *)(p->idx + from),
-						      (to - from) * sizeof(*p->idx), NULL));
-		if (*made == SS_UNKNOWN)
-			*made = sample_stack(s, p, from, to);
-		if (*made == SS_PAST) {
+		m = strtab_val(seen, strtab_intern_hashed(seen, key, len, h, NULL));
+		if (m->what == SS_UNKNOWN)
+			sample_stack(s, p, (size_t)(key - (const char *)p->idx) / sizeof(*p->idx),
+				     p->end[k], m);
+		if (m->what == SS_PAST) {
 			s->past++;
-		} else if (*made != SS_EMPTY) {
-			fcount_add(strtab_val(s->o->t, (uint32_t)(*made - SS_ID)), &p->w[k]);
+		} else if (m->what != SS_EMPTY) {
+			fcount_add(m->val, &p->w[k]);
 			if (s->o->seq)
-				fseq_add(s->o->seq, (uint32_t)(*made - SS_ID), &p->w[k], NULL);
+				fseq_add(s->o->seq, (uint32_t)(m->what - SS_ID), &p->w[k], NULL);
 		}
 	}
 	strtab_free(seen);
