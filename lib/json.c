@@ -2,6 +2,7 @@
  * brackets what closes them; bytes come through a refilled window. */
 #include "json.h"
 #include "json_digits.h"
+#include "json_impl.h"
 #include "bytes.h"
 #include "xalloc.h"
 
@@ -9,38 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WINDOW (256 * 1024)	/* bytes read at a time */
 #define MAX_NUMBER 64		/* longer numbers are refused */
-
-enum state {
-	S_VALUE,		/* a value must come */
-	S_VALUE_OR_END,		/* just after '[' */
-	S_KEY,			/* a member name must come (after ',') */
-	S_KEY_OR_END,		/* just after '{' */
-	S_AFTER			/* after a value: ',' or a close, or the end */
-};
-
-struct json {
-	json_read_fn *rd;		/* NULL: the input is all in buf */
-	void *ctx;			/* for rd */
-	char *win;			/* the window we own (rd given) */
-	const char *buf;		/* the bytes at hand */
-	size_t pos, len;		/* next byte in buf, bytes in buf */
-	uint64_t base;			/* input offset of buf[0] */
-	int eof, rerr;			/* rd said the end, rd failed */
-	enum state st;			/* what may come next */
-	int depth;			/* open brackets */
-	char open[JSON_MAX_DEPTH];	/* '{' or '[' for each */
-	int done;			/* 0, or the token to keep returning */
-	uint64_t tokoff;		/* offset of the last token */
-	char *s;			/* text of the last string or number */
-	size_t slen, scap;		/* its length, room in s */
-	const char *lazy;		/* NULL, or s's text, still in buf */
-	uint64_t num;			/* the last number's magnitude, */
-	int numok, numneg;		/* when numok; numneg: it had a '-' */
-	int truncated;			/* the fault was the input's end */
-	char err[160];			/* the fault */
-};
 
 struct json *json_new(json_read_fn *rd, void *ctx)
 {

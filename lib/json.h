@@ -104,6 +104,14 @@ int json_number_ok(const char *s, size_t len);
 int json_num_u64(const struct json *j, uint64_t *v);
 int json_num_i64(const struct json *j, int64_t *v);
 
+/* Inside an array (just after its '[' or one of its values): reads the
+ * elements that come next while each is an integer of at most 18 digits
+ * without a sign, up to cap of them, into v, stopping before anything
+ * else (or where the window ends: json_next takes it from there).  j is
+ * left as json_next returning those NUMBERs would leave it.  Returns how
+ * many. */
+size_t json_uints(struct json *j, uint64_t *v, size_t cap);
+
 /* A weight: the text of a non-negative number (integers summed exactly)
  * into *c.  Returns 0, or -1 for anything else (negative, not finite). */
 struct fcount;

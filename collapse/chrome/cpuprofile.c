@@ -227,6 +227,20 @@ static int node(struct cpuprofile *c, uint32_t parent)
 	return rc;
 }
 
+/* The plain non-negative ids that come next, many at a time. */
+static void plain_ids(struct cpuprofile *c, int64_t **v, size_t *nv, size_t *cap)
+{
+	uint64_t u[64];
+	size_t n, i;
+
+	do {
+		n = json_uints(c->j, u, 64);
+		xgrow(v, cap, *nv + n, sizeof(**v));
+		for (i = 0; i < n; i++)	/* at most 18 digits: they fit */
+			(*v)[(*nv)++] = (int64_t)u[i];
+	} while (n == 64);
+}
+
 static int ids(struct cpuprofile *c, int tok, int64_t **v, size_t *nv, size_t *cap)
 {
 	int64_t x;
@@ -234,7 +248,8 @@ static int ids(struct cpuprofile *c, int tok, int64_t **v, size_t *nv, size_t *c
 
 	if (tok != JSON_ARRAY)
 		return odd(c, tok);
-	while ((tok = json_next(c->j)) != JSON_ARRAY_END) {
+	for (plain_ids(c, v, nv, cap); (tok = json_next(c->j)) != JSON_ARRAY_END;
+	     plain_ids(c, v, nv, cap)) {
 		if ((r = number(c, tok, &x)) < 0)
 			return -1;
 		if (*nv == *cap)

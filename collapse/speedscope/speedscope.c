@@ -126,13 +126,27 @@ static int shared_member(void *ctx, const char *key, size_t klen, int tok, void 
 }
 
 /* One sample: [i, j, ...] */
+/* The plain indices that come next, many at a time. */
+static void indices(struct ss *s, struct ssprof *p)
+{
+	uint64_t v[64];
+	size_t n, i;
+
+	do {
+		n = json_uints(s->j, v, 64);
+		xgrow(&p->idx, &p->idxcap, p->nidx + n, sizeof(*p->idx));
+		for (i = 0; i < n; i++)	/* past any frame: UINT32_MAX */
+			p->idx[p->nidx++] = v[i] > UINT32_MAX ? UINT32_MAX : (uint32_t)v[i];
+	} while (n == 64);
+}
+
 static int sample(struct ss *s, struct ssprof *p, int tok)
 {
 	uint64_t v;
 
 	if (tok != JSON_ARRAY)
 		return odd(s, tok);
-	while ((tok = json_next(s->j)) == JSON_NUMBER) {
+	for (indices(s, p); (tok = json_next(s->j)) == JSON_NUMBER; indices(s, p)) {
 		if (json_num_u64(s->j, &v) < 0 || v > UINT32_MAX)
 			v = UINT32_MAX;	/* past any frame: the sample is skipped */
 		if (p->nidx == p->idxcap)

@@ -194,11 +194,85 @@ static void short_ints(void)
 	numbers_of(json_new(chunk13, &d));
 }
 
+/* "@offset " of the last token, or " " when cap > 1. */
+static size_t offset_of(const struct json *j, size_t cap, char *out, size_t room)
+{
+	if (cap > 1)
+		return (size_t)snprintf(out, room, " ");
+	return (size_t)snprintf(out, room, "@%llu ", (unsigned long long)json_offset(j));
+}
+
+/* A document's tokens as "letter=text@offset" (offsets only when cap is
+ * at most 1: json_offset names the last of a batch), json_uints taking
+ * up to cap at a time when bulk, json_next the rest. */
+static void trail(struct json *j, size_t cap, int bulk, char *out, size_t room)
+{
+	static const char letter[] = "E{}[]ksn10z";
+	size_t o = 0, n, k, got;
+	uint64_t v[3], u;
+	int t;
+
+	do {
+		got = bulk ? json_uints(j, v, cap) : 0;
+		for (k = 0; k < got && o + 64 < room; k++) {
+			CHECK(cap > 1 || (json_num_u64(j, &u) == 0 && u == v[k]));
+			o += (size_t)snprintf(out + o, room - o, "n=%llu", (unsigned long long)v[k]);
+			o += offset_of(j, cap, out + o, room - o);
+		}
+		t = json_next(j);
+		o += (size_t)snprintf(out + o, room - o, "%c=%s", t < 0 ? '!' : letter[t],
+				      t == JSON_NUMBER ? json_text(j, &n) : "");
+		o += offset_of(j, cap, out + o, room - o);
+	} while (t > 0 && o + 64 < room);
+	o += (size_t)snprintf(out + o, room - o, "%s", t < 0 ? json_error(j) : ".");
+	json_free(j);
+}
+
+/* The trails of doc1 with and without json_uints agree, read whole, a
+ * byte at a time and 13 bytes at a time. */
+static void trails(const char *doc1, size_t cap)
+{
+	char plain[2048], got[2048];
+	struct drip d = { doc1, strlen(doc1), 0 };
+	json_read_fn *const how[] = { chunk13, drip };
+	size_t k;
+
+	trail(json_new_mem(doc1, d.len), cap, 0, plain, sizeof(plain));
+	trail(json_new_mem(doc1, d.len), cap, 1, got, sizeof(got));
+	CHECK_STR(got, plain);
+	for (k = 0; k < 2; k++) {
+		d.pos = 0;
+		trail(json_new(how[k], &d), cap, 0, plain, sizeof(plain));
+		d.pos = 0;
+		trail(json_new(how[k], &d), cap, 1, got, sizeof(got));
+		CHECK_STR(got, plain);
+	}
+}
+
+/* json_uints leaves each document as json_next alone would: the same
+ * numbers, offsets, texts and faults. */
+static void bulk_ints(void)
+{
+	static const char *const docs[] = {
+		"[1, 22 ,333,\n4444 , 0, -5, 6.5, 7, 12345678, 123456789012345678, "
+		"1234567890123456789, [8, 9], {\"a\": [10]}, 11]",
+		"[]", "[ 5 ]", "[1, 2,]", "[1, 00, 3]", "[1 2]", "[7, 8", "{\"x\": [3, 4, 5, 6, 7, 8, 9]}",
+		NULL
+	};
+	size_t k;
+
+	for (k = 0; docs[k]; k++) {
+		trails(docs[k], 1);
+		trails(docs[k], 3);
+	}
+}
+
 int main(void)
 {
 	stream();
 	faults();
 	skip_and_numbers();
 	short_ints();
+	bulk_ints();
 	return check_done();
 }
