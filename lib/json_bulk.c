@@ -44,8 +44,6 @@ size_t json_uints(struct json *j, uint64_t *v, size_t cap)
 	if (j->done || j->depth == 0 || j->open[j->depth - 1] != '[' ||
 	    (j->st != S_AFTER && j->st != S_VALUE_OR_END))
 		return 0;
-	if (j->scap < 32)
-		xgrow(&j->s, &j->scap, 32, 1);
 	while (k < cap) {
 		p = b + j->pos;
 		while (p < e && blank((unsigned char)*p))
@@ -59,6 +57,8 @@ size_t json_uints(struct json *j, uint64_t *v, size_t cap)
 		if (p == e || (n = uint_at(p, e, &v[k])) == 0)
 			break;
 		/* As json_next would leave it after this NUMBER. */
+		if (j->scap < 32)	/* room for the text when it is asked for */
+			xgrow(&j->s, &j->scap, 32, 1);
 		j->tokoff = j->base + (uint64_t)(p - b);
 		j->pos = (size_t)(p - b) + n;
 		j->st = S_AFTER;
