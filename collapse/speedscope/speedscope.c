@@ -410,7 +410,7 @@ static const char *sample_key(const struct ssprof *p, size_t k, size_t *len)
 	size_t from = k ? p->end[k - 1] : 0;
 
 	*len = (p->end[k] - from) * sizeof(*p->idx);
-	return (const char *)(p->idx + from);
+	return *len ? (const char *)(p->idx + from) : "";	/* idx is NULL while empty */
 }
 
 static uint64_t sample_hash(const struct strtab *seen, const struct ssprof *p, size_t k)
