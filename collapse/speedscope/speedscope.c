@@ -423,41 +423,60 @@ static uint64_t sample_hash(const struct strtab *seen, const struct ssprof *p, s
 	return h;
 }
 
+/* A sample's weight w to what its indices made. */
+static void count(struct ss *s, const struct made *m, const struct fcount *w)
+{
+	if (m->what == SS_PAST) {
+		s->past++;
+	} else if (m->what != SS_EMPTY) {
+		fcount_add(m->val, w);
+		if (s->o->seq)
+			fseq_add(s->o->seq, (uint32_t)(m->what - SS_ID), w, NULL);
+	}
+}
+
+/* Past this many distinct runs, with at least every other sample so far a
+ * new one, stacks do not repeat enough to pay for the table of runs. */
+#define SEEN_MAX 65536
+
 /* Samples repeat their stacks: each distinct run of indices is made into
  * text and interned once, then only its count grows (as fseq_put would
  * add it: the table's value, and the input order when kept). */
 static void sampled(struct ss *s, const struct ssprof *p)
 {
 	struct strtab *seen = strtab_new(sizeof(struct made));
-	uint64_t ring[AHEAD], h;
+	uint64_t ring[AHEAD], h = 0;
+	struct made one;
 	size_t k, len;
 
 	for (k = 0; k < AHEAD && k < p->nsamp; k++)
 		ring[k] = sample_hash(seen, p, k);
 	for (k = 0; k < p->nsamp; k++) {
 		const char *key = sample_key(p, k, &len);
-		struct made *m;
+		struct made *m = &one;
 
-		h = ring[k % AHEAD];
-		if (k + AHEAD < p->nsamp)
-			ring[k % AHEAD] = sample_hash(seen, p, k + AHEAD);
+		if (seen) {
+			h = ring[k % AHEAD];
+			if (k + AHEAD < p->nsamp)
+				ring[k % AHEAD] = sample_hash(seen, p, k + AHEAD);
+		}
 		if (k >= p->nw || p->w[k].frac < 0) {
 			s->noweight++;
 			continue;
 		}
 		if (len == 0)
 			continue;
-		m = strtab_val(seen, strtab_intern_hashed(seen, key, len, h, NULL));
+		if (seen && strtab_count(seen) > SEEN_MAX && strtab_count(seen) > k / 2) {
+			strtab_free(seen);	/* each stack made afresh from here */
+			seen = NULL;
+		}
+		one.what = SS_UNKNOWN;
+		if (seen)
+			m = strtab_val(seen, strtab_intern_hashed(seen, key, len, h, NULL));
 		if (m->what == SS_UNKNOWN)
 			sample_stack(s, p, (size_t)(key - (const char *)p->idx) / sizeof(*p->idx),
 				     p->end[k], m);
-		if (m->what == SS_PAST) {
-			s->past++;
-		} else if (m->what != SS_EMPTY) {
-			fcount_add(m->val, &p->w[k]);
-			if (s->o->seq)
-				fseq_add(s->o->seq, (uint32_t)(m->what - SS_ID), &p->w[k], NULL);
-		}
+		count(s, m, &p->w[k]);
 	}
 	strtab_free(seen);
 }
