@@ -444,6 +444,50 @@ static int emit_profiles(struct tr *r)
 	return 1;
 }
 
+/* Whether ev[0..n) (one thread's, in input order) is already in start
+ * order; a NaN start says no (cmp_input's order is then qsort's own). */
+static int in_order(const struct tev *ev, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (ev[i].ts != ev[i].ts || (i && ev[i].ts < ev[i - 1].ts))
+			return 0;
+	return 1;
+}
+
+/* The events in cmp_input's order (thread, start, input order: a total
+ * order, so any sort gives the same): grouped by thread keeping input
+ * order, and only a thread whose starts go back sorted. */
+static void sort_events(struct tr *r)
+{
+	size_t nt = strtab_count(r->threads), i, *at;
+	struct tev *by;
+
+	if (r->nev > UINT32_MAX || nt == 0) {	/* seq would repeat */
+		qsort(r->ev, r->nev, sizeof(*r->ev), cmp_input);
+		return;
+	}
+	at = xcalloc(nt + 1, sizeof(*at));
+	by = xmalloc(r->nev * sizeof(*by));
+	for (i = 0; i < r->nev; i++)
+		at[r->ev[i].thread + 1]++;
+	for (i = 0; i < nt; i++)
+		at[i + 1] += at[i];
+	for (i = 0; i < r->nev; i++)
+		by[at[r->ev[i].thread]++] = r->ev[i];
+	free(r->ev);
+	r->ev = by;
+	r->evcap = r->nev;
+	for (i = nt; i > 0; i--)	/* at[t] is now where thread t + 1 starts */
+		at[i] = at[i - 1];
+	at[0] = 0;
+	for (i = 0; i < nt; i++)
+		if (!in_order(by + at[i], at[i + 1] - at[i]))
+			qsort(by + at[i], at[i + 1] - at[i], sizeof(*by), cmp_input);
+	free(at);
+}
+
 static void emit(struct tr *r)
 {
 	size_t i = 0, k;
@@ -451,7 +495,7 @@ static void emit(struct tr *r)
 	if (emit_profiles(r))
 		return;
 	if (r->nev)
-		qsort(r->ev, r->nev, sizeof(*r->ev), cmp_input);
+		sort_events(r);
 	while (i < r->nev) {
 		for (k = i; k < r->nev && r->ev[k].thread == r->ev[i].thread; k++)
 			;
