@@ -229,13 +229,6 @@ static int string(struct json *j)
 	}
 }
 
-/* Bytes that may continue a number or literal (what scalar reads). */
-static int word_byte(int c)
-{
-	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ||
-	       c == '-' || c == '+' || c == '.';
-}
-
 /* The common number, a short integer whole in the window, straight from
  * the window, its value kept; -1 to leave it to scalar. */
 static int short_int(struct json *j)
@@ -251,7 +244,7 @@ static int short_int(struct json *j)
 	else
 		for (; p < e && p - d < 19 && (unsigned)(*p - '0') < 10; p++)
 			x = x * 10 + (uint64_t)(*p - '0');
-	if (p == e || p == d || word_byte((unsigned char)*p) || (*d == '0' && p - d > 1))
+	if (p == e || p == d || json_word_byte((unsigned char)*p) || (*d == '0' && p - d > 1))
 		return -1;
 	n = (size_t)(p - b);
 	if (j->scap < 32)
@@ -265,16 +258,19 @@ static int short_int(struct json *j)
 	return JSON_NUMBER;
 }
 
+#define NOT_A_VALUE "not a number, string, object, array, true, false or null"
+
 /* A number or literal. */
 static int scalar(struct json *j)
 {
+	uint64_t start = offset(j);
 	int c;
 
 	if (short_int(j) == JSON_NUMBER)
 		return JSON_NUMBER;
 	j->lazy = NULL;
 	j->slen = 0;
-	while ((c = peek(j)) >= 0 && word_byte(c)) {
+	while ((c = peek(j)) >= 0 && json_word_byte(c)) {
 		char b = (char)c;
 
 		if (j->slen == MAX_NUMBER)
@@ -292,9 +288,16 @@ static int scalar(struct json *j)
 		return JSON_NULL;
 	if (json_number_ok(j->s, j->slen))
 		return JSON_NUMBER;
+	if (j->slen && !j->rerr && start < j->base) {
+		/* Begun before this window (read since): named at its start
+		 * all the same. */
+		snprintf(j->err, sizeof(j->err), "%s at byte %llu", NOT_A_VALUE,
+			 (unsigned long long)start);
+		j->done = JSON_ERROR;
+		return JSON_ERROR;
+	}
 	j->pos -= j->slen <= j->pos ? j->slen : 0;
-	return fail(j, j->slen ? "not a number, string, object, array, true, false or null"
-			       : "expected a value");
+	return fail(j, j->slen ? NOT_A_VALUE : "expected a value");
 }
 
 static int push(struct json *j, char c)

@@ -5,14 +5,7 @@
 #include "json_impl.h"
 #include "xalloc.h"
 
-/* Bytes that may continue a number or literal (what the tokenizer reads
- * as one word, so what must not follow a number taken here). */
-static int word_byte(int c)
-{
-	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ||
-	       c == '-' || c == '+' || c == '.';
-}
-
+/* JSON's white space. */
 static int blank(int c)
 {
 	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
@@ -31,7 +24,7 @@ static size_t uint_at(const char *p, const char *e, uint64_t *x)
 		for (*x = 0; q < e && q - p < 18 && (unsigned)(*q - '0') < 10; q++)
 			*x = *x * 10 + (uint64_t)(*q - '0');
 	}
-	if (q == p || q == e || word_byte((unsigned char)*q) || (*p == '0' && q - p > 1))
+	if (q == p || q == e || json_word_byte((unsigned char)*q) || (*p == '0' && q - p > 1))
 		return 0;
 	return (size_t)(q - p);
 }

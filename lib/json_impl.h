@@ -37,4 +37,12 @@ struct json {
 	char err[160];			/* the fault */
 };
 
+/* A byte of a number or a literal (true, false, null) as the tokenizer
+ * takes it in: what may follow one decides whether it ended. */
+static inline int json_word_byte(int c)
+{
+	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ||
+	       c == '-' || c == '+' || c == '.';
+}
+
 #endif

@@ -69,6 +69,19 @@ printf '{"nodes": [{"id": 1, "callFrame": {"functionName": "f\\q"}}]}' > "$CHX/b
 expect_exit 2 "chrome: malformed cpuprofile: refused" "$B/flame" "$CHX/bad.cpuprofile" -o "$CHX/x.svg"
 expect_err "chrome: malformed cpuprofile names the byte" "invalid escape in a string at byte $(python3 -c 'import sys; print(open(sys.argv[1]).read().index("q"))' "$CHX/bad.cpuprofile")"
 
+# A bad value across the reader's 256 KiB windows (bytes 262142-262144)
+# is named at its first byte, as one inside a window is.
+if have_python; then
+	for _at in 262100 262142 262143; do
+		python3 -c 'import sys
+pre = b"{\"traceEvents\": ["
+open(sys.argv[1], "wb").write(pre + b" " * (int(sys.argv[2]) - len(pre)) + b"-01]}")' "$CHX/straddle.json" $_at
+		expect_exit 2 "chrome: a bad value at byte $_at, nothing before it: exit 2" "$B/flame" --format chrome-trace --to collapsed \
+			"$CHX/straddle.json" -o "$CHX/straddle.out"
+		expect_err "chrome: a bad value at byte $_at is named there" "false or null at byte $_at"
+	done
+fi
+
 # chunks.json: two sampled profiles (pid 1, ids 0x1 and 0x2) in
 # ProfileChunk events, one chunk's args before its name, beside X and B/E
 # events that are left out.  Profile 0x1: times 10 15 22 25 29 35, then a
