@@ -32,10 +32,10 @@ struct collect_opts {
 	 * so a graph can be drawn without a table in between; or NULL. */
 	int (*folded_sink)(void *ctx, const char *line, size_t len);
 	void *sink_ctx;			/* for folded_sink */
-	/* Formats whose collapser keeps stacks as frame ids (perf text) hand
-	 * each input's stacks to stack_sink, if not NULL, instead of adding
-	 * them to the table: no stack spelled out (see stacksink.h).  Not
-	 * with seq. */
+	/* Formats whose collapser keeps stacks as frame ids (perf text, pprof,
+	 * sample reports) hand each input's stacks to stack_sink, if not
+	 * NULL, instead of adding them to the table: no stack spelled out
+	 * (see stacksink.h).  Not with seq. */
 	const struct stack_sink *stack_sink;
 	/* What the weights count when the input says ("ns", "cycles"): set
 	 * by the first format that knows, into unit (unitcap bytes), if not

@@ -123,7 +123,7 @@ if have_python; then
 	"$SPP" "$P/wrap.pb" "$P/wrap.pb" "$P/wrap.pb" > "$P/got" 2> /dev/null
 	psame "stacks of three inputs summed past 2^64, as flame draws them" "$P/want" "$P/got"
 	# flame's graph takes a profile's stacks as frame ids (pprof_fast's
-	# set, handed to the renderer); FLAME_PPROF_TABLE=1 takes the table's
+	# set, handed to the renderer); FLAME_TABLE=1 takes the table's
 	# way: the same SVG and messages, alone, several at once, mixed with
 	# other formats, past 2^64 (the table's way then), with labels.
 	_bad=
@@ -134,7 +134,7 @@ if have_python; then
 		[ -n "$_set" ] || continue
 		"$FL" --countname n $_set -o "$P/ids.svg" 2> "$P/ids.err"
 		_r1=$?
-		FLAME_PPROF_TABLE=1 "$FL" --countname n $_set -o "$P/tab.svg" 2> "$P/tab.err"
+		FLAME_TABLE=1 "$FL" --countname n $_set -o "$P/tab.svg" 2> "$P/tab.err"
 		_r2=$?
 		{ [ $_r1 = $_r2 ] && cmp -s "$P/ids.svg" "$P/tab.svg" && cmp -s "$P/ids.err" "$P/tab.err"; } \
 			|| _bad="$_bad [$_set: exit $_r1/$_r2]"
@@ -146,7 +146,7 @@ if have_python; then
 	# A stack summed past 2^64 over inputs is a fractional count either
 	# way (the compact form writes that flag).
 	"$FL" --compact always "$P/wrap.pb" "$P/wrap.pb" "$P/wrap.pb" -o "$P/ids.svg" 2> /dev/null
-	FLAME_PPROF_TABLE=1 "$FL" --compact always "$P/wrap.pb" "$P/wrap.pb" "$P/wrap.pb" -o "$P/tab.svg" 2> /dev/null
+	FLAME_TABLE=1 "$FL" --compact always "$P/wrap.pb" "$P/wrap.pb" "$P/wrap.pb" -o "$P/tab.svg" 2> /dev/null
 	cmp -s "$P/ids.svg" "$P/tab.svg" && grep -q 'data-fractional="1"' "$P/ids.svg" \
 		&& pass "pprof: sums past 2^64 over inputs drawn alike from frame ids (compact form)" \
 		|| fail "pprof: sums past 2^64 over inputs drawn alike from frame ids (compact form)"

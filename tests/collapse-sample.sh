@@ -200,7 +200,7 @@ else
 fi
 
 # flame's graph takes a report's stacks from the tree as frame ids (handed
-# to the renderer); FLAME_SAMPLE_TABLE=1 takes the table's way: the same
+# to the renderer); FLAME_TABLE=1 takes the table's way: the same
 # SVG and messages for every report made above, the shared ones, several
 # at once, mixed with other formats, with --no-modules.
 _bad= _n=0
@@ -211,7 +211,7 @@ for _set in "$SD/own.txt" "$SX"/*.txt "$SX/own.txt.gz" "$SD/own.txt $SX/order.tx
 	for _o in "" --no-modules; do
 		"$B/flame" --countname n $_o $_set -o "$SX/ids.svg" 2> "$SX/ids.err"
 		_r1=$?
-		FLAME_SAMPLE_TABLE=1 "$B/flame" --countname n $_o $_set -o "$SX/tab.svg" 2> "$SX/tab.err"
+		FLAME_TABLE=1 "$B/flame" --countname n $_o $_set -o "$SX/tab.svg" 2> "$SX/tab.err"
 		_r2=$?
 		_n=$((_n + 1))
 		{ [ $_r1 = $_r2 ] && cmp -s "$SX/ids.svg" "$SX/tab.svg" && cmp -s "$SX/ids.err" "$SX/tab.err"; } \
@@ -223,7 +223,7 @@ done
 # A stack summed past 2^64 over inputs: a fractional count either way.
 printf 'Call graph:\n    9223372036854775807 Thread_1\n    + 9223372036854775807 main  (in x) + 1  [0x1]\n\nTotal number in stack (recursive counted multiple times):\n' > "$SX/huge.txt"
 "$B/flame" --compact always "$SX/huge.txt" "$SX/huge.txt" "$SX/huge.txt" -o "$SX/ids.svg" 2> /dev/null
-FLAME_SAMPLE_TABLE=1 "$B/flame" --compact always "$SX/huge.txt" "$SX/huge.txt" "$SX/huge.txt" -o "$SX/tab.svg" 2> /dev/null
+FLAME_TABLE=1 "$B/flame" --compact always "$SX/huge.txt" "$SX/huge.txt" "$SX/huge.txt" -o "$SX/tab.svg" 2> /dev/null
 cmp -s "$SX/ids.svg" "$SX/tab.svg" && grep -q 'data-fractional="1"' "$SX/ids.svg" \
 	&& pass "sample: sums past 2^64 over inputs drawn alike from frame ids (compact form)" \
 	|| fail "sample: sums past 2^64 over inputs drawn alike from frame ids (compact form)"

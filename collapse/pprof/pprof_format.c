@@ -186,7 +186,7 @@ static struct pprof_set *id_set(const struct format_job *j, struct pprof_set **o
 		return NULL;
 	if (o && o->set)
 		return o->set;
-	if (j->o->stack_sink && !getenv("FLAME_PPROF_TABLE"))	/* tests: the table's path */
+	if (j->o->stack_sink)
 		*own = pprof_set_new();
 	return *own;
 }

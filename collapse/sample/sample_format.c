@@ -6,7 +6,6 @@
 #include "lread.h"
 #include "sample_tree.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* "Call graph:" and, below it, an indented node with a count. */
@@ -51,7 +50,7 @@ int sample_collect(const struct format_job *j)
 	/* flame's graph: the stacks kept as the tree they come as and handed
 	 * to the renderer as frame ids, as stackcollapse-sample writes them
 	 * (not for a flame chart, which wants input order). */
-	if (!o.tree && j->o->stack_sink && !j->o->seq && !getenv("FLAME_SAMPLE_TABLE"))
+	if (!o.tree && j->o->stack_sink && !j->o->seq)
 		o.tree = own = sample_tree_new();
 	s = sample_new(&o, j->t, j->o->seq, j->warn, j->ctx, j->name);
 	rc = format_fault(j, lblock_feed(j->lr, feed, s, j->err, j->errlen) < 0);
