@@ -10,6 +10,7 @@
 #include "folded.h"
 #include "outfile.h"
 #include "stacksink.h"
+#include "strsort.h"
 #include "strtab.h"
 #include "xalloc.h"
 
@@ -111,47 +112,47 @@ void pprof_set_undo(struct pprof_set *s, size_t mark)
 	s->nstk = mark;
 }
 
-/* Key k: name k / 2 followed by ';' (k even) or by the end (k odd). */
-static int key_cmp(const struct fnames *f, uint32_t a, uint32_t b)
+/* Whether name b goes on from name a with a byte below ';': a's key
+ * "a;" then sorts after b's keys. */
+static int goes_on_below(const struct fnames *f, uint32_t a, uint32_t b)
 {
-	const char *x = f->name[a / 2], *y = f->name[b / 2];
-	size_t nx = f->len[a / 2], ny = f->len[b / 2], n = nx < ny ? nx : ny;
-	int r = n ? memcmp(x, y, n) : 0, cx, cy;
+	size_t n = f->len[a];
 
-	if (r || a == b)
-		return r;
-	cx = nx > n ? (unsigned char)x[n] : a % 2 ? -1 : ';';
-	cy = ny > n ? (unsigned char)y[n] : b % 2 ? -1 : ';';
-	return (cx > cy) - (cx < cy);
+	return f->len[b] > n && (unsigned char)f->name[b][n] < ';' &&
+	       memcmp(f->name[a], f->name[b], n) == 0;
 }
 
-static void key_sort(const struct fnames *f, uint32_t *v, uint32_t *tmp, size_t n)
-{
-	size_t h = n / 2, i = 0, j = h, k = 0;
-
-	if (n < 2)
-		return;
-	key_sort(f, v, tmp, h);
-	key_sort(f, v + h, tmp, n - h);
-	while (i < h && j < n)
-		tmp[k++] = key_cmp(f, v[j], v[i]) < 0 ? v[j++] : v[i++];
-	while (i < h)
-		tmp[k++] = v[i++];
-	memcpy(v, tmp, k * sizeof(*v));
-}
-
-/* rank[k]: where key k is among all keys; the caller frees it. */
+/* rank[k]: where key k (name k / 2 followed by ';' when k is even, by
+ * the end when odd) is among all keys; the caller frees it.  The names
+ * are sorted once (strsort: stacks' names share long starts); a name's
+ * end key sorts where the name does, its ';' key after the names that go
+ * on from it with a byte below ';' (they follow it).  Those names whose
+ * ';' key waits form a chain, each going on from the one before: a name
+ * ranks the ';' keys of the chain's names it does not go on from, last
+ * first, then its own end key. */
 static uint32_t *key_ranks(const struct fnames *f)
 {
-	size_t nk = fnames_count(f) * 2, i;
-	uint32_t *v = xmalloc((nk + 1) * sizeof(*v)), *rank = xmalloc((nk + 1) * sizeof(*rank));
+	size_t n = fnames_count(f), i, top = 0;
+	struct strsort_key *k = xmalloc((n + 1) * sizeof(*k));
+	uint32_t *rank = xmalloc((2 * n + 1) * sizeof(*rank));
+	uint32_t *wait = xmalloc((n + 1) * sizeof(*wait)), next = 0;
 
-	for (i = 0; i < nk; i++)
-		v[i] = (uint32_t)i;
-	key_sort(f, v, rank, nk);
-	for (i = 0; i < nk; i++)
-		rank[v[i]] = (uint32_t)i;
-	free(v);
+	for (i = 0; i < n; i++) {
+		k[i].s = f->name[i];
+		k[i].len = f->len[i];
+		k[i].id = (uint32_t)i;
+	}
+	strsort(k, n);
+	for (i = 0; i <= n; i++) {
+		while (top && (i == n || !goes_on_below(f, wait[top - 1], k[i].id)))
+			rank[wait[--top] * 2] = next++;
+		if (i < n) {
+			rank[k[i].id * 2 + 1] = next++;
+			wait[top++] = k[i].id;
+		}
+	}
+	free(k);
+	free(wait);
 	return rank;
 }
 
