@@ -460,6 +460,8 @@ static int res_init(struct res *r, const struct pprof_prof *p)
 		r->direct = 1;
 		r->nrec = (size_t)p->loc[p->nloc - 1].id + 1;
 	}
+	if (!r->lazy)
+		pprof_set_reserve(r->set, p->nfn);
 	r->rec = xcalloc(r->nrec + 1, sizeof(*r->rec));
 	r->fname = xmalloc((p->nfn + 1) * sizeof(*r->fname));
 	for (i = 0; i < p->nfn; i++)

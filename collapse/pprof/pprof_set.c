@@ -78,6 +78,20 @@ void pprof_set_free(struct pprof_set *s)
 	free(s);
 }
 
+void pprof_set_reserve(struct pprof_set *s, size_t n)
+{
+	size_t slots = s->fn.mask + 1;
+
+	/* fnames doubles its index past half full: sized once here, not
+	 * built again at every doubling. */
+	while (slots / 2 < n + 1 && slots < ((size_t)1 << 30))
+		slots *= 2;
+	if (fnames_count(&s->fn) || slots == s->fn.mask + 1)
+		return;
+	fnames_release(&s->fn);
+	fnames_init(&s->fn, slots);
+}
+
 uint32_t pprof_set_name(struct pprof_set *s, const char *name, size_t len)
 {
 	return fnames_id(&s->fn, name, len);

@@ -17,6 +17,10 @@ struct pprof_set;
 struct pprof_set *pprof_set_new(void);
 void pprof_set_free(struct pprof_set *s);
 
+/* Readies s for about n frame names (no more than a hint); does nothing
+ * once s has names. */
+void pprof_set_reserve(struct pprof_set *s, size_t n);
+
 /* The id of the frame called name (len bytes, no ';': collapsed stacks
  * split there, so ranks of whole names sort the stacks), added when new. */
 uint32_t pprof_set_name(struct pprof_set *s, const char *name, size_t len);
