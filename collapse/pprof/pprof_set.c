@@ -290,34 +290,75 @@ struct rkey {
 	size_t i;		/* which stack */
 };
 
-/* Digit d (0: the lowest, 16 bits) of rkey k's pre. */
-#define DIGIT(k, d) ((size_t)((k)->pre[1 - (d) / 4] >> ((d) % 4 * 16) & 0xffff))
+/* Byte d (0: the highest) of rkey k's pre. */
+#define BYTE(k, d) ((size_t)((k)->pre[(d) / 8] >> (56 - (d) % 8 * 8) & 0xff))
 
-/* Sorts v (n) by pre, 16 bits at a time from the lowest (stable), tmp as
- * room; a pass in which every key has the same digit is left out. */
-static struct rkey *radix(struct rkey *v, struct rkey *tmp, size_t n)
+/* Below this many, keys are sorted by insertion, not by bytes. */
+#define SMALL 32
+
+static int rkey_less(const struct rkey *a, const struct rkey *b)
 {
-	size_t *cnt = xmalloc(65536 * sizeof(*cnt)), i, at, c;
-	struct rkey *t;
+	return a->pre[0] != b->pre[0] ? a->pre[0] < b->pre[0] : a->pre[1] < b->pre[1];
+}
+
+static void insertion(struct rkey *v, size_t n)
+{
+	size_t i, j;
+	struct rkey x;
+
+	for (i = 1; i < n; i++) {
+		x = v[i];
+		for (j = i; j > 0 && rkey_less(&x, &v[j - 1]); j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+/* The first byte of pre at which the n keys of v differ (16: none). */
+static unsigned first_diff(const struct rkey *v, size_t n)
+{
+	uint64_t x0 = 0, x1 = 0;
+	size_t i;
+
+	for (i = 1; i < n; i++) {
+		x0 |= v[i].pre[0] ^ v[0].pre[0];
+		x1 |= v[i].pre[1] ^ v[0].pre[1];
+	}
+	if (x0)
+		return (unsigned)__builtin_clzll(x0) / 8;
+	return x1 ? 8 + (unsigned)__builtin_clzll(x1) / 8 : 16;
+}
+
+/* Sorts v (n keys) by pre, a byte at a time from the first at which
+ * they differ, tmp as room: the first frames, which most stacks share in
+ * a real profile, are passed over in one look, and the groups soon get
+ * small enough for insertion. */
+static void radix(struct rkey *v, struct rkey *tmp, size_t n)
+{
+	size_t cnt[256], i, at, c;
 	unsigned d;
 
-	for (d = 0; d < 8 && n; d++) {
-		memset(cnt, 0, 65536 * sizeof(*cnt));
-		for (i = 0; i < n; i++)
-			cnt[DIGIT(&v[i], d)]++;
-		if (cnt[DIGIT(&v[0], d)] == n)
-			continue;
-		for (at = 0, i = 0; i < 65536; i++) {
-			c = cnt[i];
-			cnt[i] = at;
-			at += c;
-		}
-		for (i = 0; i < n; i++)
-			tmp[cnt[DIGIT(&v[i], d)]++] = v[i];
-		t = v, v = tmp, tmp = t;
+	if (n <= SMALL) {
+		insertion(v, n);
+		return;
 	}
-	free(cnt);
-	return v;
+	if ((d = first_diff(v, n)) == 16)
+		return;
+	memset(cnt, 0, sizeof(cnt));
+	for (i = 0; i < n; i++)
+		cnt[BYTE(&v[i], d)]++;
+	for (at = 0, i = 0; i < 256; i++) {
+		c = cnt[i];
+		cnt[i] = at;
+		at += c;
+	}
+	for (i = 0; i < n; i++)
+		tmp[cnt[BYTE(&v[i], d)]++] = v[i];
+	memcpy(v, tmp, n * sizeof(*v));
+	/* cnt[i] is now where bucket i ends. */
+	for (at = 0, i = 0; i < 256; at = cnt[i++])
+		if (cnt[i] - at > 1)
+			radix(v + at, tmp, cnt[i] - at);
 }
 
 /* The longest run of the same pre in v (n, sorted by it). */
@@ -349,7 +390,8 @@ static void sort_all(const struct pprof_set *s, const struct pack *pk, struct sk
 		r[i].pre[1] = k.pre[1];
 		r[i].i = i;
 	}
-	q = radix(r, rt, n);
+	radix(r, rt, n);
+	q = r;
 	for (i = 0; i < n; i++) {
 		if (i + AHEAD < n)
 			__builtin_prefetch(&s->stk[q[i + AHEAD].i]);
