@@ -134,6 +134,17 @@ def kinds():
     deep2 = deep[:72] + [2, 1] + deep[74:]
     out["deep"] = dict(base, samples=[(deep, [2, 200], []), (deep2, [1, 100], []),
                                       (deep, [4, 400], []), ([2, 7], [3, 300], [])])
+    # Names that begin one another, going on with bytes below and above
+    # ';' (and a ';' tidied to ':'): bytewise order puts "a b;x" before
+    # "a;x" before "a<;x", so a stack's order is not its names' order.
+    pre = ["a", "a.", "a.b", "a!", "a:", "a<", "ab", "a.;", "b", "a.b.c", "a\x01", "\xc3\xa9"]
+    pfuncs = {i + 1: (n, n) for i, n in enumerate(pre)}
+    plocs = {i + 1: (0, 0x1000 + 16 * i, [i + 1]) for i in range(len(pre))}
+    prnd = random.Random(7)
+    psamples = [([prnd.randrange(1, len(pre) + 1) for _ in range(prnd.randrange(1, 5))],
+                 [prnd.randrange(1, 9)], []) for _ in range(300)]
+    out["prefixes"] = {"types": [("samples", "count")], "samples": psamples,
+                       "locations": plocs, "functions": pfuncs, "mappings": []}
     return out
 
 
