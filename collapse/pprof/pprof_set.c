@@ -126,50 +126,6 @@ void pprof_set_undo(struct pprof_set *s, size_t mark)
 	s->nstk = mark;
 }
 
-/* Whether name b goes on from name a with a byte below ';': a's key
- * "a;" then sorts after b's keys. */
-static int goes_on_below(const struct fnames *f, uint32_t a, uint32_t b)
-{
-	size_t n = f->len[a];
-
-	return f->len[b] > n && (unsigned char)f->name[b][n] < ';' &&
-	       memcmp(f->name[a], f->name[b], n) == 0;
-}
-
-/* rank[k]: where key k (name k / 2 followed by ';' when k is even, by
- * the end when odd) is among all keys; the caller frees it.  The names
- * are sorted once (strsort: stacks' names share long starts); a name's
- * end key sorts where the name does, its ';' key after the names that go
- * on from it with a byte below ';' (they follow it).  Those names whose
- * ';' key waits form a chain, each going on from the one before: a name
- * ranks the ';' keys of the chain's names it does not go on from, last
- * first, then its own end key. */
-static uint32_t *key_ranks(const struct fnames *f)
-{
-	size_t n = fnames_count(f), i, top = 0;
-	struct strsort_key *k = xmalloc((n + 1) * sizeof(*k));
-	uint32_t *rank = xmalloc((2 * n + 1) * sizeof(*rank));
-	uint32_t *wait = xmalloc((n + 1) * sizeof(*wait)), next = 0;
-
-	for (i = 0; i < n; i++) {
-		k[i].s = f->name[i];
-		k[i].len = f->len[i];
-		k[i].id = (uint32_t)i;
-	}
-	strsort(k, n);
-	for (i = 0; i <= n; i++) {
-		while (top && (i == n || !goes_on_below(f, wait[top - 1], k[i].id)))
-			rank[wait[--top] * 2] = next++;
-		if (i < n) {
-			rank[k[i].id * 2 + 1] = next++;
-			wait[top++] = k[i].id;
-		}
-	}
-	free(k);
-	free(wait);
-	return rank;
-}
-
 /* Stacks that agree on their first pk->d keys, in bytewise order of
  * their text: by pre, then (pk->whole) by the keys after it; 0 only for
  * the same frames (or, not whole, the same pre). */
@@ -359,6 +315,123 @@ static void radix(struct rkey *v, struct rkey *tmp, size_t n)
 	for (at = 0, i = 0; i < 256; at = cnt[i++])
 		if (cnt[i] - at > 1)
 			radix(v + at, tmp, cnt[i] - at);
+}
+
+/* The 16 bytes of name id from byte d, big-endian, 0 past its end. */
+static void name_words(const struct fnames *f, uint32_t id, size_t d, uint64_t w[2])
+{
+	unsigned char b[16] = { 0 };
+	size_t len = f->len[id], j;
+
+	if (d < len)
+		memcpy(b, f->name[id] + d, len - d < 16 ? len - d : 16);
+	for (w[0] = w[1] = 0, j = 0; j < 8; j++) {
+		w[0] = w[0] << 8 | b[j];
+		w[1] = w[1] << 8 | b[8 + j];
+	}
+}
+
+/* Names past this many bytes in common are sorted by strsort. */
+#define NAME_DEEP 256
+
+/* v[a..i) (names alike to byte d + 16, counting bytes past an end as 0):
+ * those that end there are the others' starts, so first, shorter first
+ * (two names are never the same); returns how many. */
+static size_t ended_first(const struct fnames *f, struct rkey *v, size_t n, size_t end)
+{
+	size_t k = 0, i, j;
+	struct rkey x;
+
+	for (i = 0; i < n; i++) {
+		if (f->len[v[i].i] > end)
+			continue;
+		for (x = v[i], j = i; j > k; j--)
+			v[j] = v[j - 1];
+		for (; j > 0 && f->len[v[j - 1].i] > f->len[x.i]; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+		k++;
+	}
+	return k;
+}
+
+/* Sorts v (n names alike in their first d bytes, pre holding the 16
+ * after) bytewise: by pre (radix), then each run alike there by the
+ * bytes after.  Names share long starts (a package's path): 16 bytes at
+ * a time, each read once, not at every compare. */
+static void name_sort(const struct fnames *f, struct rkey *v, struct rkey *tmp, size_t n,
+		      size_t d)
+{
+	struct strsort_key *k;
+	size_t a, i, j, e;
+
+	radix(v, tmp, n);
+	for (a = 0; a < n; a = i) {
+		for (i = a + 1; i < n && v[i].pre[0] == v[a].pre[0] && v[i].pre[1] == v[a].pre[1]; i++)
+			;
+		e = a + ended_first(f, v + a, i - a, d + 16);
+		if (i - e < 2)
+			continue;
+		if (d + 16 < NAME_DEEP) {
+			for (j = e; j < i; j++)
+				name_words(f, (uint32_t)v[j].i, d + 16, v[j].pre);
+			name_sort(f, v + e, tmp, i - e, d + 16);
+			continue;
+		}
+		k = xmalloc((i - e) * sizeof(*k));
+		for (j = e; j < i; j++) {
+			k[j - e].s = f->name[v[j].i] + d + 16;
+			k[j - e].len = f->len[v[j].i] - d - 16;
+			k[j - e].id = (uint32_t)v[j].i;
+		}
+		strsort(k, i - e);
+		for (j = e; j < i; j++)
+			v[j].i = k[j - e].id;
+		free(k);
+	}
+}
+
+/* Whether name b goes on from name a with a byte below ';': a's key
+ * "a;" then sorts after b's keys. */
+static int goes_on_below(const struct fnames *f, uint32_t a, uint32_t b)
+{
+	size_t n = f->len[a];
+
+	return f->len[b] > n && (unsigned char)f->name[b][n] < ';' &&
+	       memcmp(f->name[a], f->name[b], n) == 0;
+}
+
+/* rank[k]: where key k (name k / 2 followed by ';' when k is even, by
+ * the end when odd) is among all keys; the caller frees it.  The names
+ * are sorted once (name_sort); a name's
+ * end key sorts where the name does, its ';' key after the names that go
+ * on from it with a byte below ';' (they follow it).  Those names whose
+ * ';' key waits form a chain, each going on from the one before: a name
+ * ranks the ';' keys of the chain's names it does not go on from, last
+ * first, then its own end key. */
+static uint32_t *key_ranks(const struct fnames *f)
+{
+	size_t n = fnames_count(f), i, top = 0;
+	struct rkey *v = xmalloc((2 * n + 1) * sizeof(*v));
+	uint32_t *rank = xmalloc((2 * n + 1) * sizeof(*rank));
+	uint32_t *wait = xmalloc((n + 1) * sizeof(*wait)), next = 0;
+
+	for (i = 0; i < n; i++) {
+		v[i].i = i;
+		name_words(f, (uint32_t)i, 0, v[i].pre);
+	}
+	name_sort(f, v, v + n, n, 0);
+	for (i = 0; i <= n; i++) {
+		while (top && (i == n || !goes_on_below(f, wait[top - 1], (uint32_t)v[i].i)))
+			rank[wait[--top] * 2] = next++;
+		if (i < n) {
+			rank[v[i].i * 2 + 1] = next++;
+			wait[top++] = (uint32_t)v[i].i;
+		}
+	}
+	free(v);
+	free(wait);
+	return rank;
 }
 
 /* The longest run of the same pre in v (n, sorted by it). */
