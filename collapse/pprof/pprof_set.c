@@ -6,7 +6,7 @@
  * stacks are compared by ids while they agree and by the ranks of the
  * first keys that differ. */
 #include "pprof_set.h"
-#include "fnames.h"
+#include "pprof_names.h"
 #include "folded.h"
 #include "outfile.h"
 #include "stacksink.h"
@@ -25,7 +25,7 @@ struct stk {
 };
 
 struct pprof_set {
-	struct fnames fn;	/* frame names; the id is the index */
+	struct pprof_names fn;	/* frame names; the id is the index */
 	uint32_t *pool;		/* every stack's frames, end to end */
 	size_t npool, poolcap;	/* ids used, room */
 	size_t open;		/* where the stack being added begins */
@@ -64,7 +64,7 @@ struct pprof_set *pprof_set_new(void)
 {
 	struct pprof_set *s = xcalloc(1, sizeof(*s));
 
-	fnames_init(&s->fn, 4096);
+	pprof_names_init(&s->fn);
 	return s;
 }
 
@@ -72,7 +72,7 @@ void pprof_set_free(struct pprof_set *s)
 {
 	if (!s)
 		return;
-	fnames_release(&s->fn);
+	pprof_names_release(&s->fn);
 	free(s->pool);
 	free(s->stk);
 	free(s);
@@ -80,21 +80,12 @@ void pprof_set_free(struct pprof_set *s)
 
 void pprof_set_reserve(struct pprof_set *s, size_t n)
 {
-	size_t slots = s->fn.mask + 1;
-
-	/* fnames doubles its index past half full: sized once here, not
-	 * built again at every doubling. */
-	while (slots / 2 < n + 1 && slots < ((size_t)1 << 30))
-		slots *= 2;
-	if (fnames_count(&s->fn) || slots == s->fn.mask + 1)
-		return;
-	fnames_release(&s->fn);
-	fnames_init(&s->fn, slots);
+	pprof_names_reserve(&s->fn, s->fn.n + n);
 }
 
 uint32_t pprof_set_name(struct pprof_set *s, const char *name, size_t len)
 {
-	return fnames_id(&s->fn, name, len);
+	return pprof_names_id(&s->fn, name, len);
 }
 
 uint32_t *pprof_set_grow(struct pprof_set *s, size_t n)
@@ -318,7 +309,7 @@ static void radix(struct rkey *v, struct rkey *tmp, size_t n)
 }
 
 /* The 16 bytes of name id from byte d, big-endian, 0 past its end. */
-static void name_words(const struct fnames *f, uint32_t id, size_t d, uint64_t w[2])
+static void name_words(const struct pprof_names *f, uint32_t id, size_t d, uint64_t w[2])
 {
 	unsigned char b[16] = { 0 };
 	size_t len = f->len[id], j;
@@ -337,7 +328,7 @@ static void name_words(const struct fnames *f, uint32_t id, size_t d, uint64_t w
 /* v[a..i) (names alike to byte d + 16, counting bytes past an end as 0):
  * those that end there are the others' starts, so first, shorter first
  * (two names are never the same); returns how many. */
-static size_t ended_first(const struct fnames *f, struct rkey *v, size_t n, size_t end)
+static size_t ended_first(const struct pprof_names *f, struct rkey *v, size_t n, size_t end)
 {
 	size_t k = 0, i, j;
 	struct rkey x;
@@ -359,7 +350,7 @@ static size_t ended_first(const struct fnames *f, struct rkey *v, size_t n, size
  * after) bytewise: by pre (radix), then each run alike there by the
  * bytes after.  Names share long starts (a package's path): 16 bytes at
  * a time, each read once, not at every compare. */
-static void name_sort(const struct fnames *f, struct rkey *v, struct rkey *tmp, size_t n,
+static void name_sort(const struct pprof_names *f, struct rkey *v, struct rkey *tmp, size_t n,
 		      size_t d)
 {
 	struct strsort_key *k;
@@ -393,7 +384,7 @@ static void name_sort(const struct fnames *f, struct rkey *v, struct rkey *tmp, 
 
 /* Whether name b goes on from name a with a byte below ';': a's key
  * "a;" then sorts after b's keys. */
-static int goes_on_below(const struct fnames *f, uint32_t a, uint32_t b)
+static int goes_on_below(const struct pprof_names *f, uint32_t a, uint32_t b)
 {
 	size_t n = f->len[a];
 
@@ -409,9 +400,9 @@ static int goes_on_below(const struct fnames *f, uint32_t a, uint32_t b)
  * ';' key waits form a chain, each going on from the one before: a name
  * ranks the ';' keys of the chain's names it does not go on from, last
  * first, then its own end key. */
-static uint32_t *key_ranks(const struct fnames *f)
+static uint32_t *key_ranks(const struct pprof_names *f)
 {
-	size_t n = fnames_count(f), i, top = 0;
+	size_t n = f->n, i, top = 0;
 	struct rkey *v = xmalloc((2 * n + 1) * sizeof(*v));
 	uint32_t *rank = xmalloc((2 * n + 1) * sizeof(*rank));
 	uint32_t *wait = xmalloc((n + 1) * sizeof(*wait)), next = 0;
@@ -488,7 +479,7 @@ static struct skey *sorted(const struct pprof_set *s, size_t *n)
 {
 	struct skey *out;
 	struct pack pk;
-	size_t i, k = 0, nk = fnames_count(&s->fn) * 2;
+	size_t i, k = 0, nk = s->fn.n * 2;
 
 	pk.rank = key_ranks(&s->fn);
 	for (pk.bits = 1; pk.bits < 32 && ((uint64_t)1 << pk.bits) <= nk; pk.bits++)
@@ -536,34 +527,17 @@ struct out {
 	size_t fcap;		/* room */
 	const struct skey *prev;	/* its stack, NULL: none yet */
 	FILE *f;		/* where lines go */
-	char *text;		/* every name followed by ';', CHUNK bytes
-				   of room after the last */
-	size_t *at;		/* where each name is in text */
 	int err;		/* 1: a write failed (errno tells why) */
 };
 
 /* Names are copied CHUNK bytes at a time, not by a call of memcpy each
  * (they are some tens of bytes): reading and writing up to CHUNK - 1
- * bytes past each, which the lines' buffer and text leave room for. */
+ * bytes past each, which the lines' buffer and pprof_names leave room
+ * for. */
 #define CHUNK 32
-
-/* Fills o's text and at from f's names. */
-static void spell_names(struct out *o, const struct fnames *f)
-{
-	size_t n = fnames_count(f), i, len = 0;
-
-	for (i = 0; i < n; i++)
-		len += f->len[i] + 1;
-	o->text = xmalloc(len + CHUNK);
-	o->at = xmalloc((n + 1) * sizeof(*o->at));
-	for (len = 0, i = 0; i < n; i++) {
-		o->at[i] = len;
-		memcpy(o->text + len, f->name[i], f->len[i]);
-		o->text[len + f->len[i]] = ';';
-		len += f->len[i] + 1;
-	}
-	memset(o->text + len, 0, CHUNK);
-}
+#if CHUNK > PPROF_NAMES_PAD
+#error "pprof_names keeps too few bytes after a name for CHUNK"
+#endif
 
 /* Room for need more bytes after the last line (earlier lines written
  * out). */
@@ -581,7 +555,7 @@ static void room(struct out *o, size_t need)
 }
 
 /* Appends the line of stack k. */
-static void put_line(struct out *o, const struct fnames *f, const struct skey *k)
+static void put_line(struct out *o, const struct pprof_names *f, const struct skey *k)
 {
 	size_t j = 0, at, need = 24 + k->n, m = o->prev ? o->prev->n : 0;
 	char *d;
@@ -602,7 +576,7 @@ static void put_line(struct out *o, const struct fnames *f, const struct skey *k
 	o->last = o->len;
 	for (at = j; at < k->n; at++) {
 		size_t off = at ? o->fend[at - 1] + 1 : 0, n = f->len[k->id[at]], c;
-		const char *src = o->text + o->at[k->id[at]];
+		const char *src = f->name[k->id[at]];
 
 		/* The name and its ';' (the last's is written over). */
 		for (c = 0; c <= n; c += CHUNK)
@@ -620,10 +594,9 @@ static void put_line(struct out *o, const struct fnames *f, const struct skey *k
 /* Writes the n stacks v (of one frame or more) as lines to f. */
 static int write_lines(const struct pprof_set *s, const struct skey *v, size_t n, FILE *f)
 {
-	struct out o = { xmalloc(OUTBUF), 0, OUTBUF, 0, NULL, 0, NULL, f, NULL, NULL, 0 };
+	struct out o = { xmalloc(OUTBUF), 0, OUTBUF, 0, NULL, 0, NULL, f, 0 };
 	size_t i;
 
-	spell_names(&o, &s->fn);
 	/* The first failed write ends it: what follows would fail too. */
 	for (i = 0; i < n && !o.err; i++) {
 		/* Stacks come in no order of memory: their frames are asked
@@ -636,8 +609,6 @@ static int write_lines(const struct pprof_set *s, const struct skey *v, size_t n
 		o.err = 1;
 	free(o.buf);
 	free(o.fend);
-	free(o.text);
-	free(o.at);
 	return o.err ? -1 : 0;
 }
 
@@ -680,7 +651,7 @@ int pprof_set_emit(struct pprof_set *s, const struct stack_sink *sink)
 {
 	struct skey *v;
 	struct fcount c = { 0, 0 };
-	size_t n, i, names = fnames_count(&s->fn);
+	size_t n, i, names = s->fn.n;
 
 	if (sums_may_wrap(s))
 		return -1;

@@ -17,8 +17,7 @@ struct pprof_set;
 struct pprof_set *pprof_set_new(void);
 void pprof_set_free(struct pprof_set *s);
 
-/* Readies s for about n frame names (no more than a hint); does nothing
- * once s has names. */
+/* Readies s for about n more frame names (no more than a hint). */
 void pprof_set_reserve(struct pprof_set *s, size_t n);
 
 /* The id of the frame called name (len bytes, no ';': collapsed stacks
