@@ -231,8 +231,8 @@ const struct pprof_hook *pprof_fast_hook(struct pprof_fast *f)
 
 /* A location's frames, once built. */
 struct lrec {
-	uint32_t a;		/* its frame if one, else its frames' place in pool;
-				   not built: its index in p->loc + 1 */
+	uint32_t a;		/* its frames' place in pool; not built:
+				   its index in p->loc + 1 */
 	uint32_t cnt;		/* how many (0: not built, or with a 0 no such
 				   location) */
 	uint32_t tlen;		/* their text's bytes (PPROF_MAX_STACK + 1: more) */
@@ -331,13 +331,17 @@ static void build_loc(struct res *r, const struct pprof_loc *l, struct lrec *e)
 			id = where_id(r, l, &n);
 		else
 			id = func_id(r, fn, &n);
-		if (r->npool == r->poolcap)
-			xgrow(&r->pool, &r->poolcap, r->npool + 1, sizeof(*r->pool));
+		if (r->npool + PPROF_SET_SLACK >= r->poolcap)
+			xgrow(&r->pool, &r->poolcap, r->npool + 1 + PPROF_SET_SLACK,
+			      sizeof(*r->pool));
 		r->pool[r->npool++] = id;
 		len += n + (r->npool - first > 1);
 	}
+	/* key_stack copies PPROF_SET_SLACK ids from a location's first:
+	 * those past the last location's are there and set. */
+	memset(r->pool + r->npool, 0, PPROF_SET_SLACK * sizeof(*r->pool));
 	e->cnt = (uint32_t)(r->npool - first);
-	e->a = e->cnt == 1 ? r->pool[--r->npool] : (uint32_t)first;
+	e->a = (uint32_t)first;
 	e->tlen = len > PPROF_MAX_STACK ? (uint32_t)PPROF_MAX_STACK + 1 : (uint32_t)len;
 	/* Every location is counted, used or not: more than pprof_stack
 	 * counts, so a profile it would stop is not taken here either (a
@@ -438,11 +442,15 @@ static void key_stack(struct res *r, const unsigned char *key, size_t klen, uint
 	d = pprof_set_grow(r->set, len);
 	while (n-- > 0) {
 		e = r->locs[n];
-		if (e->cnt == 1)
-			*d++ = e->a;
+		/* A few frames (nearly always) as one copy of a fixed size,
+		 * into the slack past the room when they are the last: no
+		 * branch on how many. */
+		if (e->cnt <= PPROF_SET_SLACK)
+			memcpy(d, r->pool + e->a, PPROF_SET_SLACK * sizeof(*d));
 		else
 			for (j = 0; j < e->cnt; j++)
-				*d++ = r->pool[e->a + j];
+				d[j] = r->pool[e->a + j];
+		d += e->cnt;
 	}
 	pprof_set_end(r->set, c);
 }

@@ -90,7 +90,7 @@ uint32_t pprof_set_name(struct pprof_set *s, const char *name, size_t len)
 
 uint32_t *pprof_set_grow(struct pprof_set *s, size_t n)
 {
-	xgrow(&s->pool, &s->poolcap, s->npool + n, sizeof(*s->pool));
+	xgrow(&s->pool, &s->poolcap, s->npool + n + PPROF_SET_SLACK, sizeof(*s->pool));
 	s->npool += n;
 	return s->pool + s->npool - n;
 }

@@ -24,8 +24,13 @@ void pprof_set_reserve(struct pprof_set *s, size_t n);
  * split there, so ranks of whole names sort the stacks), added when new. */
 uint32_t pprof_set_name(struct pprof_set *s, const char *name, size_t len);
 
+/* Ids that may be written past the room pprof_set_grow gives (what the
+ * next call's room will be): a copy of a fixed size may overrun. */
+#define PPROF_SET_SLACK 4
+
 /* Room for n more frame ids of the stack being added (root first), to be
- * filled before the next call. */
+ * filled before the next call, and PPROF_SET_SLACK more after it that
+ * may be written over. */
 uint32_t *pprof_set_grow(struct pprof_set *s, size_t n);
 
 /* Ends the stack being added (its frames: those grown since the last
