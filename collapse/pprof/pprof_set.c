@@ -557,7 +557,10 @@ static void room(struct out *o, size_t need)
 /* Appends the line of stack k. */
 static void put_line(struct out *o, const struct pprof_names *f, const struct skey *k)
 {
-	size_t j = 0, at, need = 24 + k->n, m = o->prev ? o->prev->n : 0;
+	size_t j = 0, at, need = 24 + k->n, m = o->prev ? o->prev->n : 0, off, nf, *fend;
+	const size_t *len;
+	const uint32_t *id;
+	const char *const *name;
 	char *d;
 
 	m = m < k->n ? m : k->n;
@@ -574,16 +577,20 @@ static void put_line(struct out *o, const struct pprof_names *f, const struct sk
 		d[o->fend[j - 1]] = ';';
 	}
 	o->last = o->len;
-	for (at = j; at < k->n; at++) {
-		size_t off = at ? o->fend[at - 1] + 1 : 0, n = f->len[k->id[at]], c;
-		const char *src = f->name[k->id[at]];
+	/* In locals, not reread after every copy (a char store may alias
+	 * anything). */
+	fend = o->fend, id = k->id, name = f->name, len = f->len, nf = k->n;
+	for (at = j, off = j ? fend[j - 1] + 1 : 0; at < nf; at++) {
+		size_t n = len[id[at]], c;
+		const char *src = name[id[at]];
 
 		/* The name and its ';' (the last's is written over). */
 		for (c = 0; c <= n; c += CHUNK)
 			memcpy(d + off + c, src + c, CHUNK);
-		o->fend[at] = off + n;
+		fend[at] = off + n;
+		off += n + 1;
 	}
-	d += o->fend[k->n - 1];
+	d += fend[nf - 1];
 	*d++ = ' ';
 	d = put_u64(d, k->c);
 	*d++ = '\n';
