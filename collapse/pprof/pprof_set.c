@@ -78,9 +78,13 @@ void pprof_set_free(struct pprof_set *s)
 	free(s);
 }
 
+/* The most names reserved for: a profile may list many functions of
+ * few names, which would then hold an index of its functions' size. */
+#define RESERVE_MAX ((size_t)1 << 20)
+
 void pprof_set_reserve(struct pprof_set *s, size_t n)
 {
-	pprof_names_reserve(&s->fn, s->fn.n + n);
+	pprof_names_reserve(&s->fn, s->fn.n + (n < RESERVE_MAX ? n : RESERVE_MAX));
 }
 
 uint32_t pprof_set_name(struct pprof_set *s, const char *name, size_t len)
