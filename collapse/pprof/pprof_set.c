@@ -147,9 +147,17 @@ static int stk_cmp(const struct pack *pk, const struct skey *a, const struct ske
 static void stk_sort(const struct pack *pk, struct skey *v, struct skey *tmp, size_t n)
 {
 	size_t h = n / 2, i = 0, j = h, k = 0;
+	struct skey x;
 
-	if (n < 2)
+	if (n <= 24) {
+		/* Few: by insertion (no calls, no copying through tmp). */
+		for (i = 1; i < n; i++) {
+			for (x = v[i], j = i; j > 0 && stk_cmp(pk, &x, &v[j - 1]) < 0; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
 		return;
+	}
 	stk_sort(pk, v, tmp, h);
 	stk_sort(pk, v + h, tmp, n - h);
 	if (stk_cmp(pk, &v[h - 1], &v[h]) <= 0)
