@@ -399,7 +399,8 @@ static size_t key_ids(struct res *r, const unsigned char *key, size_t klen)
 	size_t i = 0, n = 0, end;
 
 	/* A varint is at least a byte: klen of them at most. */
-	xgrow(&r->ids, &r->idcap, klen, sizeof(*r->ids));
+	if (klen > r->idcap)
+		xgrow(&r->ids, &r->idcap, klen, sizeof(*r->ids));
 	while (i < klen) {
 		if (key[i++] == 0x08) {
 			if (pb_short_varint(key, &i, klen, &r->ids[n++]) < 0)

@@ -94,14 +94,16 @@ uint32_t pprof_set_name(struct pprof_set *s, const char *name, size_t len)
 
 uint32_t *pprof_set_grow(struct pprof_set *s, size_t n)
 {
-	xgrow(&s->pool, &s->poolcap, s->npool + n + PPROF_SET_SLACK, sizeof(*s->pool));
+	if (s->npool + n + PPROF_SET_SLACK > s->poolcap)
+		xgrow(&s->pool, &s->poolcap, s->npool + n + PPROF_SET_SLACK, sizeof(*s->pool));
 	s->npool += n;
 	return s->pool + s->npool - n;
 }
 
 void pprof_set_end(struct pprof_set *s, uint64_t c)
 {
-	xgrow(&s->stk, &s->stkcap, s->nstk + 1, sizeof(*s->stk));
+	if (s->nstk == s->stkcap)
+		xgrow(&s->stk, &s->stkcap, s->nstk + 1, sizeof(*s->stk));
 	s->stk[s->nstk].off = s->open;
 	s->stk[s->nstk].n = s->npool - s->open;
 	s->stk[s->nstk++].c = c;
