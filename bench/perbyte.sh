@@ -16,6 +16,10 @@
 #   perf106.txt             tests/data/perf's recordings repeated
 #   perf100.txt             the first 100 MB of a real recording (or the
 #                           test recordings repeated when there is none)
+#   perf100.pb              perf100.txt's samples as a pprof profile
+#                           (flame --to pprof, inflated): the same
+#                           profile in both formats, so the last line
+#                           compares the two collapsers per profile
 # INFERNO_BIN: where inferno-collapse-{dtrace,sample} are (else PATH).
 # BEFORE: a build directory of an older flame to run in the same turns.
 B=${B:-build}
@@ -36,7 +40,12 @@ done
 for f in big.pprof few.pprof perf100.txt; do
 	[ -s "$OUT/$f" ] || { B=$B OUT=$OUT sh bench/pprof.sh > /dev/null; break; }
 done
-for f in big.dtrace big.sample rep.sample perf106.txt big.pprof few.pprof perf100.txt; do
+if [ ! -s "$OUT/perf100.pb" ]; then
+	$B/flame --to pprof -o "$OUT/perf100.pb.gz" "$OUT/perf100.txt" 2> /dev/null &&
+		gzip -dc "$OUT/perf100.pb.gz" > "$OUT/perf100.pb"
+	rm -f "$OUT/perf100.pb.gz"
+fi
+for f in big.dtrace big.sample rep.sample perf106.txt big.pprof few.pprof perf100.txt perf100.pb; do
 	[ -s "$OUT/$f" ] || { echo "perbyte: $OUT/$f could not be made" >&2; exit 1; }
 done
 
@@ -63,6 +72,7 @@ cpu_ms() {
 	echo "sample-repeated rep.sample $B/stackcollapse-sample"
 	echo "pprof big.pprof $B/stackcollapse-pprof"
 	echo "pprof-1k few.pprof $B/stackcollapse-pprof"
+	echo "pprof-of-perf-real perf100.pb $B/stackcollapse-pprof"
 	if [ -x "$IBIN/inferno-collapse-dtrace" ]; then
 		echo "inferno-dtrace big.dtrace $IBIN/inferno-collapse-dtrace --nthreads 1"
 		echo "inferno-sample big.sample $IBIN/inferno-collapse-sample"
@@ -107,5 +117,8 @@ awk '{ n[$1]++; v[$1, n[$1]] = $2; size[$1] = $3; if (!($1 in order)) { order[$1
 			printf "%-24s %8.1f %9.1f %8.0f %10.2f %10.2f %10s\n", m, size[m] / 1e6, ms[m], mbs[m],
 				mbs[m] / mbs["perf-real"], mbs[m] / mbs["perf-tests"], inf
 		}
+		if ("pprof-of-perf-real" in ms)
+			printf "the same profile: perf text %.1f ms, as pprof %.1f ms (%.1fx)\n",
+				ms["perf-real"], ms["pprof-of-perf-real"], ms["perf-real"] / ms["pprof-of-perf-real"]
 	}' "$OUT/pb.t"
 rm -f "$OUT/pb.cpu" "$OUT/pb.err"

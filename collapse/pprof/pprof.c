@@ -204,10 +204,12 @@ static void read_entry(struct pprof_prof *p, struct caps *c, const struct pb *r,
 		skip(p, what[f->num], err);
 }
 
-/* The sample field (tag 0x12) at q: where it ends, when its length takes
- * one or two bytes (nearly every sample) and fits before end; else NULL,
- * for pb_next to read (and name what is wrong). */
-static const unsigned char *quick_sample(const unsigned char *q, const unsigned char *end)
+/* The sample field (tag 0x12) at q: where it ends (its bytes from
+ * *body), when its length takes one or two bytes (nearly every sample)
+ * and fits before end; else NULL, for pb_next to read (and name what is
+ * wrong). */
+static const unsigned char *quick_sample(const unsigned char *q, const unsigned char *end,
+					 const unsigned char **body)
 {
 	size_t n;
 
@@ -222,18 +224,20 @@ static const unsigned char *quick_sample(const unsigned char *q, const unsigned 
 		n = (n & 0x7f) | (size_t)q[2] << 7;
 		q += 3;
 	}
+	*body = q;
 	return n <= (size_t)(end - q) ? q + n : NULL;
 }
 
-/* Notes the sample field in [at, end): the last run grows when it ends
- * where this one starts.  The hook, if any, is told. */
+/* Notes the sample field in [at, end), its bytes from body: the last run
+ * grows when it ends where this one starts.  The hook, if any, is told. */
 static void add_sample(struct pprof_prof *p, size_t *cap, const unsigned char *at,
-		       const unsigned char *end, const struct pprof_hook *hook)
+		       const unsigned char *body, const unsigned char *end,
+		       const struct pprof_hook *hook)
 {
 	struct pprof_span *last = p->nrun ? &p->run[p->nrun - 1] : NULL;
 
 	if (hook)
-		hook->sample(hook->ctx, at, end, p->buf + p->len);
+		hook->sample(hook->ctx, body, end, p->buf + p->len);
 	p->nsample++;
 	if (last && last->p + last->n == at) {
 		last->n = (size_t)(end - last->p);
@@ -288,7 +292,7 @@ struct pprof_prof *pprof_read_hooked(const unsigned char *buf, size_t len, enum 
 {
 	struct pprof_prof *p = xcalloc(1, sizeof(*p));
 	struct caps c = { 0 };
-	const unsigned char *q, *done = buf;
+	const unsigned char *q, *body, *done = buf;
 	size_t in = 0;
 	struct pb r;
 	struct pb_field f;
@@ -302,8 +306,8 @@ struct pprof_prof *pprof_read_hooked(const unsigned char *buf, size_t len, enum 
 	while (r.p < r.end) {
 		if (p->mapped && in < len && in < (size_t)(r.p - buf) + BRING_IN / 2)
 			in = bring_in(p, in, (size_t)(r.p - buf));
-		if (*r.p == (F_SAMPLE << 3 | PB_LEN) && (q = quick_sample(r.p, r.end))) {
-			add_sample(p, &c.run, r.p, q, hook);
+		if (*r.p == (F_SAMPLE << 3 | PB_LEN) && (q = quick_sample(r.p, r.end, &body))) {
+			add_sample(p, &c.run, r.p, body, q, hook);
 			r.p = q;
 			/* The pages stepped over, mostly samples, read again
 			 * from the file when drawn: held meanwhile they would
@@ -319,7 +323,7 @@ struct pprof_prof *pprof_read_hooked(const unsigned char *buf, size_t len, enum 
 			break;
 		}
 		if (f.num == F_SAMPLE && f.wire == PB_LEN)
-			add_sample(p, &c.run, r.base + f.off, r.p, hook);
+			add_sample(p, &c.run, r.base + f.off, f.data, r.p, hook);
 		else
 			read_entry(p, &c, &r, &f);
 	}

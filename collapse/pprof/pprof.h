@@ -95,7 +95,7 @@ enum pprof_hold {
 struct pprof_prof *pprof_read(const unsigned char *buf, size_t len, enum pprof_hold hold);
 
 /* Told of each sample field as pprof_read steps over it, in input order:
- * the field's bytes [at, end), its tag and length included (read and
+ * the sample's bytes [at, end), past the field's tag and length (read and
  * checked), and the input's end lim (the bytes up to it may be read, as
  * words past end).  The bytes stay readable until pprof_free. */
 struct pprof_hook {

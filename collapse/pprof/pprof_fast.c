@@ -165,28 +165,20 @@ static void take(struct pprof_fast *f, const struct pend *e)
 		f->bad = 1;
 }
 
-/* The hook: the sample field [at, end) read ahead; the one AHEAD before
- * it looked up. */
+/* The hook: the sample [at, end) read ahead; the one AHEAD before it
+ * looked up. */
 static void on_sample(void *ctx, const unsigned char *at, const unsigned char *end,
 		      const unsigned char *lim)
 {
 	struct pprof_fast *f = ctx;
 	struct pend *e = &f->ring[f->head % AHEAD];
-	size_t n = (size_t)(end - at), i = 2, len;
 
 	if (f->bad)
 		return;
 	/* The input is read once, in order: its bytes are asked for a few
 	 * samples ahead of their parsing. */
 	__builtin_prefetch(end + PREFETCH);
-	/* The tag, and a length of one or two bytes (pprof_read checked it
-	 * fits). */
-	len = n < 3 || at[0] != 0x12 ? SIZE_MAX : at[1];
-	if (len != SIZE_MAX && len >= 0x80) {
-		len = at[2] >= 0x80 ? SIZE_MAX : (len & 0x7f) | (size_t)at[2] << 7;
-		i = 3;
-	}
-	if (len != n - i || !parse(f, at + i, len, e)) {
+	if (!parse(f, at, (size_t)(end - at), e)) {
 		f->bad = 1;
 		return;
 	}

@@ -5,28 +5,30 @@
  * as WIDE / 2 bytes when it has no more (most: it then touches a line of
  * the record fewer), else as WIDE, those past it masked off (branches on
  * its exact length were mispredicted nearly every sample), so the arena
- * keeps WIDE bytes of room past the last record. */
+ * keeps WIDE bytes of room past the last record.  The index and the
+ * records, once large, are in blocks asked to be huge pages (table). */
 #include "pprof_kset.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #ifndef XXH_INLINE_ALL
 #define XXH_INLINE_ALL
 #endif
 #include <xxhash.h>
 
+#define WORDS PPROF_KSET_WORDS
 #define PLACE_BITS 40
 #define PLACE(v) ((size_t)((v) & (((uint64_t)1 << PLACE_BITS) - 1)) - 1)
 #define TAG(h) ((h) >> PLACE_BITS)
 
 struct pprof_kset {
-	uint64_t *slot;		/* the index, a power of two of slots */
-	size_t mask;		/* their count - 1 */
+	struct pprof_kset_head ix;	/* the index (first: see the header) */
 	size_t n;		/* keys */
 	size_t nv;		/* sums per key */
 	uint64_t *rec;		/* the records, end to end */
-	size_t len, cap;	/* words used, room */
+	size_t len, cap;	/* words used, room (table's) */
 };
 
 struct pprof_kset *pprof_kset_new(size_t nv)
@@ -34,8 +36,8 @@ struct pprof_kset *pprof_kset_new(size_t nv)
 	struct pprof_kset *k = xcalloc(1, sizeof(*k));
 
 	k->nv = nv;
-	k->mask = 4095;
-	k->slot = xcalloc(k->mask + 1, sizeof(*k->slot));
+	k->ix.mask = 4095;
+	k->ix.slot = xcalloc(k->ix.mask + 1, sizeof(*k->ix.slot));
 	return k;
 }
 
@@ -43,86 +45,24 @@ void pprof_kset_free(struct pprof_kset *k)
 {
 	if (!k)
 		return;
-	free(k->slot);
+	free(k->ix.slot);
 	free(k->rec);
 	free(k);
 }
 
-/* 0xff WIDE times, then 0 as many: the mask of a key of len bytes is
- * the WIDE bytes at WIDE - len. */
-static const unsigned char ones[2 * PPROF_KSET_WIDE] = {
-#define SIXTEEN 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, \
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
-	SIXTEEN, SIXTEEN, SIXTEEN, SIXTEEN, SIXTEEN, SIXTEEN, SIXTEEN, SIXTEEN,
-#undef SIXTEEN
-};
-
-#define WORDS (PPROF_KSET_WIDE / 8)
-
-/* The 8 bytes at s. */
-static inline uint64_t word(const unsigned char *s)
+uint64_t pprof_kset_hash_long(const void *p, size_t len)
 {
-	uint64_t x;
-
-	memcpy(&x, s, 8);
-	return x;
-}
-
-/* The 128-bit product of a and b, its halves xored. */
-static inline uint64_t fold(uint64_t a, uint64_t b)
-{
-	__uint128_t m = (__uint128_t)a * b;
-
-	return (uint64_t)m ^ (uint64_t)(m >> 64);
-}
-
-/* Odd constants, one per word of a wide key, and one more. */
-static const uint64_t mix[WORDS + 1] = {
-	0x9e3779b97f4a7c15u, 0xc2b2ae3d27d4eb4fu, 0x165667b19e3779f9u, 0xd6e8feb86659fd93u,
-	0xa0761d6478bd642fu, 0xe7037ed1a0b428dbu, 0x8ebc6af09c88c6e3u, 0x589965cc75374cc3u,
-	0x1d8e4e27c47d124fu, 0xbf58476d1ce4e5b9u, 0x94d049bb133111ebu, 0xff51afd7ed558ccdu,
-	0xc4ceb9fe1a85ec53u, 0x87c37b91114253d5u, 0x4cf5ad432745937fu, 0x52dce729da3ed7bbu,
-	0x2545f4914f6cdd1du,
-};
-
-/* The folds of the first 8 * words bytes of s (its len bytes and
- * zeros), each pair of words masked and with its own constants; words
- * is even and a constant, so the loop unrolls. */
-static inline uint64_t folds(const unsigned char *s, size_t len, size_t words)
-{
-	const unsigned char *m = ones + PPROF_KSET_WIDE - len;
-	uint64_t h = len;
-	size_t i;
-
-	for (i = 0; i < words; i += 2)
-		h += fold((word(s + i * 8) & word(m + i * 8)) ^ mix[i],
-			  (word(s + i * 8 + 8) & word(m + i * 8 + 8)) ^ mix[i + 1]);
-	return fold(h ^ mix[WORDS], mix[0]);
-}
-
-uint64_t pprof_kset_hash(const void *p, size_t len)
-{
-	if (len > PPROF_KSET_WIDE)
-		return XXH3_64bits(p, len);
-	/* Most keys are short: half the folds. */
-	if (len <= PPROF_KSET_WIDE / 2)
-		return folds(p, len, WORDS / 2);
-	return folds(p, len, WORDS);
-}
-
-void pprof_kset_prefetch(const struct pprof_kset *k, uint64_t h)
-{
-	__builtin_prefetch(&k->slot[h & k->mask]);
+	return XXH3_64bits(p, len);
 }
 
 void pprof_kset_prefetch_rec(const struct pprof_kset *k, uint64_t h, size_t len)
 {
-	size_t j = h & k->mask, probes;
+	size_t j = h & k->ix.mask, probes;
 	uint64_t v;
 	const uint64_t *r;
 
 	/* The first slots of its probe, as far as one with its tag. */
-	for (probes = 0; probes < 4 && (v = k->slot[j]) != 0; probes++, j = (j + 1) & k->mask)
+	for (probes = 0; probes < 4 && (v = k->ix.slot[j]) != 0; probes++, j = (j + 1) & k->ix.mask)
 		if (TAG(v) == TAG(h)) {
 			r = k->rec + PLACE(v);
 			/* The sums and length, and the key's words as same()
@@ -138,11 +78,31 @@ void pprof_kset_prefetch_rec(const struct pprof_kset *k, uint64_t h, size_t len)
 		}
 }
 
+/* A block of n bytes for the index or the records: from 2 MB on, on
+ * huge pages where the system gives them on request.  Every sample
+ * reads a slot and a record at random: on 4 KB pages most of those
+ * missed the TLB (100k keys: 12 MB, 3,000 pages), and the walks cost
+ * 9% of the run.  xmalloc_big leaves the asking to its callers (a fault
+ * may wait for the memory to be compacted): worth it here only.  Freed
+ * with free(). */
+static void *table(size_t n)
+{
+	void *p = xmalloc_big(n);
+
+#ifdef MADV_HUGEPAGE
+	if (n >= ((size_t)2 << 20))
+		(void)madvise(p, n, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
 /* Twice the slots; each record's key hashed again to place it. */
 static void grow(struct pprof_kset *k)
 {
-	size_t mask = k->mask * 2 + 1, at = 0, j, len;
-	uint64_t *s = xcalloc(mask + 1, sizeof(*s)), h;
+	size_t mask = k->ix.mask * 2 + 1, at = 0, j, len;
+	uint64_t *s = table((mask + 1) * sizeof(*s)), h;
+
+	memset(s, 0, (mask + 1) * sizeof(*s));
 
 	while (at < k->len) {
 		len = (size_t)k->rec[at + k->nv];
@@ -152,9 +112,31 @@ static void grow(struct pprof_kset *k)
 		s[j] = TAG(h) << PLACE_BITS | (at + 1);
 		at += k->nv + 1 + (len + 7) / 8;
 	}
-	free(k->slot);
-	k->slot = s;
-	k->mask = mask;
+	free(k->ix.slot);
+	k->ix.slot = s;
+	k->ix.mask = mask;
+}
+
+/* Room for need words of records: a new block twice as large (as
+ * table's, not realloc's, which could not keep it on huge pages). */
+static void room(struct pprof_kset *k, size_t need)
+{
+	size_t cap = k->cap ? k->cap : 4096;
+	uint64_t *r;
+
+	if (need <= k->cap)
+		return;
+	while (cap < need) {
+		if (cap > SIZE_MAX / 2 / sizeof(*r))
+			xalloc_fail(SIZE_MAX);
+		cap *= 2;
+	}
+	r = table(cap * sizeof(*r));
+	if (k->len)
+		memcpy(r, k->rec, k->len * sizeof(*r));
+	free(k->rec);
+	k->rec = r;
+	k->cap = cap;
 }
 
 /* A new record for key s (len bytes) at slot j (free); its place. */
@@ -162,19 +144,19 @@ static size_t add_new(struct pprof_kset *k, const void *s, size_t len, uint64_t 
 {
 	size_t at = k->len, words = k->nv + 1 + (len + 7) / 8;
 
-	if ((k->n + 1) * 2 > k->mask + 1) {
+	if ((k->n + 1) * 2 > k->ix.mask + 1) {
 		grow(k);
-		for (j = h & k->mask; k->slot[j]; j = (j + 1) & k->mask)
+		for (j = h & k->ix.mask; k->ix.slot[j]; j = (j + 1) & k->ix.mask)
 			;
 	}
 	/* Room for a wide key's read past the last record. */
-	xgrow(&k->rec, &k->cap, at + words + WORDS, sizeof(*k->rec));
+	room(k, at + words + WORDS);
 	memset(k->rec + at, 0, (words + WORDS) * sizeof(*k->rec));
 	k->rec[at + k->nv] = len;
 	memcpy(k->rec + at + k->nv + 1, s, len);
 	k->len += words;
 	k->n++;
-	k->slot[j] = TAG(h) << PLACE_BITS | (at + 1);
+	k->ix.slot[j] = TAG(h) << PLACE_BITS | (at + 1);
 	return at;
 }
 
@@ -189,17 +171,19 @@ static int same(const unsigned char *a, const unsigned char *b, size_t len)
 	/* Short keys: every word, the bytes past them masked off; half of
 	 * them for most. */
 	if (len <= PPROF_KSET_WIDE / 2) {
-		const unsigned char *m = ones + PPROF_KSET_WIDE - len;
+		const unsigned char *m = pprof_kset_ones + PPROF_KSET_WIDE - len;
 
 		for (i = 0; i < WORDS / 2; i++)
-			d |= (word(a + i * 8) ^ word(b + i * 8)) & word(m + i * 8);
+			d |= (pprof_kset_word(a + i * 8) ^ pprof_kset_word(b + i * 8)) &
+			     pprof_kset_word(m + i * 8);
 		return d == 0;
 	}
 	if (len <= PPROF_KSET_WIDE) {
-		const unsigned char *m = ones + PPROF_KSET_WIDE - len;
+		const unsigned char *m = pprof_kset_ones + PPROF_KSET_WIDE - len;
 
 		for (i = 0; i < WORDS; i++)
-			d |= (word(a + i * 8) ^ word(b + i * 8)) & word(m + i * 8);
+			d |= (pprof_kset_word(a + i * 8) ^ pprof_kset_word(b + i * 8)) &
+			     pprof_kset_word(m + i * 8);
 		return d == 0;
 	}
 	if (len < 8)
@@ -221,7 +205,7 @@ int pprof_kset_add(struct pprof_kset *k, const void *s, size_t len, uint64_t h,
 	size_t j, at = SIZE_MAX, i;
 	uint64_t e, *sum;
 
-	for (j = h & k->mask; (e = k->slot[j]) != 0; j = (j + 1) & k->mask) {
+	for (j = h & k->ix.mask; (e = k->ix.slot[j]) != 0; j = (j + 1) & k->ix.mask) {
 		const uint64_t *r = k->rec + PLACE(e);
 
 		if (TAG(e) == TAG(h) && r[k->nv] == len &&
@@ -248,7 +232,7 @@ size_t pprof_kset_count(const struct pprof_kset *k)
 
 size_t pprof_kset_bytes(const struct pprof_kset *k)
 {
-	return (k->len + k->mask + 1) * sizeof(uint64_t);
+	return (k->len + k->ix.mask + 1) * sizeof(uint64_t);
 }
 
 int pprof_kset_next(const struct pprof_kset *k, size_t *pos, const unsigned char **s,

@@ -134,6 +134,10 @@ def kinds():
     deep2 = deep[:72] + [2, 1] + deep[74:]
     out["deep"] = dict(base, samples=[(deep, [2, 200], []), (deep2, [1, 100], []),
                                       (deep, [4, 400], []), ([2, 7], [3, 300], [])])
+    # Samples past 16 KB (a length of three bytes): 16,400 locations.
+    longs = [3] + [1, 2] * 8200 + [7]
+    out["long"] = dict(base, samples=[(longs, [2, 200], []), ([2, 7], [3, 300], []),
+                                      (longs, [1, 100], [])])
     # Names that begin one another, going on with bytes below and above
     # ';' (and a ';' tidied to ':'): bytewise order puts "a b;x" before
     # "a;x" before "a<;x", so a stack's order is not its names' order.
