@@ -497,6 +497,7 @@ int pprof_fast_finish(struct pprof_fast *f, const struct pprof_prof *p, int vi,
 	size_t mark = pprof_set_mark(set), pos = 0, klen;
 	const unsigned char *key;
 	const uint64_t *sums;
+	uint64_t total = 0;
 
 	while (f->tail < f->head && !f->bad)
 		take(f, &f->ring[f->tail++ % AHEAD]);
@@ -510,9 +511,17 @@ int pprof_fast_finish(struct pprof_fast *f, const struct pprof_prof *p, int vi,
 	/* Few keys use few of the locations: those are built as met. */
 	r.lazy = pprof_kset_count(f->seen) * 8 < p->nloc && p->nloc < UINT32_MAX;
 	r.bad = res_init(&r, p) < 0;
-	while (!r.bad && pprof_kset_next(f->seen, &pos, &key, &klen, &sums))
+	while (!r.bad && pprof_kset_next(f->seen, &pos, &key, &klen, &sums)) {
+		/* Weights passing 2^64 together go on in floating point,
+		 * where the order of the adds shows in the last digits: such
+		 * a profile is read sample by sample (pprof_stack), in the
+		 * order its figures are defined by. */
+		if ((r.bad = total + sums[r.type] < total))
+			break;
+		total += sums[r.type];
 		if (sums[r.type])
 			key_stack(&r, key, klen, sums[r.type]);
+	}
 	if (r.used > r.budget)
 		r.bad = 1;
 	if (r.bad)

@@ -141,17 +141,21 @@ static int stk_cmp(const struct pack *pk, const struct skey *a, const struct ske
 		return 0;
 	while (k + 1 < n && a->id[k] == b->id[k])
 		k++;
-	ra = pk->rank[a->id[k] * 2 + (k + 1 == a->n)];
-	rb = pk->rank[b->id[k] * 2 + (k + 1 == b->n)];
+	ra = pk->rank[(size_t)a->id[k] * 2 + (k + 1 == a->n)];
+	rb = pk->rank[(size_t)b->id[k] * 2 + (k + 1 == b->n)];
 	return (ra > rb) - (ra < rb);
 }
+
+/* Runs of at most this many stacks are sorted by insertion (6, 12, 24
+ * and 40 measured: 24 and 40 alike, the smaller ones slower). */
+#define STK_FEW 24
 
 static void stk_sort(const struct pack *pk, struct skey *v, struct skey *tmp, size_t n)
 {
 	size_t h = n / 2, i = 0, j = h, k = 0;
 	struct skey x;
 
-	if (n <= 24) {
+	if (n <= STK_FEW) {
 		/* Few: by insertion (no calls, no copying through tmp). */
 		for (i = 1; i < n; i++) {
 			for (x = v[i], j = i; j > 0 && stk_cmp(pk, &x, &v[j - 1]) < 0; j--)
@@ -189,7 +193,7 @@ static void pack_pre(const struct pack *pk, struct skey *k, size_t d)
 	for (w = 0; w < 2; w++) {
 		k->pre[w] = 0;
 		for (j = d + w * pk->per; j < d + (w + 1) * pk->per; j++) {
-			uint64_t r = j < k->n ? pk->rank[k->id[j] * 2 + (j + 1 == k->n)] + (uint64_t)1 : 0;
+			uint64_t r = j < k->n ? pk->rank[(size_t)k->id[j] * 2 + (j + 1 == k->n)] + (uint64_t)1 : 0;
 
 			k->pre[w] = k->pre[w] << pk->bits | r;
 		}
@@ -339,9 +343,10 @@ static void name_words(const struct pprof_names *f, uint32_t id, size_t d, uint6
 /* Names past this many bytes in common are sorted by strsort. */
 #define NAME_DEEP 256
 
-/* v[a..i) (names alike to byte d + 16, counting bytes past an end as 0):
- * those that end there are the others' starts, so first, shorter first
- * (two names are never the same); returns how many. */
+/* v[0..n) (names alike in their first end bytes, counting bytes past a
+ * name's end as 0): those of at most end bytes are the others' starts,
+ * so they go first, shorter first (two names are never the same), the
+ * rest after them in their order; returns how many went first. */
 static size_t ended_first(const struct pprof_names *f, struct rkey *v, size_t n, size_t end)
 {
 	size_t k = 0, i, j;
@@ -408,10 +413,11 @@ static int goes_on_below(const struct pprof_names *f, uint32_t a, uint32_t b)
 
 /* rank[k]: where key k (name k / 2 followed by ';' when k is even, by
  * the end when odd) is among all keys; the caller frees it.  The names
- * are sorted once (name_sort); a name's
- * end key sorts where the name does, its ';' key after the names that go
- * on from it with a byte below ';' (they follow it).  Those names whose
- * ';' key waits form a chain, each going on from the one before: a name
+ * are sorted once (name_sort); a name's end key sorts where the name
+ * does, its ';' key after the names that go on from it with a byte below
+ * ';' (they follow it): with names a, a!b and ab, a's end key, then
+ * a!b's two ('!' < ';'), then a;, then ab's two.  Those names whose ';'
+ * key waits form a chain, each going on from the one before: a name
  * ranks the ';' keys of the chain's names it does not go on from, last
  * first, then its own end key. */
 static uint32_t *key_ranks(const struct pprof_names *f)
@@ -428,7 +434,7 @@ static uint32_t *key_ranks(const struct pprof_names *f)
 	name_sort(f, v, v + n, n, 0);
 	for (i = 0; i <= n; i++) {
 		while (top && (i == n || !goes_on_below(f, wait[top - 1], (uint32_t)v[i].i)))
-			rank[wait[--top] * 2] = next++;
+			rank[(size_t)wait[--top] * 2] = next++;
 		if (i < n) {
 			rank[v[i].i * 2 + 1] = next++;
 			wait[top++] = (uint32_t)v[i].i;

@@ -70,7 +70,8 @@ static int same(const struct strtab *a, const struct strtab *b)
 		if (j == UINT32_MAX)
 			return 0;
 		y = strtab_val(b, j);
-		if (x->n != y->n)
+		/* The part past 2^64 too: how it was added shows there. */
+		if (x->n != y->n || x->frac != y->frac)
 			return 0;
 	}
 	return 1;
