@@ -100,6 +100,27 @@ static int quick(const unsigned char *s, size_t n, struct pend *e, size_t *cnt)
 	return 1;
 }
 
+/* Sample s (n bytes) into e as quick reads it when it has two values
+ * (most profiles: pprofgen's, perf's): no loop over the values, no
+ * count; else 0, for quick and fields to read it. */
+static int quick2(const unsigned char *s, size_t n, struct pend *e)
+{
+	size_t i = pprof_packed_locs(s, n);
+	uint64_t a, b;
+
+	if (!i)
+		return 0;
+	e->key = s;
+	e->klen = i;
+	i += 2;
+	if (pb_short_varint(s, &i, n, &a) < 0 || pb_short_varint(s, &i, n, &b) < 0 || i != n ||
+	    (a | b) >> 63)
+		return 0;
+	e->v[0] = a;
+	e->v[1] = b;
+	return 1;
+}
+
 /* Sample s (n bytes) into e's key and values (*cnt) when its fields are
  * locations (field 1) and values (field 2), each packed or not, the
  * locations side by side, and labels (field 3, passed over); else 0. */
@@ -147,6 +168,8 @@ static int parse(struct pprof_fast *f, const unsigned char *s, size_t n, struct 
 {
 	size_t cnt;
 
+	if (f->nv == 2 && quick2(s, n, e))
+		return 1;
 	if ((!quick(s, n, e, &cnt) && !fields(s, n, e, &cnt)) || !cnt)
 		return 0;
 	if (!f->nv) {

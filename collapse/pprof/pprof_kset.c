@@ -203,7 +203,7 @@ int pprof_kset_add(struct pprof_kset *k, const void *s, size_t len, uint64_t h,
 		   const uint64_t *v)
 {
 	size_t j, at = SIZE_MAX, i;
-	uint64_t e, *sum;
+	uint64_t e, *sum, a, b;
 
 	for (j = h & k->ix.mask; (e = k->ix.slot[j]) != 0; j = (j + 1) & k->ix.mask) {
 		const uint64_t *r = k->rec + PLACE(e);
@@ -217,6 +217,16 @@ int pprof_kset_add(struct pprof_kset *k, const void *s, size_t len, uint64_t h,
 	if (at == SIZE_MAX)
 		at = add_new(k, s, len, h, j);
 	sum = k->rec + at;
+	/* Most profiles have one or two value types: no loops for them. */
+	if (k->nv == 2) {
+		if (__builtin_add_overflow(sum[0], v[0], &a) | __builtin_add_overflow(sum[1], v[1], &b))
+			return -1;
+		sum[0] = a;
+		sum[1] = b;
+		return 0;
+	}
+	if (k->nv == 1)
+		return __builtin_add_overflow(sum[0], v[0], &a) ? -1 : (sum[0] = a, 0);
 	for (i = 0; i < k->nv; i++)
 		if (sum[i] + v[i] < sum[i])
 			return -1;
