@@ -228,24 +228,31 @@ static const unsigned char *quick_sample(const unsigned char *q, const unsigned 
 	return n <= (size_t)(end - q) ? q + n : NULL;
 }
 
+/* A new run of samples, [at, end). */
+static void new_run(struct pprof_prof *p, size_t *cap, const unsigned char *at,
+		    const unsigned char *end)
+{
+	xgrow(&p->run, cap, p->nrun + 1, sizeof(*p->run));
+	p->run[p->nrun].p = at;
+	p->run[p->nrun++].n = (size_t)(end - at);
+}
+
 /* Notes the sample field in [at, end), its bytes from body: the last run
- * grows when it ends where this one starts.  The hook, if any, is told. */
-static void add_sample(struct pprof_prof *p, size_t *cap, const unsigned char *at,
-		       const unsigned char *body, const unsigned char *end,
-		       const struct pprof_hook *hook)
+ * grows when it ends where this one starts (nearly always: inline, the
+ * new run's growth not).  The hook, if any, is told. */
+static inline void add_sample(struct pprof_prof *p, size_t *cap, const unsigned char *at,
+			      const unsigned char *body, const unsigned char *end,
+			      const struct pprof_hook *hook)
 {
 	struct pprof_span *last = p->nrun ? &p->run[p->nrun - 1] : NULL;
 
 	if (hook)
 		hook->sample(hook->ctx, body, end, p->buf + p->len);
 	p->nsample++;
-	if (last && last->p + last->n == at) {
+	if (last && last->p + last->n == at)
 		last->n = (size_t)(end - last->p);
-		return;
-	}
-	xgrow(&p->run, cap, p->nrun + 1, sizeof(*p->run));
-	p->run[p->nrun].p = at;
-	p->run[p->nrun++].n = (size_t)(end - at);
+	else
+		new_run(p, cap, at, end);
 }
 
 static int by_id(const void *a, const void *b)
