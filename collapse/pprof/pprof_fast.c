@@ -23,10 +23,13 @@
 #define AHEAD 16
 #define AHEAD_KEY 8
 #define PREFETCH 512
-/* The slots and keys are fetched ahead only once the table is larger
- * than FAR bytes (looked at every FAR_EVERY samples): a smaller one
- * stays in the cache, where the fetching costs more than it saves (a
- * tenth of the run with 1,000 keys). */
+/* A key's slot is fetched ahead at every size; its record, through the
+ * probe to the slot of its tag (pprof_kset_prefetch_rec, a call), only
+ * once the table is larger than FAR bytes (looked at every FAR_EVERY
+ * samples).  A smaller table stays in the cache, where that call costs
+ * more than it saves (a tenth of the run with 1,000 keys): the record
+ * of the slot's first probe is hinted inline instead (1,000 keys: 68.6
+ * -> 66.5 ms; 10,000: 43.2 -> 41.7). */
 #define FAR ((size_t)1 << 20)
 #define FAR_EVERY 1024
 
@@ -212,13 +215,14 @@ static void on_sample(void *ctx, const unsigned char *at, const unsigned char *e
 	/* Whether the keys outgrew the cache is looked at now and then. */
 	if ((f->head & (FAR_EVERY - 1)) == 0)
 		f->far = pprof_kset_bytes(f->seen) > FAR;
-	if (f->far)
-		pprof_kset_prefetch(f->seen, e->h);
+	pprof_kset_prefetch(f->seen, e->h);
 	if (++f->head - f->tail < AHEAD)
 		return;
 	if (f->far)
 		pprof_kset_prefetch_rec(f->seen, f->ring[(f->tail + AHEAD_KEY) % AHEAD].h,
 					f->ring[(f->tail + AHEAD_KEY) % AHEAD].klen);
+	else
+		pprof_kset_prefetch_near(f->seen, f->ring[(f->tail + AHEAD_KEY) % AHEAD].h);
 	take(f, &f->ring[f->tail++ % AHEAD]);
 }
 

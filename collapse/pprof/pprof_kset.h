@@ -94,11 +94,18 @@ static inline uint64_t pprof_kset_hash(const void *s, size_t len)
 	return pprof_kset_folds(s, len, PPROF_KSET_WORDS);
 }
 
+/* A slot's low bits: its record's place + 1 (in words); the high, the
+ * tag (the hash's). */
+#define PPROF_KSET_PLACE_BITS 40
+#define PPROF_KSET_PLACE_MASK (((uint64_t)1 << PPROF_KSET_PLACE_BITS) - 1)
+
 /* private: what a pprof_kset starts with, so that the slot's fetch,
  * once a sample, is inline. */
 struct pprof_kset_head {
 	uint64_t *slot;		/* the index, a power of two of slots */
 	size_t mask;		/* their count - 1 */
+	uint64_t *rec;		/* the records, end to end */
+	size_t nv;		/* sums per key */
 };
 
 /* Hints that key of hash h (len bytes) will be added soon: its slot
@@ -110,13 +117,54 @@ static inline void pprof_kset_prefetch(const struct pprof_kset *k, uint64_t h)
 
 	__builtin_prefetch(&x->slot[h & x->mask]);
 }
+/* Hints that key of hash h will be added soon, when the table is small
+ * enough for the cache (its slot not fetched ahead): the record of the
+ * first slot of its probe, whatever its tag (nearly always the key's;
+ * a free slot's address is harmless to hint). */
+static inline void pprof_kset_prefetch_near(const struct pprof_kset *k, uint64_t h)
+{
+	const struct pprof_kset_head *x = (const void *)k;
+	const uint64_t *r = x->rec + (x->slot[h & x->mask] & PPROF_KSET_PLACE_MASK) - 1;
+
+	__builtin_prefetch(r);
+	__builtin_prefetch(r + 8);
+}
 void pprof_kset_prefetch_rec(const struct pprof_kset *k, uint64_t h, size_t len);
+
+/* pprof_kset_add for every key. */
+int pprof_kset_add_any(struct pprof_kset *k, const void *s, size_t len, uint64_t h,
+		       const uint64_t *v);
 
 /* Adds the nv values v to the sums of key s (len bytes, hash h), added
  * with sums of 0 when new.  Returns 0, or -1 when a sum would pass
- * UINT64_MAX (it is left as it was). */
-int pprof_kset_add(struct pprof_kset *k, const void *s, size_t len, uint64_t h,
-		   const uint64_t *v);
+ * UINT64_MAX (it is left as it was).  Inline for a key seen before in
+ * the first slot of its probe, of at most WIDE / 2 bytes, with two sums
+ * (nearly every sample of most profiles): no call, no probe loop. */
+static inline int pprof_kset_add(struct pprof_kset *k, const void *s, size_t len, uint64_t h,
+				 const uint64_t *v)
+{
+	const struct pprof_kset_head *x = (const void *)k;
+	const uint64_t e = x->slot[h & x->mask];
+	const unsigned char *m;
+	uint64_t *r, d = 0, a, b;
+	size_t i;
+
+	if (e == 0 || (e ^ h) >> PPROF_KSET_PLACE_BITS || x->nv != 2 || len > PPROF_KSET_WIDE / 2)
+		return pprof_kset_add_any(k, s, len, h, v);
+	r = x->rec + (e & PPROF_KSET_PLACE_MASK) - 1;
+	m = pprof_kset_ones + PPROF_KSET_WIDE - len;
+	for (i = 0; i < PPROF_KSET_WORDS / 2; i++)
+		d |= (pprof_kset_word((const unsigned char *)(r + 3) + i * 8) ^
+		      pprof_kset_word((const unsigned char *)s + i * 8)) &
+		     pprof_kset_word(m + i * 8);
+	if (r[2] != len || d)
+		return pprof_kset_add_any(k, s, len, h, v);
+	if (__builtin_add_overflow(r[0], v[0], &a) | __builtin_add_overflow(r[1], v[1], &b))
+		return -1;
+	r[0] = a;
+	r[1] = b;
+	return 0;
+}
 
 /* How many keys there are. */
 size_t pprof_kset_count(const struct pprof_kset *k);
