@@ -138,7 +138,7 @@ int pprof_kset_add_any(struct pprof_kset *k, const void *s, size_t len, uint64_t
 /* Adds the nv values v to the sums of key s (len bytes, hash h), added
  * with sums of 0 when new.  Returns 0, or -1 when a sum would pass
  * UINT64_MAX (it is left as it was).  Inline for a key seen before in
- * the first slot of its probe, of at most WIDE / 2 bytes, with two sums
+ * the first slot of its probe, of at most WIDE bytes, with two sums
  * (nearly every sample of most profiles): no call, no probe loop. */
 static inline int pprof_kset_add(struct pprof_kset *k, const void *s, size_t len, uint64_t h,
 				 const uint64_t *v)
@@ -149,7 +149,7 @@ static inline int pprof_kset_add(struct pprof_kset *k, const void *s, size_t len
 	uint64_t *r, d = 0, a, b;
 	size_t i;
 
-	if (e == 0 || (e ^ h) >> PPROF_KSET_PLACE_BITS || x->nv != 2 || len > PPROF_KSET_WIDE / 2)
+	if (e == 0 || (e ^ h) >> PPROF_KSET_PLACE_BITS || x->nv != 2 || len > PPROF_KSET_WIDE)
 		return pprof_kset_add_any(k, s, len, h, v);
 	r = x->rec + (e & PPROF_KSET_PLACE_MASK) - 1;
 	m = pprof_kset_ones + PPROF_KSET_WIDE - len;
@@ -157,6 +157,11 @@ static inline int pprof_kset_add(struct pprof_kset *k, const void *s, size_t len
 		d |= (pprof_kset_word((const unsigned char *)(r + 3) + i * 8) ^
 		      pprof_kset_word((const unsigned char *)s + i * 8)) &
 		     pprof_kset_word(m + i * 8);
+	if (len > PPROF_KSET_WIDE / 2)
+		for (; i < PPROF_KSET_WORDS; i++)
+			d |= (pprof_kset_word((const unsigned char *)(r + 3) + i * 8) ^
+			      pprof_kset_word((const unsigned char *)s + i * 8)) &
+			     pprof_kset_word(m + i * 8);
 	if (r[2] != len || d)
 		return pprof_kset_add_any(k, s, len, h, v);
 	if (__builtin_add_overflow(r[0], v[0], &a) | __builtin_add_overflow(r[1], v[1], &b))
