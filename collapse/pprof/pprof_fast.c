@@ -213,8 +213,10 @@ static void on_sample(void *ctx, const unsigned char *at, const unsigned char *e
 		e->key = memcpy(memset(e->own, 0, sizeof(e->own)), e->key, e->klen);
 	e->h = pprof_kset_hash(e->key, e->klen);
 	/* Whether the keys outgrew the cache is looked at now and then. */
-	if ((f->head & (FAR_EVERY - 1)) == 0)
+	if ((f->head & (FAR_EVERY - 1)) == 0) {
 		f->far = pprof_kset_bytes(f->seen) > FAR;
+		pprof_kset_tune(f->seen, f->tail);
+	}
 	pprof_kset_prefetch(f->seen, e->h);
 	if (++f->head - f->tail < AHEAD)
 		return;
