@@ -229,7 +229,7 @@ int pprof_kset_add_any(struct pprof_kset *k, const void *s, size_t len, uint64_t
 	sum = k->ix.rec + at;
 	/* Most profiles have one or two value types: no loops for them. */
 	if (k->ix.nv == 2) {
-		if (__builtin_add_overflow(sum[0], v[0], &a) | __builtin_add_overflow(sum[1], v[1], &b))
+		if (__builtin_add_overflow(sum[0], v[0], &a) || __builtin_add_overflow(sum[1], v[1], &b))
 			return -1;
 		sum[0] = a;
 		sum[1] = b;

@@ -117,17 +117,21 @@ static inline void pprof_kset_prefetch(const struct pprof_kset *k, uint64_t h)
 
 	__builtin_prefetch(&x->slot[h & x->mask]);
 }
+
 /* Hints that key of hash h will be added soon, when the table is small
- * enough for the cache (its slot not fetched ahead): the record of the
- * first slot of its probe, whatever its tag (nearly always the key's;
- * a free slot's address is harmless to hint). */
+ * enough for the cache: the record of the first slot of its probe,
+ * whatever its tag (nearly always the key's).  The address is reckoned
+ * as an integer, so that a free slot's (before the records, or with no
+ * records yet) is only a harmless hint, not pointer arithmetic out of
+ * bounds; no branch. */
 static inline void pprof_kset_prefetch_near(const struct pprof_kset *k, uint64_t h)
 {
 	const struct pprof_kset_head *x = (const void *)k;
-	const uint64_t *r = x->rec + (x->slot[h & x->mask] & PPROF_KSET_PLACE_MASK) - 1;
+	const uintptr_t r = (uintptr_t)x->rec +
+			    (uintptr_t)((x->slot[h & x->mask] & PPROF_KSET_PLACE_MASK) - 1) * 8;
 
-	__builtin_prefetch(r);
-	__builtin_prefetch(r + 8);
+	__builtin_prefetch((const void *)r);
+	__builtin_prefetch((const void *)(r + 64));
 }
 void pprof_kset_prefetch_rec(const struct pprof_kset *k, uint64_t h, size_t len);
 
@@ -164,7 +168,7 @@ static inline int pprof_kset_add(struct pprof_kset *k, const void *s, size_t len
 			     pprof_kset_word(m + i * 8);
 	if (r[2] != len || d)
 		return pprof_kset_add_any(k, s, len, h, v);
-	if (__builtin_add_overflow(r[0], v[0], &a) | __builtin_add_overflow(r[1], v[1], &b))
+	if (__builtin_add_overflow(r[0], v[0], &a) || __builtin_add_overflow(r[1], v[1], &b))
 		return -1;
 	r[0] = a;
 	r[1] = b;
