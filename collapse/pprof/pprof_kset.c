@@ -1,6 +1,7 @@
-/* pprof_kset: open addressing, linear probing, at most half full.  A
- * slot is 0 (free) or the hash's top bits above the record's place + 1
- * (in 8-byte words); a record is the nv sums, the key's length, then its
+/* pprof_kset: open addressing, linear probing, at most half full (a
+ * quarter once large and mostly found: pprof_kset_tune).  A slot is 0
+ * (free) or the hash's top bits above the record's place + 1 (in 8-byte
+ * words); a record is the nv sums, the key's length, then its
  * bytes, padded to 8.  A key of up to WIDE bytes is hashed and compared
  * as WIDE / 2 bytes when it has no more (most: it then touches a line of
  * the record fewer), else as WIDE, those past it masked off (branches on
