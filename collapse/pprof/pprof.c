@@ -228,17 +228,13 @@ static const unsigned char *quick_sample(const unsigned char *q, const unsigned 
 	return n <= (size_t)(end - q) ? q + n : NULL;
 }
 
-/* Notes the sample field in [at, end), its bytes from body: the last run
- * grows when it ends where this one starts.  The hook, if any, is told. */
-static void add_sample(struct pprof_prof *p, size_t *cap, const unsigned char *at,
-		       const unsigned char *body, const unsigned char *end,
-		       const struct pprof_hook *hook)
+/* Notes the samples in [at, end): the last run grows when it ends where
+ * they start. */
+static void add_run(struct pprof_prof *p, size_t *cap, const unsigned char *at,
+		    const unsigned char *end)
 {
 	struct pprof_span *last = p->nrun ? &p->run[p->nrun - 1] : NULL;
 
-	if (hook)
-		hook->sample(hook->ctx, body, end, p->buf + p->len);
-	p->nsample++;
 	if (last && last->p + last->n == at) {
 		last->n = (size_t)(end - last->p);
 		return;
@@ -246,6 +242,48 @@ static void add_sample(struct pprof_prof *p, size_t *cap, const unsigned char *a
 	xgrow(&p->run, cap, p->nrun + 1, sizeof(*p->run));
 	p->run[p->nrun].p = at;
 	p->run[p->nrun++].n = (size_t)(end - at);
+}
+
+/* Notes the sample field in [at, end), its bytes from body.  The hook,
+ * if any, is told. */
+static void add_sample(struct pprof_prof *p, size_t *cap, const unsigned char *at,
+		       const unsigned char *body, const unsigned char *end,
+		       const struct pprof_hook *hook)
+{
+	if (hook)
+		hook->sample(hook->ctx, body, end, p->buf + p->len);
+	p->nsample++;
+	add_run(p, cap, at, end);
+}
+
+/* Bytes of samples stepped over in one streak (samples_from), at most:
+ * the mapping in ahead and the giving back are looked at between. */
+#define STREAK (BRING_IN / 4)
+
+/* The sample fields that follow one another from q (before end), as
+ * quick_sample reads them, for up to STREAK bytes: the hook, if any, told
+ * of each, the run and count noted once.  Returns where they end (q
+ * when there is none). */
+static const unsigned char *samples_from(struct pprof_prof *p, size_t *cap,
+					 const unsigned char *q, const unsigned char *end,
+					 const struct pprof_hook *hook)
+{
+	const unsigned char *at = q, *body, *next, *stop;
+	const unsigned char *lim = p->buf + p->len;
+	size_t n = 0;
+
+	stop = (size_t)(end - q) > STREAK ? q + STREAK : end;
+	while (q < stop && *q == (F_SAMPLE << 3 | PB_LEN) && (next = quick_sample(q, end, &body))) {
+		if (hook)
+			hook->sample(hook->ctx, body, next, lim);
+		q = next;
+		n++;
+	}
+	if (n) {
+		p->nsample += n;
+		add_run(p, cap, at, q);
+	}
+	return q;
 }
 
 static int by_id(const void *a, const void *b)
@@ -292,7 +330,7 @@ struct pprof_prof *pprof_read_hooked(const unsigned char *buf, size_t len, enum 
 {
 	struct pprof_prof *p = xcalloc(1, sizeof(*p));
 	struct caps c = { 0 };
-	const unsigned char *q, *body, *done = buf;
+	const unsigned char *q, *done = buf;
 	size_t in = 0;
 	struct pb r;
 	struct pb_field f;
@@ -306,8 +344,7 @@ struct pprof_prof *pprof_read_hooked(const unsigned char *buf, size_t len, enum 
 	while (r.p < r.end) {
 		if (p->mapped && in < len && in < (size_t)(r.p - buf) + BRING_IN / 2)
 			in = bring_in(p, in, (size_t)(r.p - buf));
-		if (*r.p == (F_SAMPLE << 3 | PB_LEN) && (q = quick_sample(r.p, r.end, &body))) {
-			add_sample(p, &c.run, r.p, body, q, hook);
+		if ((q = samples_from(p, &c.run, r.p, r.end, hook)) != r.p) {
 			r.p = q;
 			/* The pages stepped over, mostly samples, read again
 			 * from the file when drawn: held meanwhile they would

@@ -1,6 +1,7 @@
-/* pprof_kset: open addressing, linear probing, at most half full.  A
- * slot is 0 (free) or the hash's top bits above the record's place + 1
- * (in 8-byte words); a record is the nv sums, the key's length, then its
+/* pprof_kset: open addressing, linear probing, at most half full (a
+ * quarter once large and mostly found: pprof_kset_tune).  A slot is 0
+ * (free) or the hash's top bits above the record's place + 1 (in 8-byte
+ * words); a record is the nv sums, the key's length, then its
  * bytes, padded to 8.  A key of up to WIDE bytes is hashed and compared
  * as WIDE / 2 bytes when it has no more (most: it then touches a line of
  * the record fewer), else as WIDE, those past it masked off (branches on
@@ -19,15 +20,13 @@
 #include <xxhash.h>
 
 #define WORDS PPROF_KSET_WORDS
-#define PLACE_BITS 40
-#define PLACE(v) ((size_t)((v) & (((uint64_t)1 << PLACE_BITS) - 1)) - 1)
+#define PLACE_BITS PPROF_KSET_PLACE_BITS
+#define PLACE(v) ((size_t)((v) & PPROF_KSET_PLACE_MASK) - 1)
 #define TAG(h) ((h) >> PLACE_BITS)
 
 struct pprof_kset {
 	struct pprof_kset_head ix;	/* the index (first: see the header) */
 	size_t n;		/* keys */
-	size_t nv;		/* sums per key */
-	uint64_t *rec;		/* the records, end to end */
 	size_t len, cap;	/* words used, room (table's) */
 };
 
@@ -35,7 +34,7 @@ struct pprof_kset *pprof_kset_new(size_t nv)
 {
 	struct pprof_kset *k = xcalloc(1, sizeof(*k));
 
-	k->nv = nv;
+	k->ix.nv = nv;
 	k->ix.mask = 4095;
 	k->ix.slot = xcalloc(k->ix.mask + 1, sizeof(*k->ix.slot));
 	return k;
@@ -46,7 +45,7 @@ void pprof_kset_free(struct pprof_kset *k)
 	if (!k)
 		return;
 	free(k->ix.slot);
-	free(k->rec);
+	free(k->ix.rec);
 	free(k);
 }
 
@@ -64,16 +63,16 @@ void pprof_kset_prefetch_rec(const struct pprof_kset *k, uint64_t h, size_t len)
 	/* The first slots of its probe, as far as one with its tag. */
 	for (probes = 0; probes < 4 && (v = k->ix.slot[j]) != 0; probes++, j = (j + 1) & k->ix.mask)
 		if (TAG(v) == TAG(h)) {
-			r = k->rec + PLACE(v);
+			r = k->ix.rec + PLACE(v);
 			/* The sums and length, and the key's words as same()
 			 * reads them. */
 			__builtin_prefetch(r);
 			__builtin_prefetch(r + 8);
 			if (len > PPROF_KSET_WIDE / 2) {
 				__builtin_prefetch(r + 16);
-				__builtin_prefetch(r + k->nv + WORDS);
+				__builtin_prefetch(r + k->ix.nv + WORDS);
 			} else
-				__builtin_prefetch(r + k->nv + WORDS / 2);
+				__builtin_prefetch(r + k->ix.nv + WORDS / 2);
 			return;
 		}
 }
@@ -105,12 +104,12 @@ static void grow(struct pprof_kset *k)
 	memset(s, 0, (mask + 1) * sizeof(*s));
 
 	while (at < k->len) {
-		len = (size_t)k->rec[at + k->nv];
-		h = pprof_kset_hash(k->rec + at + k->nv + 1, len);
+		len = (size_t)k->ix.rec[at + k->ix.nv];
+		h = pprof_kset_hash(k->ix.rec + at + k->ix.nv + 1, len);
 		for (j = h & mask; s[j]; j = (j + 1) & mask)
 			;
 		s[j] = TAG(h) << PLACE_BITS | (at + 1);
-		at += k->nv + 1 + (len + 7) / 8;
+		at += k->ix.nv + 1 + (len + 7) / 8;
 	}
 	free(k->ix.slot);
 	k->ix.slot = s;
@@ -133,16 +132,28 @@ static void room(struct pprof_kset *k, size_t need)
 	}
 	r = table(cap * sizeof(*r));
 	if (k->len)
-		memcpy(r, k->rec, k->len * sizeof(*r));
-	free(k->rec);
-	k->rec = r;
+		memcpy(r, k->ix.rec, k->len * sizeof(*r));
+	free(k->ix.rec);
+	k->ix.rec = r;
 	k->cap = cap;
+}
+
+/* From this many slots on (512 KB, out of the cache), an index a
+ * quarter full at most once most adds find their key (pprof_kset_tune). */
+#define SPARSE ((size_t)1 << 16)
+
+void pprof_kset_tune(struct pprof_kset *k, size_t adds)
+{
+	size_t slots = k->ix.mask + 1;
+
+	if (slots >= SPARSE && adds / 2 >= k->n && k->n > slots / 4)
+		grow(k);
 }
 
 /* A new record for key s (len bytes) at slot j (free); its place. */
 static size_t add_new(struct pprof_kset *k, const void *s, size_t len, uint64_t h, size_t j)
 {
-	size_t at = k->len, words = k->nv + 1 + (len + 7) / 8;
+	size_t at = k->len, words = k->ix.nv + 1 + (len + 7) / 8;
 
 	if ((k->n + 1) * 2 > k->ix.mask + 1) {
 		grow(k);
@@ -151,9 +162,9 @@ static size_t add_new(struct pprof_kset *k, const void *s, size_t len, uint64_t 
 	}
 	/* Room for a wide key's read past the last record. */
 	room(k, at + words + WORDS);
-	memset(k->rec + at, 0, (words + WORDS) * sizeof(*k->rec));
-	k->rec[at + k->nv] = len;
-	memcpy(k->rec + at + k->nv + 1, s, len);
+	memset(k->ix.rec + at, 0, (words + WORDS) * sizeof(*k->ix.rec));
+	k->ix.rec[at + k->ix.nv] = len;
+	memcpy(k->ix.rec + at + k->ix.nv + 1, s, len);
 	k->len += words;
 	k->n++;
 	k->ix.slot[j] = TAG(h) << PLACE_BITS | (at + 1);
@@ -199,28 +210,38 @@ static int same(const unsigned char *a, const unsigned char *b, size_t len)
 	return x == y;
 }
 
-int pprof_kset_add(struct pprof_kset *k, const void *s, size_t len, uint64_t h,
-		   const uint64_t *v)
+int pprof_kset_add_any(struct pprof_kset *k, const void *s, size_t len, uint64_t h,
+		       const uint64_t *v)
 {
 	size_t j, at = SIZE_MAX, i;
-	uint64_t e, *sum;
+	uint64_t e, *sum, a, b;
 
 	for (j = h & k->ix.mask; (e = k->ix.slot[j]) != 0; j = (j + 1) & k->ix.mask) {
-		const uint64_t *r = k->rec + PLACE(e);
+		const uint64_t *r = k->ix.rec + PLACE(e);
 
-		if (TAG(e) == TAG(h) && r[k->nv] == len &&
-		    same((const unsigned char *)(r + k->nv + 1), s, len)) {
+		if (TAG(e) == TAG(h) && r[k->ix.nv] == len &&
+		    same((const unsigned char *)(r + k->ix.nv + 1), s, len)) {
 			at = PLACE(e);
 			break;
 		}
 	}
 	if (at == SIZE_MAX)
 		at = add_new(k, s, len, h, j);
-	sum = k->rec + at;
-	for (i = 0; i < k->nv; i++)
+	sum = k->ix.rec + at;
+	/* Most profiles have one or two value types: no loops for them. */
+	if (k->ix.nv == 2) {
+		if (__builtin_add_overflow(sum[0], v[0], &a) || __builtin_add_overflow(sum[1], v[1], &b))
+			return -1;
+		sum[0] = a;
+		sum[1] = b;
+		return 0;
+	}
+	if (k->ix.nv == 1)
+		return __builtin_add_overflow(sum[0], v[0], &a) ? -1 : (sum[0] = a, 0);
+	for (i = 0; i < k->ix.nv; i++)
 		if (sum[i] + v[i] < sum[i])
 			return -1;
-	for (i = 0; i < k->nv; i++)
+	for (i = 0; i < k->ix.nv; i++)
 		sum[i] += v[i];
 	return 0;
 }
@@ -240,9 +261,9 @@ int pprof_kset_next(const struct pprof_kset *k, size_t *pos, const unsigned char
 {
 	if (*pos >= k->len)
 		return 0;
-	*sums = k->rec + *pos;
-	*len = (size_t)k->rec[*pos + k->nv];
-	*s = (const unsigned char *)(k->rec + *pos + k->nv + 1);
-	*pos += k->nv + 1 + (*len + 7) / 8;
+	*sums = k->ix.rec + *pos;
+	*len = (size_t)k->ix.rec[*pos + k->ix.nv];
+	*s = (const unsigned char *)(k->ix.rec + *pos + k->ix.nv + 1);
+	*pos += k->ix.nv + 1 + (*len + 7) / 8;
 	return 1;
 }
