@@ -185,8 +185,9 @@ static int parse(struct pprof_fast *f, const unsigned char *s, size_t n, struct 
 /* Looks sample e up and adds its values to its key's sums. */
 static void take(struct pprof_fast *f, const struct pend *e)
 {
-	/* A sum that would wrap: the table's count would too, but whether
-	 * it wrapped to 0 is not followed here. */
+	/* A sum that would wrap (the table's count would too, but whether
+	 * it wrapped to 0 is not followed here), or keys made to share a
+	 * hash: pprof_stack reads the profile. */
 	if (pprof_kset_add(f->seen, e->key, e->klen, e->h, e->v) < 0)
 		f->bad = 1;
 }

@@ -213,12 +213,14 @@ static int same(const unsigned char *a, const unsigned char *b, size_t len)
 int pprof_kset_add_any(struct pprof_kset *k, const void *s, size_t len, uint64_t h,
 		       const uint64_t *v)
 {
-	size_t j, at = SIZE_MAX, i;
+	size_t j, at = SIZE_MAX, i, probes = 0;
 	uint64_t e, *sum, a, b;
 
 	for (j = h & k->ix.mask; (e = k->ix.slot[j]) != 0; j = (j + 1) & k->ix.mask) {
 		const uint64_t *r = k->ix.rec + PLACE(e);
 
+		if (++probes > PPROF_KSET_PROBES)
+			return -1;
 		if (TAG(e) == TAG(h) && r[k->ix.nv] == len &&
 		    same((const unsigned char *)(r + k->ix.nv + 1), s, len)) {
 			at = PLACE(e);

@@ -135,13 +135,20 @@ static inline void pprof_kset_prefetch_near(const struct pprof_kset *k, uint64_t
 }
 void pprof_kset_prefetch_rec(const struct pprof_kset *k, uint64_t h, size_t len);
 
+/* Far more than a probe of a table at most half full ever takes (the
+ * longest in 2^26 slots is about a hundred). */
+#define PPROF_KSET_PROBES 512
+
 /* pprof_kset_add for every key. */
 int pprof_kset_add_any(struct pprof_kset *k, const void *s, size_t len, uint64_t h,
 		       const uint64_t *v);
 
 /* Adds the nv values v to the sums of key s (len bytes, hash h), added
  * with sums of 0 when new.  Returns 0, or -1 when a sum would pass
- * UINT64_MAX (it is left as it was).  Inline for a key seen before in
+ * UINT64_MAX (it is left as it was) or the key is not met within
+ * PPROF_KSET_PROBES slots of its probe: keys made to share a hash (the
+ * hash is no secret), which would make every add a walk through all of
+ * them, so the caller reads the profile another way.  Inline for a key seen before in
  * the first slot of its probe, of at most WIDE bytes, with two sums
  * (nearly every sample of most profiles): no call, no probe loop. */
 static inline int pprof_kset_add(struct pprof_kset *k, const void *s, size_t len, uint64_t h,

@@ -12,6 +12,10 @@ what flame must make of them, worked out here on our own.
                                          to collapsed stacks (flame's naming)
   pprofgen.py bad OUTDIR                 malformed profiles, one per file,
                                          and OUTDIR/WANT: file, byte offset
+  pprofgen.py collide OUT N HEADER       N distinct 32-byte location keys
+                                         that pprof_kset's short-key hash
+                                         (its constants read from HEADER)
+                                         gives one value
 
 A profile is described as a dict (types, samples of (location ids leaf
 first, values, labels), locations of (mapping, address, function ids
@@ -309,8 +313,45 @@ def bad(outdir):
             w.write("%s %d\n" % (name, off))
 
 
+def collide(path, n, header):
+    """A key's bytes 16-23 equal to the hash's third constant make the
+    product of that pair of words 0, whatever bytes 24-31 hold: those
+    vary (ids 1-127), all else is alike.  Every id is a location."""
+    text = open(header).read()
+    table = text[text.index("pprof_kset_mix["):]
+    c2 = int(re.findall(r"0x([0-9a-fA-F]+)u", table)[2], 16)
+    mid = c2.to_bytes(8, "little")
+    ids, at = set(), 0
+    st = Strings()
+    parts = [f_bytes(1, f_int(1, st("samples")) + f_int(2, st("count")))]
+    for k in range(n):
+        tail = bytes([1 + k // 127 ** e % 127 for e in range(8)])
+        body = bytes([1] * 14) + mid + tail
+        parts.append(f_bytes(2, f_bytes(1, body) + packed(2, [1])))
+    for body in (bytes([1]), mid, bytes(range(1, 128))):
+        at = 0
+        while at < len(body):
+            x, sh = 0, 0
+            while True:
+                x |= (body[at] & 0x7F) << sh
+                sh += 7
+                at += 1
+                if body[at - 1] < 0x80:
+                    break
+            ids.add(x)
+    name = st("f")
+    for lid in sorted(ids):
+        parts.append(f_bytes(4, f_int(1, lid) + f_int(3, 0x1000 + lid) + f_bytes(4, f_int(1, 1))))
+    parts.append(f_bytes(5, f_int(1, 1) + f_int(2, name)))
+    parts += [f_bytes(6, t.encode()) for t in st.tab]
+    with open(path, "wb") as f:
+        f.write(b"".join(parts))
+
+
 def main(a):
-    if a[0] == "make":
+    if a[0] == "collide":
+        collide(a[1], int(a[2]), a[3])
+    elif a[0] == "make":
         k = kinds()[a[1]]
         data = encode(k, "shuffle" if a[1] == "shuffled" else "go", a[1] == "unpacked")
         with open(a[2], "wb") as f:
