@@ -230,7 +230,7 @@ static const unsigned char *quick_sample(const unsigned char *q, const unsigned 
 
 /* Notes the samples in [at, end): the last run grows when it ends where
  * they start. */
-static void add_run(struct pprof_prof *p, size_t *cap, const unsigned char *at,
+static void note_run(struct pprof_prof *p, size_t *cap, const unsigned char *at,
 		    const unsigned char *end)
 {
 	struct pprof_span *last = p->nrun ? &p->run[p->nrun - 1] : NULL;
@@ -253,15 +253,17 @@ static void add_sample(struct pprof_prof *p, size_t *cap, const unsigned char *a
 	if (hook)
 		hook->sample(hook->ctx, body, end, p->buf + p->len);
 	p->nsample++;
-	add_run(p, cap, at, end);
+	note_run(p, cap, at, end);
 }
 
-/* Bytes of samples stepped over in one streak (samples_from), at most:
- * the mapping in ahead and the giving back are looked at between. */
+/* Bytes of samples stepped over in one streak (samples_from): the
+ * mapping in ahead and the giving back are looked at between.  A streak
+ * stops at the first sample that ends past them, so it may run one
+ * sample (under 16 KB in its quick form) longer. */
 #define STREAK (BRING_IN / 4)
 
 /* The sample fields that follow one another from q (before end), as
- * quick_sample reads them, for up to STREAK bytes: the hook, if any, told
+ * quick_sample reads them, for about STREAK bytes: the hook, if any, told
  * of each, the run and count noted once.  Returns where they end (q
  * when there is none). */
 static const unsigned char *samples_from(struct pprof_prof *p, size_t *cap,
@@ -281,7 +283,7 @@ static const unsigned char *samples_from(struct pprof_prof *p, size_t *cap,
 	}
 	if (n) {
 		p->nsample += n;
-		add_run(p, cap, at, q);
+		note_run(p, cap, at, q);
 	}
 	return q;
 }

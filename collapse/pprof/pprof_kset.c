@@ -176,27 +176,11 @@ static size_t add_new(struct pprof_kset *k, const void *s, size_t len, uint64_t 
  * than the compare). */
 static int same(const unsigned char *a, const unsigned char *b, size_t len)
 {
-	uint64_t x, y, d = 0;
+	uint64_t x, y;
 	size_t i;
 
-	/* Short keys: every word, the bytes past them masked off; half of
-	 * them for most. */
-	if (len <= PPROF_KSET_WIDE / 2) {
-		const unsigned char *m = pprof_kset_ones + PPROF_KSET_WIDE - len;
-
-		for (i = 0; i < WORDS / 2; i++)
-			d |= (pprof_kset_word(a + i * 8) ^ pprof_kset_word(b + i * 8)) &
-			     pprof_kset_word(m + i * 8);
-		return d == 0;
-	}
-	if (len <= PPROF_KSET_WIDE) {
-		const unsigned char *m = pprof_kset_ones + PPROF_KSET_WIDE - len;
-
-		for (i = 0; i < WORDS; i++)
-			d |= (pprof_kset_word(a + i * 8) ^ pprof_kset_word(b + i * 8)) &
-			     pprof_kset_word(m + i * 8);
-		return d == 0;
-	}
+	if (len <= PPROF_KSET_WIDE)
+		return pprof_kset_differ(a, b, len) == 0;
 	if (len < 8)
 		return memcmp(a, b, len) == 0;
 	for (i = 0; i + 8 < len; i += 8) {
