@@ -99,6 +99,10 @@ int json_double(const char *s, size_t len, double *v);
  * 64 characters). */
 int json_number_ok(const char *s, size_t len);
 
+/* json_number_ok, but leading zeros ("007") are taken, as PerfView's
+ * JSON reader takes them. */
+int json_number_loose(const char *s, size_t len);
+
 /* json_u64 and json_i64 of the last token's json_text, without parsing
  * it again when the tokenizer already did (a short integer number). */
 int json_num_u64(const struct json *j, uint64_t *v);

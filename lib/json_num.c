@@ -9,14 +9,15 @@
 
 #define MAX_NUMBER 64		/* longer numbers are refused */
 
-/* JSON's number grammar, the whole n bytes. */
-int json_number_ok(const char *s, size_t n)
+/* JSON's number grammar, the whole n bytes; leading zeros taken when
+ * zeros is 1. */
+static int number_syntax(const char *s, size_t n, int zeros)
 {
 	size_t i = n && s[0] == '-';
 
 	if (i == n || s[i] < '0' || s[i] > '9' || n > MAX_NUMBER)
 		return 0;
-	if (s[i] == '0' && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9')
+	if (!zeros && s[i] == '0' && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9')
 		return 0;
 	while (i < n && s[i] >= '0' && s[i] <= '9')
 		i++;
@@ -34,6 +35,16 @@ int json_number_ok(const char *s, size_t n)
 			i++;
 	}
 	return i == n;
+}
+
+int json_number_ok(const char *s, size_t n)
+{
+	return number_syntax(s, n, 0);
+}
+
+int json_number_loose(const char *s, size_t n)
+{
+	return number_syntax(s, n, 1);
 }
 
 int json_double(const char *s, size_t n, double *v)

@@ -2,6 +2,7 @@
  * parts that make samples are kept, the rest is checked and dropped. */
 #include "pvjson.h"
 #include "bytes.h"
+#include "json.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
@@ -166,31 +167,6 @@ static int string(struct pvjson *j)
 	}
 }
 
-/* JSON's number grammar (out-of-range values are numbers too). */
-static int number_syntax(const char *s, size_t n)
-{
-	size_t i = s[0] == '-';
-
-	if (i == n || s[i] < '0' || s[i] > '9')
-		return 0;
-	while (i < n && s[i] >= '0' && s[i] <= '9')
-		i++;
-	if (i < n && s[i] == '.') {
-		if (++i == n || s[i] < '0' || s[i] > '9')
-			return 0;
-		while (i < n && s[i] >= '0' && s[i] <= '9')
-			i++;
-	}
-	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-		i += i + 1 < n && (s[i + 1] == '+' || s[i + 1] == '-') ? 2 : 1;
-		if (i == n)
-			return 0;
-		while (i < n && s[i] >= '0' && s[i] <= '9')
-			i++;
-	}
-	return i == n;
-}
-
 /* A number or literal token into s. */
 static int scalar(struct pvjson *j)
 {
@@ -213,7 +189,7 @@ static int scalar(struct pvjson *j)
 	if ((j->slen == 4 && (!memcmp(j->s, "true", 4) || !memcmp(j->s, "null", 4))) ||
 	    (j->slen == 5 && !memcmp(j->s, "false", 5)))
 		return 0;
-	if (!number_syntax(j->s, j->slen))
+	if (!json_number_loose(j->s, j->slen))
 		return broken(j, "not a number, string, object, array, true, false or null");
 	return 0;
 }

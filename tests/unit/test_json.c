@@ -267,8 +267,27 @@ static void bulk_ints(void)
 	}
 }
 
+/* The grammar strict and loose: they differ on leading zeros alone. */
+static void number_grammar(void)
+{
+	static const char *const both[] = { "0", "-0", "7", "1.5", "-2e+10", "3E-2", "0.001", NULL };
+	static const char *const neither[] = { "", "-", "+1", "1.", ".5", "1e", "1e+", "1x", "0x10",
+						"--1", NULL };
+	size_t k;
+
+	for (k = 0; both[k]; k++)
+		CHECK(json_number_ok(both[k], strlen(both[k])) &&
+		      json_number_loose(both[k], strlen(both[k])));
+	for (k = 0; neither[k]; k++)
+		CHECK(!json_number_ok(neither[k], strlen(neither[k])) &&
+		      !json_number_loose(neither[k], strlen(neither[k])));
+	CHECK(!json_number_ok("007", 3) && json_number_loose("007", 3));
+	CHECK(!json_number_ok("-01.5", 5) && json_number_loose("-01.5", 5));
+}
+
 int main(void)
 {
+	number_grammar();
 	stream();
 	faults();
 	skip_and_numbers();
