@@ -20,6 +20,9 @@
 #                           (flame --to pprof, inflated): the same
 #                           profile in both formats, so the last line
 #                           compares the two collapsers per profile
+# The CPU rows run both collapsers on one thread; a last table gives the
+# wall-clock time of the two on their default threads (as many as cores:
+# perf's workers, pprof's sample readers), in turns too.
 # INFERNO_BIN: where inferno-collapse-{dtrace,sample} are (else PATH).
 # BEFORE: a build directory of an older flame to run in the same turns.
 B=${B:-build}
@@ -70,9 +73,9 @@ cpu_ms() {
 	echo "dtrace big.dtrace $B/stackcollapse-dtrace"
 	echo "sample big.sample $B/stackcollapse-sample"
 	echo "sample-repeated rep.sample $B/stackcollapse-sample"
-	echo "pprof big.pprof $B/stackcollapse-pprof"
-	echo "pprof-1k few.pprof $B/stackcollapse-pprof"
-	echo "pprof-of-perf-real perf100.pb $B/stackcollapse-pprof"
+	echo "pprof big.pprof $B/stackcollapse-pprof --threads 1"
+	echo "pprof-1k few.pprof $B/stackcollapse-pprof --threads 1"
+	echo "pprof-of-perf-real perf100.pb $B/stackcollapse-pprof --threads 1"
 	if [ -x "$IBIN/inferno-collapse-dtrace" ]; then
 		echo "inferno-dtrace big.dtrace $IBIN/inferno-collapse-dtrace --nthreads 1"
 		echo "inferno-sample big.sample $IBIN/inferno-collapse-sample"
@@ -80,7 +83,7 @@ cpu_ms() {
 	fi
 	if [ -n "${BEFORE:-}" ]; then
 		echo "before-sample big.sample $BEFORE/stackcollapse-sample"
-		echo "before-pprof big.pprof $BEFORE/stackcollapse-pprof"
+		echo "before-pprof big.pprof $BEFORE/stackcollapse-pprof --threads 1"
 		echo "before-perf-real perf100.txt $BEFORE/stackcollapse-perf --threads 1"
 	fi
 } > "$OUT/pb.runs"
@@ -121,4 +124,36 @@ awk '{ n[$1]++; v[$1, n[$1]] = $2; size[$1] = $3; if (!($1 in order)) { order[$1
 			printf "the same profile: perf text %.1f ms, as pprof %.1f ms (%.1fx)\n",
 				ms["perf-real"], ms["pprof-of-perf-real"], ms["perf-real"] / ms["pprof-of-perf-real"]
 	}' "$OUT/pb.t"
+
+# Wall-clock milliseconds of one run (GNU date's nanoseconds).
+wall_ms() {
+	_t0=$(date +%s%N)
+	"$@" < /dev/null > /dev/null 2> "$OUT/pb.err" || return 1
+	_t1=$(date +%s%N)
+	echo $(((_t1 - _t0) / 1000000))
+}
+: > "$OUT/pb.w"
+r=0
+while [ $r -lt "$ROUNDS" ]; do
+	r=$((r + 1))
+	for run in "perf-real perf100.txt $B/stackcollapse-perf" "pprof big.pprof $B/stackcollapse-pprof"; do
+		set -- $run
+		name=$1 in=$2
+		shift 2
+		ms=$(wall_ms "$@" "$OUT/$in") || { echo "perbyte: $* $OUT/$in failed" >&2; exit 1; }
+		echo "$name $ms $(wc -c < "$OUT/$in")" >> "$OUT/pb.w"
+	done
+done
+echo "wall clock, default threads ($(getconf _NPROCESSORS_ONLN) cores), $ROUNDS rounds in turns, median"
+awk '{ n[$1]++; v[$1, n[$1]] = $2; size[$1] = $3 }
+	function median(x,   i, j, t, a) {
+		for (i = 1; i <= n[x]; i++) a[i] = v[x, i]
+		for (i = 2; i <= n[x]; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+		return a[int((n[x] + 1) / 2)]
+	}
+	END {
+		p = median("perf-real"); q = median("pprof")
+		printf "perf-real %.1f MB %d ms, pprof %.1f MB %d ms: pprof per byte %.2fx the perf collapser\n",
+			size["perf-real"] / 1e6, p, size["pprof"] / 1e6, q, (size["pprof"] / q) / (size["perf-real"] / p)
+	}' "$OUT/pb.w"
 rm -f "$OUT/pb.cpu" "$OUT/pb.err"

@@ -95,6 +95,21 @@ void tpool_submit(struct tpool *p, void *job)
 	pthread_mutex_unlock(&p->mu);
 }
 
+int tpool_try_submit(struct tpool *p, void *job)
+{
+	int rc = -1;
+
+	pthread_mutex_lock(&p->mu);
+	if (p->count < p->cap) {
+		p->q[(p->head + p->count) % p->cap] = job;
+		p->count++;
+		pthread_cond_signal(&p->ready);
+		rc = 0;
+	}
+	pthread_mutex_unlock(&p->mu);
+	return rc;
+}
+
 void tpool_free(struct tpool *p)
 {
 	int i;

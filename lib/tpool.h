@@ -22,6 +22,10 @@ int tpool_count(const struct tpool *p);
 /* Queues job, waiting while the queue is full. */
 void tpool_submit(struct tpool *p, void *job);
 
+/* Queues job when there is room, without waiting: returns 0, or -1 when
+ * the queue is full (the caller may do the job itself). */
+int tpool_try_submit(struct tpool *p, void *job);
+
 /* Waits for every queued job to be done, stops the threads and frees p.
  * tpool_free(NULL) does nothing. */
 void tpool_free(struct tpool *p);

@@ -122,6 +122,47 @@ if have_python; then
 	"$FL" --collapsed "$P/wrap.pb" "$P/wrap.pb" "$P/wrap.pb" > "$P/want" 2> /dev/null
 	"$SPP" "$P/wrap.pb" "$P/wrap.pb" "$P/wrap.pb" > "$P/got" 2> /dev/null
 	psame "stacks of three inputs summed past 2^64, as flame draws them" "$P/want" "$P/got"
+	# pprof_fast reads the samples on --threads N threads (the main one
+	# and workers), runs of them FLAME_PPROF_JOB bytes at a time (small
+	# here: a profile of a few samples takes several threads and a
+	# merge); from thousands of keys on it makes, sorts and writes the
+	# stacks on two.  The bytes, messages and exit status are those of
+	# one thread, for every input, sample type and count.
+	$PG big "$P/big2.pb" 2 --stacks 20000
+	_bad=
+	for _f in $_ins "$P/big2.pb"; do
+		for _t in "" samples cpu; do
+			"$SPP" --threads 1 ${_t:+--sample-type $_t} "$_f" > "$P/want" 2> "$P/want.err"
+			_r1=$?
+			for _n in 2 3; do
+				FLAME_PPROF_JOB=100 "$SPP" --threads $_n ${_t:+--sample-type $_t} "$_f" \
+					> "$P/got" 2> "$P/got.err"
+				_r2=$?
+				{ [ $_r1 = $_r2 ] && cmp -s "$P/want" "$P/got" && cmp -s "$P/want.err" "$P/got.err"; } ||
+					_bad="$_bad [$(basename "$_f") ${_t:-default} --threads $_n: exit $_r1/$_r2]"
+			done
+		done
+	done
+	[ -z "$_bad" ] && pass "pprof: the same bytes read on 1, 2 or 3 threads" \
+		|| fail "pprof: the same bytes read on 1, 2 or 3 threads" "$_bad"
+	[ "$(wc -l < "$P/want")" -gt 10000 ] && pass "pprof: big2.pb has stacks enough for two threads" \
+		|| fail "pprof: big2.pb has stacks enough for two threads" "$(wc -l < "$P/want")"
+	# By default as many threads as cores, jobs of 2 MB (several here).
+	"$SPP" --threads 1 "$P/big2.pb" "$P/big1.pb" > "$P/want" 2> /dev/null
+	FLAME_PPROF_JOB=262144 "$SPP" "$P/big2.pb" "$P/big1.pb" > "$P/got" 2> /dev/null
+	psame "two inputs on the default threads as on one" "$P/want" "$P/got"
+	"$SPP" -n 2 "$P/big1.pb" > "$P/got" 2> /dev/null
+	"$SPP" --threads 1 "$P/big1.pb" | cmp -s - "$P/got" && pass "pprof: -n N is --threads N" \
+		|| fail "pprof: -n N is --threads N"
+	expect_exit 2 "pprof: --threads past 64 is a usage error" "$SPP" --threads 65 "$P/big1.pb"
+	expect_err "pprof: and says what it takes" "invalid --threads '65': expected 0 to 64"
+	# Sums that pass 2^64 only once two threads' are added: the merge
+	# refuses them and the profile is read sample by sample, as on one.
+	"$SPP" --threads 1 "$P/huge.pb" "$P/wrap.pb" > "$P/want" 2> "$P/want.err"
+	FLAME_PPROF_JOB=60 "$SPP" --threads 2 "$P/huge.pb" "$P/wrap.pb" > "$P/got" 2> "$P/got.err"
+	cmp -s "$P/want" "$P/got" && cmp -s "$P/want.err" "$P/got.err" \
+		&& pass "pprof: sums past 2^64 across threads as on one" \
+		|| fail "pprof: sums past 2^64 across threads as on one" "$(diff "$P/want" "$P/got" | head -4)"
 	# flame's graph takes a profile's stacks as frame ids (pprof_fast's
 	# set, handed to the renderer); FLAME_TABLE=1 takes the table's
 	# way: the same SVG and messages, alone, several at once, mixed with
@@ -141,6 +182,20 @@ if have_python; then
 	done
 	[ -z "$_bad" ] && pass "pprof: flame draws profiles from frame ids as from the table" \
 		|| fail "pprof: flame draws profiles from frame ids as from the table" "$_bad"
+	# The same with the samples read on several threads (their keys then
+	# merged in an order that varies from run to run: every location is
+	# built, in the profile's order, so the frames' ids do not vary).
+	_bad=
+	for _set in "$P/big1.pb" "$P/big2.pb" "$P/deep.pb" "$P/big1.pb $P/basic.pb $P/big1.pb"; do
+		FLAME_PPROF_JOB=100 "$FL" --countname n $_set -o "$P/ids.svg" 2> "$P/ids.err"
+		_r1=$?
+		FLAME_TABLE=1 "$FL" --countname n $_set -o "$P/tab.svg" 2> "$P/tab.err"
+		_r2=$?
+		{ [ $_r1 = $_r2 ] && cmp -s "$P/ids.svg" "$P/tab.svg" && cmp -s "$P/ids.err" "$P/tab.err"; } \
+			|| _bad="$_bad [$_set: exit $_r1/$_r2]"
+	done
+	[ -z "$_bad" ] && pass "pprof: flame draws samples read on several threads as from the table" \
+		|| fail "pprof: flame draws samples read on several threads as from the table" "$_bad"
 	"$FL" "$P/basic.pb" -o "$P/ids.svg" 2> /dev/null
 	grep -q 'inl:ined' "$P/ids.svg" && pass "pprof: the frame-id graph has frames" || fail "pprof: the frame-id graph has frames"
 	# A stack summed past 2^64 over inputs is a fractional count either

@@ -13,6 +13,7 @@
  * settled in order before anything else reads the table, so the order
  * stacks are first seen in, and every count, are as without the lag. */
 #include "perf_stacks.h"
+#include "blockout.h"
 #include "fnames.h"
 #include "outfile.h"
 #include "stacksink.h"
@@ -522,19 +523,20 @@ void perf_stacks_emit(struct perf_stacks *t, const struct stack_sink *sink)
 	clear(t);
 }
 
-/* Output text, a block of stacks at a time. */
-struct block {
-	char *buf;	/* "stack COUNT\n" lines */
-	size_t len;	/* bytes in buf */
-	size_t cap;	/* its capacity */
+/* The stacks in an order, for format_block. */
+struct order {
+	const struct perf_stacks *t;	/* the stacks */
+	const uint32_t *v;		/* their order */
 };
 
 /* Block k of the stacks in order v, as folded_write writes them, into b. */
-static void format_block(const struct perf_stacks *t, const uint32_t *v, size_t k, struct block *b)
+static void format_block(void *ctx, size_t k, struct blockbuf *b)
 {
+	const struct order *or = ctx;
+	const struct perf_stacks *t = or->t;
+	const uint32_t *v = or->v;
 	size_t i, j, end = (k + 1) * BLOCK < t->nstk ? (k + 1) * BLOCK : t->nstk;
 
-	b->len = 0;
 	for (i = k * BLOCK; i < end; i++) {
 		const uint32_t *id;
 
@@ -566,85 +568,15 @@ static void format_block(const struct perf_stacks *t, const uint32_t *v, size_t 
 	}
 }
 
-/* The second thread of a write: it formats the odd blocks, one at a time,
- * each taken by the writing thread before the next is begun. */
-struct helper {
-	const struct perf_stacks *t;	/* the stacks */
-	const uint32_t *v;		/* in output order */
-	size_t nblocks;			/* blocks in all */
-	struct block b;			/* the block in hand */
-	int ready;			/* b is formatted, not yet written */
-	pthread_mutex_t mu;		/* guards ready */
-	pthread_cond_t cv;		/* ready changed */
-};
-
-static void *help(void *arg)
-{
-	struct helper *h = arg;
-	size_t k;
-
-	for (k = 1; k < h->nblocks; k += 2) {
-		pthread_mutex_lock(&h->mu);
-		while (h->ready)
-			pthread_cond_wait(&h->cv, &h->mu);
-		pthread_mutex_unlock(&h->mu);
-		format_block(h->t, h->v, k, &h->b);
-		pthread_mutex_lock(&h->mu);
-		h->ready = 1;
-		pthread_cond_broadcast(&h->cv);
-		pthread_mutex_unlock(&h->mu);
-	}
-	return NULL;
-}
-
-/* Block b to f, unless a write failed already (*e: its errno). */
-static void put_block(const struct block *b, FILE *f, int *e)
-{
-	if (*e)
-		return;
-	errno = 0;
-	if (fwrite(b->buf, 1, b->len, f) != b->len)
-		*e = errno ? errno : EIO;
-}
-
 /* Writes the stacks in order v to f, the odd blocks formatted by a second
  * thread when it pays (the bytes are the same).  Returns 0, or -1 with
- * errno set by the first write that failed (the blocks after it are
- * still taken from the second thread, not written). */
+ * errno set by the first write that failed. */
 static int write_blocks(const struct perf_stacks *t, const uint32_t *v, FILE *f)
 {
-	struct helper h = { t, v, (t->nstk + BLOCK - 1) / BLOCK, { NULL, 0, 0 }, 0,
-			    PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
-	struct block mine = { NULL, 0, 0 };
-	int par = t->threads > 1 && t->nstk >= t->par_min;
-	pthread_t th;
-	size_t k;
-	int e = 0;
+	struct order or = { t, v };
 
-	if (par && pthread_create(&th, NULL, help, &h) != 0)
-		par = 0;
-	for (k = 0; k < h.nblocks; k++) {
-		if (!par || k % 2 == 0) {
-			format_block(t, v, k, &mine);
-			put_block(&mine, f, &e);
-			continue;
-		}
-		pthread_mutex_lock(&h.mu);
-		while (!h.ready)
-			pthread_cond_wait(&h.cv, &h.mu);
-		pthread_mutex_unlock(&h.mu);
-		put_block(&h.b, f, &e);
-		pthread_mutex_lock(&h.mu);
-		h.ready = 0;
-		pthread_cond_broadcast(&h.cv);
-		pthread_mutex_unlock(&h.mu);
-	}
-	if (par)
-		pthread_join(th, NULL);
-	free(mine.buf);
-	free(h.b.buf);
-	errno = e;
-	return e ? -1 : 0;
+	return blockout_write(f, (t->nstk + BLOCK - 1) / BLOCK, format_block, &or,
+			      t->threads > 1 && t->nstk >= t->par_min);
 }
 
 static int save_blocks(FILE *f, void *ctx)

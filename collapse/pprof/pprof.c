@@ -275,12 +275,25 @@ static const unsigned char *samples_from(struct pprof_prof *p, size_t *cap,
 	size_t n = 0;
 
 	stop = (size_t)(end - q) > STREAK ? q + STREAK : end;
-	while (q < stop && *q == (F_SAMPLE << 3 | PB_LEN) && (next = quick_sample(q, end, &body))) {
-		if (hook)
-			hook->sample(hook->ctx, body, next, lim);
-		q = next;
-		n++;
-	}
+	if (hook && hook->run) {
+		while (q < stop && *q == (F_SAMPLE << 3 | PB_LEN) &&
+		       (next = quick_sample(q, end, &body))) {
+			/* Each field's place is known only once the one before
+			 * it is read: the bytes are asked for ahead. */
+			__builtin_prefetch(q + 512);
+			q = next;
+			n++;
+		}
+		if (n)
+			hook->run(hook->ctx, p, at, q);
+	} else
+		while (q < stop && *q == (F_SAMPLE << 3 | PB_LEN) &&
+		       (next = quick_sample(q, end, &body))) {
+			if (hook)
+				hook->sample(hook->ctx, body, next, lim);
+			q = next;
+			n++;
+		}
 	if (n) {
 		p->nsample += n;
 		note_run(p, cap, at, q);
@@ -351,7 +364,7 @@ struct pprof_prof *pprof_read_hooked(const unsigned char *buf, size_t len, enum 
 			/* The pages stepped over, mostly samples, read again
 			 * from the file when drawn: held meanwhile they would
 			 * double the peak memory. */
-			if ((size_t)(r.p - done) >= GIVE_BACK) {
+			if ((size_t)(r.p - done) >= GIVE_BACK && !(hook && hook->run)) {
 				pprof_give_back(p, (size_t)(done - buf), GIVE_BACK);
 				done += GIVE_BACK;
 			}

@@ -101,7 +101,16 @@ struct pprof_prof *pprof_read(const unsigned char *buf, size_t len, enum pprof_h
 struct pprof_hook {
 	void (*sample)(void *ctx, const unsigned char *at, const unsigned char *end,
 		       const unsigned char *lim);
-	void *ctx;	/* for sample */
+	/* When not NULL, told of most samples a run at a time instead
+	 * (sample is told of the others): [at, end) of p's input is sample
+	 * fields one after another, each a tag 0x12, a length of one or two
+	 * bytes and that many bytes (read and checked).  p's buf, len and
+	 * mapped are set and stay so, for another thread too.  The pages of
+	 * such runs are then the hook's to give back (pprof_give_back), not
+	 * pprof_read's. */
+	void (*run)(void *ctx, const struct pprof_prof *p, const unsigned char *at,
+		    const unsigned char *end);
+	void *ctx;	/* for sample and run */
 };
 
 /* pprof_read telling hook (NULL: no one) of each sample. */

@@ -9,9 +9,11 @@
 #include "pprof_set.h"
 #include "pprof_stack.h"
 #include "pbuf.h"
+#include "tpool.h"
 #include "xalloc.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +35,14 @@
 #define FAR ((size_t)1 << 20)
 #define FAR_EVERY 1024
 
+/* Bytes of sample fields in runs handed to a thread at a time, by
+ * default (about a millisecond's work): the last thread to finish waits
+ * for the others less than that. */
+#define JOB ((size_t)2 << 20)
+/* Jobs waiting for a worker at most: when they are as many, the caller
+ * reads the next one itself. */
+#define QUEUE 2
+
 /* A sample read, not yet looked up. */
 struct pend {
 	const unsigned char *key;	/* its location field... */
@@ -42,14 +52,32 @@ struct pend {
 	uint64_t v[TYPES];		/* its values */
 };
 
-struct pprof_fast {
-	struct pprof_hook hook;		/* pprof_read's, ctx: this */
+/* The keys one thread has met: the caller's, or a worker's of the pool
+ * (merged at the end).  Lanes side by side share no cache line: each
+ * thread writes its own at every sample. */
+struct lane {
 	struct pprof_kset *seen;	/* keys met, made at the first sample */
 	size_t nv;			/* values per sample (the first's) */
 	int bad;			/* a sample not taken: of no use */
 	int far;			/* the keys outgrew the cache: fetched ahead */
 	struct pend ring[AHEAD];	/* samples read ahead */
 	size_t head, tail;		/* read, looked up */
+	unsigned char gap[128];		/* away from the next lane's lines */
+};
+
+/* Runs of samples (whole fields) in p's input, for one lane. */
+struct job {
+	const struct pprof_prof *p;	/* the profile */
+	const unsigned char *at, *end;	/* the fields */
+};
+
+struct pprof_fast {
+	struct pprof_hook hook;		/* pprof_read's, ctx: this */
+	int threads;			/* workers wanted (up to 1: none) */
+	size_t job;			/* bytes of samples handed on at a time */
+	struct lane *lane;		/* [0] the caller's, then the workers' */
+	struct tpool *pool;		/* the workers, once a job is full */
+	struct job cur;			/* runs gathered, not yet handed on */
 };
 
 /* A field's length at s[*i] (before s[n]), its bytes fitting: into *len,
@@ -167,46 +195,52 @@ static int fields(const unsigned char *s, size_t n, struct pend *e, size_t *cnt)
 /* Sample s (n bytes) into e (the packed shape looked for first, as
  * pprofgen and writers of more than two values write it, then any),
  * with values as many as the first sample's and none negative; else 0. */
-static int parse(struct pprof_fast *f, const unsigned char *s, size_t n, struct pend *e)
+static int parse(struct lane *l, const unsigned char *s, size_t n, struct pend *e)
 {
 	size_t cnt;
 
-	if (f->nv == 2 && quick2(s, n, e))
+	if (l->nv == 2 && quick2(s, n, e))
 		return 1;
 	if ((!quick(s, n, e, &cnt) && !fields(s, n, e, &cnt)) || !cnt)
 		return 0;
-	if (!f->nv) {
-		f->nv = cnt;
-		f->seen = pprof_kset_new(cnt);
+	if (!l->nv) {
+		l->nv = cnt;
+		l->seen = pprof_kset_new(cnt);
 	}
-	return cnt == f->nv;
+	return cnt == l->nv;
 }
 
 /* Looks sample e up and adds its values to its key's sums. */
-static void take(struct pprof_fast *f, const struct pend *e)
+static void take(struct lane *l, const struct pend *e)
 {
 	/* A sum that would wrap (the table's count would too, but whether
 	 * it wrapped to 0 is not followed here), or keys made to share a
 	 * hash: pprof_stack reads the profile. */
-	if (pprof_kset_add(f->seen, e->key, e->klen, e->h, e->v) < 0)
-		f->bad = 1;
+	if (pprof_kset_add(l->seen, e->key, e->klen, e->h, e->v) < 0)
+		l->bad = 1;
 }
 
-/* The hook: the sample [at, end) read ahead; the one AHEAD before it
- * looked up. */
-static void on_sample(void *ctx, const unsigned char *at, const unsigned char *end,
-		      const unsigned char *lim)
+/* The lookups still pending in l's ring, done. */
+static void drain(struct lane *l)
 {
-	struct pprof_fast *f = ctx;
-	struct pend *e = &f->ring[f->head % AHEAD];
+	while (l->tail < l->head && !l->bad)
+		take(l, &l->ring[l->tail++ % AHEAD]);
+}
 
-	if (f->bad)
+/* The sample [at, end) (input ending at lim) read ahead into l; the one
+ * AHEAD before it looked up. */
+static void lane_sample(struct lane *l, const unsigned char *at, const unsigned char *end,
+			const unsigned char *lim)
+{
+	struct pend *e = &l->ring[l->head % AHEAD];
+
+	if (l->bad)
 		return;
 	/* The input is read once, in order: its bytes are asked for a few
 	 * samples ahead of their parsing. */
 	__builtin_prefetch(end + PREFETCH);
-	if (!parse(f, at, (size_t)(end - at), e)) {
-		f->bad = 1;
+	if (!parse(l, at, (size_t)(end - at), e)) {
+		l->bad = 1;
 		return;
 	}
 	/* pprof_kset reads a short key as WIDE bytes: here, not past lim. */
@@ -214,41 +248,175 @@ static void on_sample(void *ctx, const unsigned char *at, const unsigned char *e
 		e->key = memcpy(memset(e->own, 0, sizeof(e->own)), e->key, e->klen);
 	e->h = pprof_kset_hash(e->key, e->klen);
 	/* Whether the keys outgrew the cache is looked at now and then. */
-	if ((f->head & (FAR_EVERY - 1)) == 0) {
-		f->far = pprof_kset_bytes(f->seen) > FAR;
-		pprof_kset_tune(f->seen, f->tail);
+	if ((l->head & (FAR_EVERY - 1)) == 0) {
+		l->far = pprof_kset_bytes(l->seen) > FAR;
+		pprof_kset_tune(l->seen, l->tail);
 	}
-	pprof_kset_prefetch(f->seen, e->h);
-	if (++f->head - f->tail < AHEAD)
+	pprof_kset_prefetch(l->seen, e->h);
+	if (++l->head - l->tail < AHEAD)
 		return;
-	if (f->far)
-		pprof_kset_prefetch_rec(f->seen, f->ring[(f->tail + AHEAD_KEY) % AHEAD].h,
-					f->ring[(f->tail + AHEAD_KEY) % AHEAD].klen);
+	if (l->far)
+		pprof_kset_prefetch_rec(l->seen, l->ring[(l->tail + AHEAD_KEY) % AHEAD].h,
+					l->ring[(l->tail + AHEAD_KEY) % AHEAD].klen);
 	else
-		pprof_kset_prefetch_near(f->seen, f->ring[(f->tail + AHEAD_KEY) % AHEAD].h);
-	take(f, &f->ring[f->tail++ % AHEAD]);
+		pprof_kset_prefetch_near(l->seen, l->ring[(l->tail + AHEAD_KEY) % AHEAD].h);
+	take(l, &l->ring[l->tail++ % AHEAD]);
 }
 
-struct pprof_fast *pprof_fast_new(void)
+/* Job j's samples into l, every lookup done, then its pages given back:
+ * they are not read again (tpool's job function: l is the worker's). */
+static void lane_run(void *lane, void *job)
+{
+	struct lane *l = lane;
+	const struct job *j = job;
+	const unsigned char *q = j->at, *body, *lim = j->p->buf + j->p->len;
+	size_t n;
+
+	/* The fields were read and checked: a tag, a length of one or two
+	 * bytes, the sample. */
+	while (q < j->end && !l->bad) {
+		n = q[1] & 0x7f;
+		body = q + 2;
+		if (q[1] & 0x80)
+			n |= (size_t)q[2] << 7, body++;
+		lane_sample(l, body, body + n, lim);
+		q = body + n;
+	}
+	drain(l);
+	pprof_give_back(j->p, (size_t)(j->at - j->p->buf), (size_t)(j->end - j->at));
+}
+
+/* A worker's job: run, then freed. */
+static void work(void *lane, void *job)
+{
+	lane_run(lane, job);
+	free(job);
+}
+
+/* The hook's sample: into the caller's lane. */
+static void on_sample(void *ctx, const unsigned char *at, const unsigned char *end,
+		      const unsigned char *lim)
+{
+	struct pprof_fast *f = ctx;
+
+	lane_sample(&f->lane[0], at, end, lim);
+}
+
+/* The runs gathered handed to a worker (the pool started at the first)
+ * when one is free, else read on this thread. */
+static void hand_on(struct pprof_fast *f)
+{
+	void *states[64];
+	struct job *j;
+	int i;
+
+	if (f->cur.at == f->cur.end)
+		return;
+	if (!f->pool && f->threads > 1) {
+		for (i = 1; i < f->threads; i++)
+			states[i - 1] = &f->lane[i];
+		f->pool = tpool_new(f->threads - 1, QUEUE, work, states);
+		if (!f->pool)
+			f->threads = 1;
+	}
+	j = f->pool ? memcpy(xmalloc(sizeof(*j)), &f->cur, sizeof(*j)) : NULL;
+	if (!j || tpool_try_submit(f->pool, j) < 0) {
+		free(j);
+		lane_run(&f->lane[0], &f->cur);
+	}
+	f->cur.at = f->cur.end;
+}
+
+/* The hook's run: gathered while they follow one another, handed on by
+ * the JOB bytes. */
+static void on_run(void *ctx, const struct pprof_prof *p, const unsigned char *at,
+		   const unsigned char *end)
+{
+	struct pprof_fast *f = ctx;
+
+	if (f->cur.end != at)
+		hand_on(f);
+	if (f->cur.at == f->cur.end) {
+		f->cur.p = p;
+		f->cur.at = at;
+	}
+	f->cur.end = end;
+	if ((size_t)(f->cur.end - f->cur.at) >= f->job)
+		hand_on(f);
+}
+
+struct pprof_fast *pprof_fast_new(int threads, size_t job)
 {
 	struct pprof_fast *f = xcalloc(1, sizeof(*f));
 
+	f->job = job ? job : JOB;
+	f->threads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
+	f->lane = xcalloc((size_t)f->threads, sizeof(*f->lane));
 	f->hook.sample = on_sample;
+	/* On one thread the samples are read as the reader steps over them,
+	 * while their bytes are in the cache: no runs. */
+	f->hook.run = f->threads > 1 ? on_run : NULL;
 	f->hook.ctx = f;
 	return f;
 }
 
+/* Waits for the workers (if any) and stops them. */
+static void stop(struct pprof_fast *f)
+{
+	hand_on(f);
+	tpool_free(f->pool);
+	f->pool = NULL;
+}
+
 void pprof_fast_free(struct pprof_fast *f)
 {
+	int i;
+
 	if (!f)
 		return;
-	pprof_kset_free(f->seen);
+	stop(f);
+	for (i = 0; i < f->threads; i++)
+		pprof_kset_free(f->lane[i].seen);
+	free(f->lane);
 	free(f);
 }
 
 const struct pprof_hook *pprof_fast_hook(struct pprof_fast *f)
 {
 	return &f->hook;
+}
+
+/* The lanes' keys to be made one (merge): the workers stopped, the
+ * lookups pending done.  Returns the first lane's set that has any, or
+ * NULL with none; sets *bad when a lane took no more, and *many when more
+ * than one has keys. */
+static struct pprof_kset *settle(struct pprof_fast *f, int *bad, int *many)
+{
+	struct pprof_kset *all = NULL;
+	int i;
+
+	stop(f);
+	drain(&f->lane[0]);
+	*bad = *many = 0;
+	for (i = 0; i < f->threads; i++) {
+		*bad |= f->lane[i].bad;
+		*many |= all && f->lane[i].seen;
+		all = all ? all : f->lane[i].seen;
+	}
+	return all;
+}
+
+/* Every other lane's keys added to the first's (settle's all): 0, or
+ * -1 when they cannot be. */
+static int merge(struct pprof_fast *f, struct pprof_kset *all)
+{
+	int i;
+
+	for (i = 0; i < f->threads; i++)
+		if (f->lane[i].seen && f->lane[i].seen != all &&
+		    pprof_kset_merge(all, f->lane[i].seen) < 0)
+			return -1;
+	return 0;
 }
 
 /* A location's frames, once built. */
@@ -268,7 +436,6 @@ struct fname {
 
 /* Turning keys into stacks. */
 struct res {
-	struct pprof_fast *f;		/* the keys */
 	const struct pprof_prof *p;	/* the profile */
 	struct pprof_set *set;		/* where the stacks go */
 	size_t type;			/* the value type drawn */
@@ -520,38 +687,137 @@ static int res_init(struct res *r, const struct pprof_prof *p)
 	return 0;
 }
 
-int pprof_fast_finish(struct pprof_fast *f, const struct pprof_prof *p, int vi,
-		      struct pprof_set *set)
+/* The stacks of count keys of seen from *pos on (SIZE_MAX: to the end)
+ * into r's set, or r->bad; returns their weights' total. */
+static uint64_t key_stacks(struct res *r, const struct pprof_kset *seen, size_t pos,
+			   size_t count)
 {
-	struct res r = { 0 };
-	size_t mark = pprof_set_mark(set), pos = 0, klen;
 	const unsigned char *key;
 	const uint64_t *sums;
 	uint64_t total = 0;
+	size_t klen;
 
-	while (f->tail < f->head && !f->bad)
-		take(f, &f->ring[f->tail++ % AHEAD]);
-	if (f->bad || (p->ntypes && f->nv != p->ntypes) || vi < 0 ||
-	    (p->ntypes && (size_t)vi >= p->ntypes))
-		return -1;
-	if (!f->seen)
-		return 0;
-	r.f = f, r.set = set;
-	r.type = p->ntypes ? (size_t)vi : f->nv - 1;
-	/* Few keys use few of the locations: those are built as met. */
-	r.lazy = pprof_kset_count(f->seen) * 8 < p->nloc && p->nloc < UINT32_MAX;
-	r.bad = res_init(&r, p) < 0;
-	while (!r.bad && pprof_kset_next(f->seen, &pos, &key, &klen, &sums)) {
+	while (count-- > 0 && !r->bad && pprof_kset_next(seen, &pos, &key, &klen, &sums)) {
 		/* Weights passing 2^64 together go on in floating point,
 		 * where the order of the adds shows in the last digits: such
 		 * a profile is read sample by sample (pprof_stack), in the
 		 * order its figures are defined by. */
-		if ((r.bad = total + sums[r.type] < total))
+		if ((r->bad = total + sums[r->type] < total))
 			break;
-		total += sums[r.type];
-		if (sums[r.type])
-			key_stack(&r, key, klen, sums[r.type]);
+		total += sums[r->type];
+		if (sums[r->type])
+			key_stack(r, key, klen, sums[r->type]);
 	}
+	return total;
+}
+
+/* The keys from the middle on, turned into stacks on a thread of their
+ * own: a copy of the caller's res (its records and frames only read, all
+ * built before) with buffers and a set of its own. */
+struct half {
+	struct res r;			/* the copy */
+	const struct pprof_kset *seen;	/* the keys */
+	size_t skip;			/* the caller's, before the middle */
+	uint64_t total;			/* the weights of the stacks made */
+};
+
+static void *second_half(void *arg)
+{
+	struct half *h = arg;
+	const unsigned char *key;
+	const uint64_t *sums;
+	size_t pos = 0, klen;
+
+	while (h->skip-- > 0)
+		pprof_kset_next(h->seen, &pos, &key, &klen, &sums);
+	h->total = key_stacks(&h->r, h->seen, pos, SIZE_MAX);
+	return NULL;
+}
+
+/* Keys from this many on are made stacks on two threads (when read on
+ * more than one: their locations are all built first then). */
+#define HALVES 8192
+
+/* Every key of seen made a stack in r->set, the second half on another
+ * thread when there are many and r->lazy is not set; r->bad as
+ * key_stacks. */
+static void all_stacks(struct res *r, const struct pprof_kset *seen)
+{
+	struct half h = { 0 };
+	pthread_t th;
+	size_t n = pprof_kset_count(seen);
+	uint64_t total;
+
+	if (r->lazy || n < HALVES)
+		return (void)key_stacks(r, seen, 0, SIZE_MAX);
+	h.r = *r;
+	h.r.ids = NULL, h.r.idcap = 0, h.r.locs = NULL, h.r.lcap = 0;
+	h.r.name = NULL, h.r.ncap = 0, h.r.used = 0;
+	h.r.set = pprof_set_new();
+	h.seen = seen;
+	h.skip = n / 2;
+	if (pthread_create(&th, NULL, second_half, &h) != 0) {
+		pprof_set_free(h.r.set);
+		return (void)key_stacks(r, seen, 0, SIZE_MAX);
+	}
+	total = key_stacks(r, seen, 0, n / 2);
+	pthread_join(th, NULL);
+	r->bad |= h.r.bad || total + h.total < total;
+	r->used += h.r.used;
+	pprof_set_take(r->set, h.r.set);
+	pprof_set_free(h.r.set);
+	free(h.r.ids), free(h.r.locs), free(h.r.name);
+}
+
+/* The lanes' keys merged on a thread of their own while the caller
+ * builds the locations. */
+struct merging {
+	struct pprof_fast *f;		/* the lanes */
+	struct pprof_kset *all;		/* where their keys go */
+	int rc;				/* merge's */
+};
+
+static void *merge_apart(void *arg)
+{
+	struct merging *m = arg;
+
+	m->rc = merge(m->f, m->all);
+	return NULL;
+}
+
+int pprof_fast_finish(struct pprof_fast *f, const struct pprof_prof *p, int vi,
+		      struct pprof_set *set)
+{
+	struct res r = { 0 };
+	struct merging m = { f, NULL, 0 };
+	size_t mark = pprof_set_mark(set), nv;
+	pthread_t th;
+	int bad, many, apart;
+
+	m.all = settle(f, &bad, &many);
+	nv = m.all ? pprof_kset_sums(m.all) : 0;
+	if (bad || (p->ntypes && nv != p->ntypes) || vi < 0 ||
+	    (p->ntypes && (size_t)vi >= p->ntypes))
+		return -1;
+	if (!m.all)
+		return 0;
+	r.set = set;
+	r.type = p->ntypes ? (size_t)vi : nv - 1;
+	/* Few keys use few of the locations: those are built as met, in the
+	 * order of the keys.  Keys merged from several lanes come in an order
+	 * that varies from run to run: every location is built then, so that
+	 * the frames' ids do not vary (and the stacks may be made on two
+	 * threads). */
+	r.lazy = !many && pprof_kset_count(m.all) * 8 < p->nloc && p->nloc < UINT32_MAX;
+	apart = many && pthread_create(&th, NULL, merge_apart, &m) == 0;
+	if (many && !apart)
+		m.rc = merge(f, m.all);
+	r.bad = res_init(&r, p) < 0;
+	if (apart)
+		pthread_join(th, NULL);
+	r.bad |= m.rc < 0;
+	if (!r.bad)
+		all_stacks(&r, m.all);
 	if (r.used > r.budget)
 		r.bad = 1;
 	if (r.bad)

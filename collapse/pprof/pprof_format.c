@@ -7,6 +7,7 @@
 #include "pprof.h"
 #include "pprof_cli.h"
 #include "pprof_fast.h"
+
 #include "pprof_set.h"
 #include "pprof_stack.h"
 #include "xalloc.h"
@@ -195,7 +196,9 @@ int pprof_collect(const struct format_job *j)
 {
 	const struct pprof_opts *o = j->fopts;
 	struct pprof_set *own, *set = id_set(j, &own);
-	struct pprof_fast *fast = set ? pprof_fast_new() : NULL;
+	const char *job = getenv("FLAME_PPROF_JOB");
+	struct pprof_fast *fast =
+		set ? pprof_fast_new(pprof_threads(o), job ? (size_t)strtoul(job, NULL, 10) : 0) : NULL;
 	struct pprof_prof *p = read_input(j, fast ? pprof_fast_hook(fast) : NULL);
 	struct pprof_tally st;
 	char names[300];

@@ -203,6 +203,15 @@ static inline int pprof_kset_add(struct pprof_kset *k, const void *s, size_t len
  * each: peak RSS 114.6 -> 122.9 MB). */
 void pprof_kset_tune(struct pprof_kset *k, size_t adds);
 
+/* Adds every key of src with its sums to dst (as pprof_kset_add would
+ * one by one): the sets of two threads made one.  Returns 0, or -1 as
+ * pprof_kset_add, or when their sums per key differ (dst is then not
+ * to be used). */
+int pprof_kset_merge(struct pprof_kset *dst, const struct pprof_kset *src);
+
+/* How many sums each key has. */
+size_t pprof_kset_sums(const struct pprof_kset *k);
+
 /* How many keys there are. */
 size_t pprof_kset_count(const struct pprof_kset *k);
 

@@ -8,12 +8,14 @@
 #include "pprof_set.h"
 #include "pprof_names.h"
 #include "pprof_rank.h"
+#include "blockout.h"
 #include "folded.h"
 #include "outfile.h"
 #include "stacksink.h"
 #include "strtab.h"
 #include "xalloc.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +33,7 @@ struct pprof_set {
 	size_t open;		/* where the stack being added begins */
 	struct stk *stk;	/* the stacks */
 	size_t nstk, stkcap;	/* how many, room */
+	int threads;		/* above 1: written on two threads */
 };
 
 /* A stack in the sort.  pre holds the ranks (+ 1, 0 past its end) of
@@ -87,6 +90,11 @@ void pprof_set_reserve(struct pprof_set *s, size_t n)
 	pprof_names_reserve(&s->fn, s->fn.n + (n < RESERVE_MAX ? n : RESERVE_MAX));
 }
 
+void pprof_set_threads(struct pprof_set *s, int threads)
+{
+	s->threads = threads;
+}
+
 uint32_t pprof_set_name(struct pprof_set *s, const char *name, size_t len)
 {
 	return pprof_names_id(&s->fn, name, len);
@@ -108,6 +116,22 @@ void pprof_set_end(struct pprof_set *s, uint64_t c)
 	s->stk[s->nstk].n = s->npool - s->open;
 	s->stk[s->nstk++].c = c;
 	s->open = s->npool;
+}
+
+void pprof_set_take(struct pprof_set *dst, struct pprof_set *src)
+{
+	size_t i, at = dst->npool;
+
+	pprof_set_grow(dst, src->npool);
+	memcpy(dst->pool + at, src->pool, src->npool * sizeof(*src->pool));
+	if (dst->nstk + src->nstk > dst->stkcap)
+		xgrow(&dst->stk, &dst->stkcap, dst->nstk + src->nstk, sizeof(*dst->stk));
+	for (i = 0; i < src->nstk; i++) {
+		dst->stk[dst->nstk] = src->stk[i];
+		dst->stk[dst->nstk++].off += at;
+	}
+	dst->open = dst->npool;
+	src->npool = src->open = src->nstk = 0;
 }
 
 size_t pprof_set_mark(const struct pprof_set *s)
@@ -262,15 +286,55 @@ static size_t longest_run(const struct pprof_rkey *v, size_t n)
 	return run;
 }
 
-/* s's n stacks sorted into out: by their packed first ranks (radix),
- * then each run of the same ranks by the rest (merge sort, with room for
- * the longest run only). */
-static void sort_all(const struct pprof_set *s, const struct pack *pk, struct skey *out, size_t n)
+/* Stacks q[a, b) (sorted by their packed first ranks) into out[a, b),
+ * each run of the same ranks sorted by the rest (merge sort, with room
+ * for the longest run only).  A run does not cross a or b. */
+struct range {
+	const struct pprof_set *s;	/* the set */
+	const struct pack *pk;		/* the first ranks' packing */
+	const struct pprof_rkey *q;	/* the stacks by those */
+	struct skey *out;		/* where they go */
+	size_t a, b;			/* which */
+};
+
+static void *sort_range(void *arg)
 {
-	struct pprof_rkey *r = xmalloc((n + 1) * sizeof(*r)), *rt = xmalloc((n + 1) * sizeof(*rt)), *q;
-	struct skey k, *tmp;
+	const struct range *g = arg;
+	const struct pprof_rkey *q = g->q;
+	struct skey *out = g->out, *tmp;
 	const struct stk *t;
 	size_t i;
+
+	for (i = g->a; i < g->b; i++) {
+		if (i + AHEAD < g->b)
+			__builtin_prefetch(&g->s->stk[q[i + AHEAD].i]);
+		t = &g->s->stk[q[i].i];
+		out[i].pre[0] = q[i].pre[0];
+		out[i].pre[1] = q[i].pre[1];
+		out[i].id = g->s->pool + t->off;
+		out[i].n = t->n;
+		out[i].c = t->c;
+	}
+	tmp = xmalloc((longest_run(q + g->a, g->b - g->a) + 1) * sizeof(*tmp));
+	sort_runs(g->pk, out + g->a, tmp, g->b - g->a, 0, 0);
+	free(tmp);
+	return NULL;
+}
+
+/* Stacks from this many on are sorted on two threads (when s->threads
+ * allows). */
+#define PAR_SORT 8192
+
+/* s's n stacks sorted into out: by their packed first ranks (radix),
+ * then each run of the same ranks by the rest; the runs from about the
+ * middle on by a second thread when there are many. */
+static void sort_all(const struct pprof_set *s, const struct pack *pk, struct skey *out, size_t n)
+{
+	struct pprof_rkey *r = xmalloc((n + 1) * sizeof(*r)), *rt = xmalloc((n + 1) * sizeof(*rt));
+	struct range lo = { s, pk, r, out, 0, n }, hi;
+	struct skey k;
+	pthread_t th;
+	size_t i, mid;
 
 	for (i = 0; i < n; i++) {
 		skey_of(s, pk, i, &k);
@@ -279,22 +343,23 @@ static void sort_all(const struct pprof_set *s, const struct pack *pk, struct sk
 		r[i].i = i;
 	}
 	pprof_rkey_sort(r, rt, n);
-	q = r;
-	for (i = 0; i < n; i++) {
-		if (i + AHEAD < n)
-			__builtin_prefetch(&s->stk[q[i + AHEAD].i]);
-		t = &s->stk[q[i].i];
-		out[i].pre[0] = q[i].pre[0];
-		out[i].pre[1] = q[i].pre[1];
-		out[i].id = s->pool + t->off;
-		out[i].n = t->n;
-		out[i].c = t->c;
+	/* The second half begins where a run does. */
+	for (mid = n / 2; mid > 0 && mid < n && r[mid].pre[0] == r[mid - 1].pre[0] &&
+			  r[mid].pre[1] == r[mid - 1].pre[1];
+	     mid++)
+		;
+	hi = lo;
+	hi.a = lo.b = mid;
+	if (s->threads > 1 && n >= PAR_SORT && mid < n &&
+	    pthread_create(&th, NULL, sort_range, &hi) == 0) {
+		sort_range(&lo);
+		pthread_join(th, NULL);
+	} else {
+		lo.b = n;
+		sort_range(&lo);
 	}
-	tmp = xmalloc((longest_run(q, n) + 1) * sizeof(*tmp));
-	sort_runs(pk, out, tmp, n, 0, 0);
 	free(r);
 	free(rt);
-	free(tmp);
 }
 
 /* The stacks in output order, the same ones merged into one (weights
@@ -350,7 +415,7 @@ struct out {
 	size_t *fend;		/* the ends of its frames */
 	size_t fcap;		/* room */
 	const struct skey *prev;	/* its stack, NULL: none yet */
-	FILE *f;		/* where lines go */
+	FILE *f;		/* where lines go (NULL: kept, buf grown) */
 	int err;		/* 1: a write failed (errno tells why) */
 };
 
@@ -369,11 +434,13 @@ static void room(struct out *o, size_t need)
 {
 	if (o->cap - o->len >= need)
 		return;
-	if (fwrite(o->buf, 1, o->last, o->f) != o->last)
-		o->err = 1;
-	memmove(o->buf, o->buf + o->last, o->len - o->last);
-	o->len -= o->last;
-	o->last = 0;
+	if (o->f) {
+		if (fwrite(o->buf, 1, o->last, o->f) != o->last)
+			o->err = 1;
+		memmove(o->buf, o->buf + o->last, o->len - o->last);
+		o->len -= o->last;
+		o->last = 0;
+	}
 	if (o->cap - o->len < need)
 		xgrow(&o->buf, &o->cap, o->len + need, 1);
 }
@@ -443,6 +510,37 @@ static int write_lines(const struct pprof_set *s, const struct skey *v, size_t n
 	return o.err ? -1 : 0;
 }
 
+/* Stacks in a block of the parallel write (a line each, the first
+ * spelled out in full). */
+#define BLOCK 4096
+
+/* The sorted stacks, for format_block. */
+struct lines {
+	const struct pprof_set *s;	/* the set */
+	const struct skey *v;		/* its stacks in order */
+	size_t n;			/* how many */
+};
+
+/* Block k of the lines into b (blockout's). */
+static void format_block(void *ctx, size_t k, struct blockbuf *b)
+{
+	const struct lines *l = ctx;
+	struct out o = { b->buf, 0, b->cap, 0, NULL, 0, NULL, NULL, 0 };
+	size_t i, end = (k + 1) * BLOCK < l->n ? (k + 1) * BLOCK : l->n;
+
+	if (!o.buf)
+		o.buf = xmalloc(o.cap = OUTBUF);
+	for (i = k * BLOCK; i < end; i++) {
+		if (i + AHEAD < end)
+			prefetch_ids(&l->v[i + AHEAD]);
+		put_line(&o, &l->s->fn, &l->v[i]);
+	}
+	b->buf = o.buf;
+	b->len = o.len;
+	b->cap = o.cap;
+	free(o.fend);
+}
+
 void pprof_set_spell(const struct pprof_set *s, struct strtab *t)
 {
 	char *buf = NULL;
@@ -505,7 +603,12 @@ static int save_lines(FILE *f, void *ctx)
 	int rc;
 
 	v = sorted(s, &n);
-	rc = write_lines(s, v, n, f);
+	if (s->threads > 1 && n >= 2 * BLOCK) {
+		struct lines l = { s, v, n };
+
+		rc = blockout_write(f, (n + BLOCK - 1) / BLOCK, format_block, &l, 1);
+	} else
+		rc = write_lines(s, v, n, f);
 	free(v);
 	return rc;
 }

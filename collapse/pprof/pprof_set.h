@@ -17,6 +17,10 @@ struct pprof_set;
 struct pprof_set *pprof_set_new(void);
 void pprof_set_free(struct pprof_set *s);
 
+/* With threads above 1, a large set is written (pprof_set_save) on two
+ * threads; the bytes are the same. */
+void pprof_set_threads(struct pprof_set *s, int threads);
+
 /* Readies s for about n more frame names (no more than a hint). */
 void pprof_set_reserve(struct pprof_set *s, size_t n);
 
@@ -36,6 +40,10 @@ uint32_t *pprof_set_grow(struct pprof_set *s, size_t n);
 /* Ends the stack being added (its frames: those grown since the last
  * end), weighing c. */
 void pprof_set_end(struct pprof_set *s, uint64_t c);
+
+/* Moves every stack of src (of frames named in dst: src's own names are
+ * not looked at) to the end of dst, leaving src with none. */
+void pprof_set_take(struct pprof_set *dst, struct pprof_set *src);
 
 /* How many stacks there are; pprof_set_undo(s, mark) forgets those
  * added (and the frames grown) since. */

@@ -9,7 +9,10 @@
 
 static void attach(void *obj)
 {
-	((struct pprof_opts *)obj)->set = pprof_set_new();
+	struct pprof_opts *o = obj;
+
+	o->set = pprof_set_new();
+	pprof_set_threads(o->set, pprof_threads(o));
 }
 
 static int save(void *obj, struct strtab *t, const char *path, char *err, size_t errlen)

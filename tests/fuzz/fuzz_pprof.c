@@ -87,7 +87,7 @@ static struct strtab *fast_stacks(const uint8_t *data, size_t size, int vi,
 				  const struct strtab *want)
 {
 	unsigned char *buf = xmalloc(size + 1);
-	struct pprof_fast *f = pprof_fast_new();
+	struct pprof_fast *f = pprof_fast_new(2, 64);
 	struct pprof_set *set = pprof_set_new();
 	struct strtab *t = NULL;
 	struct pprof_prof *p;
