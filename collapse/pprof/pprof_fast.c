@@ -739,16 +739,16 @@ static void *second_half(void *arg)
 #define HALVES 8192
 
 /* Every key of seen made a stack in r->set, the second half on another
- * thread when there are many and r->lazy is not set; r->bad as
- * key_stacks. */
-static void all_stacks(struct res *r, const struct pprof_kset *seen)
+ * thread when par is set, there are many and r->lazy is not set; r->bad
+ * as key_stacks. */
+static void all_stacks(struct res *r, const struct pprof_kset *seen, int par)
 {
 	struct half h = { 0 };
 	pthread_t th;
 	size_t n = pprof_kset_count(seen);
 	uint64_t total;
 
-	if (r->lazy || n < HALVES)
+	if (!par || r->lazy || n < HALVES)
 		return (void)key_stacks(r, seen, 0, SIZE_MAX);
 	h.r = *r;
 	h.r.ids = NULL, h.r.idcap = 0, h.r.locs = NULL, h.r.lcap = 0;
@@ -817,7 +817,7 @@ int pprof_fast_finish(struct pprof_fast *f, const struct pprof_prof *p, int vi,
 		pthread_join(th, NULL);
 	r.bad |= m.rc < 0;
 	if (!r.bad)
-		all_stacks(&r, m.all);
+		all_stacks(&r, m.all, f->threads > 1);
 	if (r.used > r.budget)
 		r.bad = 1;
 	if (r.bad)

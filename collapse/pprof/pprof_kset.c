@@ -11,7 +11,6 @@
 #include "pprof_kset.h"
 #include "xalloc.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -19,15 +18,6 @@
 #define XXH_INLINE_ALL
 #endif
 #include <xxhash.h>
-
-/* Where the system can reserve address space without memory (Linux):
- * this much for a set's records once they pass BIG bytes.  No profile
- * read (PPROF_MAX_INPUT) comes near it: a sample's key is a byte at
- * least, and its record at most TYPES + 2 words more. */
-#if defined(MAP_NORESERVE) && defined(MAP_ANONYMOUS) && !defined(_WIN32)
-#define RESERVE ((size_t)1 << 38)
-#endif
-#define BIG ((size_t)2 << 20)
 
 #define WORDS PPROF_KSET_WORDS
 #define PLACE_BITS PPROF_KSET_PLACE_BITS
@@ -38,8 +28,6 @@ struct pprof_kset {
 	struct pprof_kset_head ix;	/* the index (first: see the header) */
 	size_t n;		/* keys */
 	size_t len, cap;	/* words used, room (table's) */
-	void *map;		/* the records' reserved space (reserve), or NULL */
-	size_t maplen;		/* its size */
 };
 
 struct pprof_kset *pprof_kset_new(size_t nv)
@@ -57,12 +45,7 @@ void pprof_kset_free(struct pprof_kset *k)
 	if (!k)
 		return;
 	free(k->ix.slot);
-#ifdef RESERVE
-	if (k->map)
-		munmap(k->map, k->maplen);
-	else
-#endif
-		free(k->ix.rec);
+	free(k->ix.rec);
 	free(k);
 }
 
@@ -143,39 +126,8 @@ static void grow(struct pprof_kset *k)
 	k->ix.mask = mask;
 }
 
-#ifdef RESERVE
-/* The records moved, once they outgrow BIG bytes, to the start of
- * RESERVE bytes of address space (aligned for huge pages), where they
- * grow with no more copying: the memory is the system's to give as the
- * pages are first written.  Returns -1 when the system will not
- * reserve that much (strict overcommit: the records then grow by
- * copying). */
-static int reserve(struct pprof_kset *k)
-{
-	size_t align = (size_t)2 << 20, len = RESERVE + align;
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	uint64_t *r;
-
-	if (p == MAP_FAILED)
-		return -1;
-	r = (uint64_t *)(((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1));
-#ifdef MADV_HUGEPAGE
-	(void)madvise(r, RESERVE, MADV_HUGEPAGE);
-#endif
-	memcpy(r, k->ix.rec, k->len * sizeof(*r));
-	free(k->ix.rec);
-	k->ix.rec = r;
-	k->cap = RESERVE / sizeof(*r);
-	k->map = p;
-	k->maplen = len;
-	return 0;
-}
-#endif
-
 /* Room for need words of records: a new block twice as large (as
- * table's, not realloc's, which could not keep it on huge pages), or
- * from BIG bytes on the reserved space (reserve). */
+ * table's, not realloc's, which could not keep it on huge pages). */
 static void room(struct pprof_kset *k, size_t need)
 {
 	size_t cap = k->cap ? k->cap : 4096;
@@ -183,12 +135,6 @@ static void room(struct pprof_kset *k, size_t need)
 
 	if (need <= k->cap)
 		return;
-#ifdef RESERVE
-	if (!k->map && need > BIG / sizeof(*r) && reserve(k) == 0 && need <= k->cap)
-		return;
-	if (k->map)
-		xalloc_fail(need * sizeof(*r));
-#endif
 	while (cap < need) {
 		if (cap > SIZE_MAX / 2 / sizeof(*r))
 			xalloc_fail(SIZE_MAX);
