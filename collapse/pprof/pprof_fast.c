@@ -406,16 +406,23 @@ static struct pprof_kset *settle(struct pprof_fast *f, int *bad, int *many)
 	return all;
 }
 
-/* Every other lane's keys added to the first's (settle's all): 0, or
- * -1 when they cannot be. */
+/* Every other lane's keys added to the first's (settle's all), each
+ * lane's table freed once added (the peak memory is then all's and one
+ * lane's): 0, or -1 when they cannot be. */
 static int merge(struct pprof_fast *f, struct pprof_kset *all)
 {
-	int i;
+	struct lane *l;
+	int i, rc;
 
-	for (i = 0; i < f->threads; i++)
-		if (f->lane[i].seen && f->lane[i].seen != all &&
-		    pprof_kset_merge(all, f->lane[i].seen) < 0)
+	for (i = 0; i < f->threads; i++) {
+		if (!(l = &f->lane[i])->seen || l->seen == all)
+			continue;
+		rc = pprof_kset_merge(all, l->seen);
+		pprof_kset_free(l->seen);
+		l->seen = NULL;
+		if (rc < 0)
 			return -1;
+	}
 	return 0;
 }
 
