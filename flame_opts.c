@@ -5,6 +5,8 @@
 #include "flame_opts.h"
 #include "cliopt.h"
 #include "flame_export.h"
+#include "perf_cli.h"
+#include "pprof_cli.h"
 #include "stackops.h"
 #include "xalloc.h"
 
@@ -205,11 +207,30 @@ static void families_init(struct flame_opts *f)
 	}
 }
 
+/* flame's --threads (an option of perf's family) is pprof's too, when
+ * given: one option for the worker threads of every input. */
+static void share_threads(struct flame_opts *f)
+{
+	const struct perf_cli *perf = NULL;
+	struct pprof_opts *pprof = NULL;
+	size_t i;
+
+	for (i = 0; format_families[i] && f->fopts[i]; i++) {
+		if (format_families[i] == &perf_cli_family)
+			perf = f->fopts[i];
+		if (format_families[i] == &pprof_cli_family)
+			pprof = f->fopts[i];
+	}
+	if (perf && pprof && perf->run.threads)
+		pprof->threads = perf->run.threads > 64 ? 64 : perf->run.threads;
+}
+
 /* After the options: the filter lists and each family's options into c. */
 static void ready(struct flame_opts *f)
 {
 	size_t i;
 
+	share_threads(f);
 	for (i = 0; format_families[i] && f->fopts[i]; i++)
 		if (format_families[i]->ready)
 			format_families[i]->ready(f->fopts[i]);

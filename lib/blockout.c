@@ -21,13 +21,15 @@ static void *help(void *arg)
 {
 	struct helper *h = arg;
 	size_t k;
+	int stop;
 
 	for (k = 1; k < h->n; k += 2) {
 		pthread_mutex_lock(&h->mu);
 		while (h->ready && !h->stop)
 			pthread_cond_wait(&h->cv, &h->mu);
+		stop = h->stop;
 		pthread_mutex_unlock(&h->mu);
-		if (h->stop)
+		if (stop)
 			break;
 		h->b.len = 0;
 		h->fn(h->ctx, k, &h->b);

@@ -156,6 +156,24 @@ if have_python; then
 		|| fail "pprof: -n N is --threads N"
 	expect_exit 2 "pprof: --threads past 64 is a usage error" "$SPP" --threads 65 "$P/big1.pb"
 	expect_err "pprof: and says what it takes" "invalid --threads '65': expected 0 to 64"
+	# inferno's scripts pass -n with the cores, any number: taken (as 64).
+	"$SPP" --nthreads 128 "$P/big1.pb" > "$P/got" 2> /dev/null
+	"$SPP" --threads 1 "$P/big1.pb" | cmp -s - "$P/got" && pass "pprof: --nthreads 128 is taken" \
+		|| fail "pprof: --nthreads 128 is taken"
+	# flame's --threads (perf's option) is pprof's too: one thread starts
+	# none, two start workers (counted by strace).
+	if command -v strace > /dev/null 2>&1; then
+		for _n in 1 2; do
+			FLAME_PPROF_JOB=1000 strace -f -e trace=clone,clone3 -o "$P/st$_n" \
+				"$FL" --threads $_n "$P/big2.pb" -o "$P/st.svg" 2> /dev/null
+		done
+		{ ! grep -q clone "$P/st1" && grep -q clone "$P/st2"; } \
+			&& pass "pprof: flame --threads N reads pprof samples on N threads" \
+			|| fail "pprof: flame --threads N reads pprof samples on N threads" \
+				"$(grep -c clone "$P/st1") clones with 1, $(grep -c clone "$P/st2") with 2"
+	else
+		skip "pprof: flame --threads and pprof" "no strace"
+	fi
 	# Sums that pass 2^64 only once two threads' are added: the merge
 	# refuses them and the profile is read sample by sample, as on one.
 	"$SPP" --threads 1 "$P/huge.pb" "$P/wrap.pb" > "$P/want" 2> "$P/want.err"

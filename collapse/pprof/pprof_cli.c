@@ -19,7 +19,7 @@ static const struct cliopt format_opts[] = {
 static const struct cliopt tool_opts[] = {
 	{ "threads", O_THREADS, "N", "threads reading the samples, the main one too\n"
 	  "(0 = one per core, the default, up to 8; the\noutput is the same for any N)" },
-	{ "nthreads", CTOOL_NTHREADS, "N", "the same as --threads (inferno's spelling)" },
+	{ "nthreads", CTOOL_NTHREADS, "N", "the same as --threads (inferno's spelling; more\nthan 64 is 64)" },
 	{ "quiet", CTOOL_QUIET, NULL, "no warnings on stderr" },
 	{ "verbose", CTOOL_VERBOSE, NULL, "accepted for inferno's scripts; does nothing" },
 	{ NULL, 0, NULL, NULL }
@@ -34,12 +34,18 @@ static int set(void *ctx, int key, const char *arg, char *err, size_t errlen)
 	case O_SAMPLE_TYPE: o->sample_type = arg; return 0;
 	case O_LABELS: o->labels = 1; return 0;
 	case O_THREADS:
-	case CTOOL_NTHREADS:
 		if (cliopt_long(arg, 0, 64, &n) < 0) {
 			snprintf(err, errlen, "invalid --threads '%s': expected 0 to 64", arg);
 			return -1;
 		}
 		o->threads = (int)n;
+		return 0;
+	case CTOOL_NTHREADS:
+		/* What inferno's scripts pass (the cores, maybe many), as
+		 * every collapser takes it: more than 64 is 64. */
+		if (cliopt_long(arg, 0, 1L << 20, &n) < 0)
+			return -1;
+		o->threads = n > 64 ? 64 : (int)n;
 		return 0;
 	default: return ctool_set(&o->common, key, arg);
 	}

@@ -14,6 +14,7 @@
 
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,8 @@ struct lane {
 	int far;			/* the keys outgrew the cache: fetched ahead */
 	struct pend ring[AHEAD];	/* samples read ahead */
 	size_t head, tail;		/* read, looked up */
+	atomic_int *quit;		/* set by a lane that went bad: the
+					   others' jobs are of no use either */
 	unsigned char gap[128];		/* away from the next lane's lines */
 };
 
@@ -77,6 +80,7 @@ struct pprof_fast {
 	size_t job;			/* bytes of samples handed on at a time */
 	struct lane *lane;		/* [0] the caller's, then the workers' */
 	struct tpool *pool;		/* the workers, once a job is full */
+	atomic_int quit;		/* a lane went bad (lane's quit) */
 	struct job cur;			/* runs gathered, not yet handed on */
 };
 
@@ -216,8 +220,10 @@ static void take(struct lane *l, const struct pend *e)
 	/* A sum that would wrap (the table's count would too, but whether
 	 * it wrapped to 0 is not followed here), or keys made to share a
 	 * hash: pprof_stack reads the profile. */
-	if (pprof_kset_add(l->seen, e->key, e->klen, e->h, e->v) < 0)
+	if (pprof_kset_add(l->seen, e->key, e->klen, e->h, e->v) < 0) {
 		l->bad = 1;
+		atomic_store_explicit(l->quit, 1, memory_order_relaxed);
+	}
 }
 
 /* The lookups still pending in l's ring, done. */
@@ -241,6 +247,7 @@ static void lane_sample(struct lane *l, const unsigned char *at, const unsigned 
 	__builtin_prefetch(end + PREFETCH);
 	if (!parse(l, at, (size_t)(end - at), e)) {
 		l->bad = 1;
+		atomic_store_explicit(l->quit, 1, memory_order_relaxed);
 		return;
 	}
 	/* pprof_kset reads a short key as WIDE bytes: here, not past lim. */
@@ -273,7 +280,9 @@ static void lane_run(void *lane, void *job)
 	size_t n;
 
 	/* The fields were read and checked: a tag, a length of one or two
-	 * bytes, the sample. */
+	 * bytes, the sample.  None is read once a lane went bad. */
+	if (atomic_load_explicit(l->quit, memory_order_relaxed))
+		l->bad = 1;
 	while (q < j->end && !l->bad) {
 		n = q[1] & 0x7f;
 		body = q + 2;
@@ -348,10 +357,14 @@ static void on_run(void *ctx, const struct pprof_prof *p, const unsigned char *a
 struct pprof_fast *pprof_fast_new(int threads, size_t job)
 {
 	struct pprof_fast *f = xcalloc(1, sizeof(*f));
+	int i;
 
 	f->job = job ? job : JOB;
 	f->threads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
 	f->lane = xcalloc((size_t)f->threads, sizeof(*f->lane));
+	atomic_init(&f->quit, 0);
+	for (i = 0; i < f->threads; i++)
+		f->lane[i].quit = &f->quit;
 	f->hook.sample = on_sample;
 	/* On one thread the samples are read as the reader steps over them,
 	 * while their bytes are in the cache: no runs. */
@@ -776,6 +789,18 @@ static void all_stacks(struct res *r, const struct pprof_kset *seen, int par)
 	free(h.r.ids), free(h.r.locs), free(h.r.name);
 }
 
+/* Every lane's table freed: its keys are stacks now, or the profile is
+ * to be read another way (while it is, they would only take memory). */
+static void drop(struct pprof_fast *f)
+{
+	int i;
+
+	for (i = 0; i < f->threads; i++) {
+		pprof_kset_free(f->lane[i].seen);
+		f->lane[i].seen = NULL;
+	}
+}
+
 /* The lanes' keys merged on a thread of their own while the caller
  * builds the locations. */
 struct merging {
@@ -804,8 +829,10 @@ int pprof_fast_finish(struct pprof_fast *f, const struct pprof_prof *p, int vi,
 	m.all = settle(f, &bad, &many);
 	nv = m.all ? pprof_kset_sums(m.all) : 0;
 	if (bad || (p->ntypes && nv != p->ntypes) || vi < 0 ||
-	    (p->ntypes && (size_t)vi >= p->ntypes))
+	    (p->ntypes && (size_t)vi >= p->ntypes)) {
+		drop(f);
 		return -1;
+	}
 	if (!m.all)
 		return 0;
 	r.set = set;
@@ -831,5 +858,6 @@ int pprof_fast_finish(struct pprof_fast *f, const struct pprof_prof *p, int vi,
 		pprof_set_undo(set, mark);
 	free(r.rec), free(r.pool), free(r.ids), free(r.fname);
 	free(r.locs), free(r.name);
+	drop(f);
 	return r.bad ? -1 : 0;
 }
