@@ -19,7 +19,7 @@ struct pprof_fast;
 /* A reader with no samples yet, reading them on up to threads worker
  * threads besides the caller's (1 or less: on the caller's alone; the
  * stacks are the same), job bytes of them at a time (0: a default of
- * about a millisecond's work; tests make it small); free with
+ * 2 MB, a few milliseconds' work; tests make it small); free with
  * pprof_fast_free (NULL: does nothing). */
 struct pprof_fast *pprof_fast_new(int threads, size_t job);
 void pprof_fast_free(struct pprof_fast *f);
