@@ -37,8 +37,8 @@
 #define FAR_EVERY 1024
 
 /* Bytes of sample fields in runs handed to a thread at a time, by
- * default (2 MB, two to three milliseconds' work): the last thread to finish waits
- * for the others less than that. */
+ * default (two to three milliseconds' work): the last thread to finish
+ * waits for the others less than that. */
 #define JOB ((size_t)2 << 20)
 /* Jobs waiting for a worker at most: when they are as many, the caller
  * reads the next one itself. */

@@ -16,9 +16,9 @@
 struct pprof_set;
 struct pprof_fast;
 
-/* A reader with no samples yet, reading them on up to threads worker
- * threads besides the caller's (1 or less: on the caller's alone; the
- * stacks are the same), job bytes of them at a time (0: a default of
+/* A reader with no samples yet, reading them on up to threads threads,
+ * the caller's and threads - 1 workers (1 or less: the caller's alone;
+ * the stacks are the same), job bytes of them at a time (0: a default of
  * 2 MB, a few milliseconds' work; tests make it small); free with
  * pprof_fast_free (NULL: does nothing). */
 struct pprof_fast *pprof_fast_new(int threads, size_t job);
