@@ -78,4 +78,16 @@ static inline int pb_short_varint(const unsigned char *s, size_t *i, size_t n, u
 	return 0;
 }
 
+/* The same for a field's length at s[*i], whose bytes must fit before
+ * s[n] too: into *len, else -1. */
+static inline int pb_short_length(const unsigned char *s, size_t *i, size_t n, size_t *len)
+{
+	uint64_t x;
+
+	if (pb_short_varint(s, i, n, &x) < 0 || x > n - *i)
+		return -1;
+	*len = (size_t)x;
+	return 0;
+}
+
 #endif
