@@ -60,9 +60,6 @@ struct pack {
  * whole compares. */
 #define LEVELS 16
 
-/* Output is formatted into a buffer of about this size, then written. */
-#define OUTBUF ((size_t)1 << 20)
-
 struct pprof_set *pprof_set_new(void)
 {
 	struct pprof_set *s = xcalloc(1, sizeof(*s));
@@ -405,9 +402,9 @@ static char *put_u64(char *o, uint64_t c)
 	return o;
 }
 
-/* Output being formatted: lines in buf; the last line's frames end at
- * fend[j] bytes from its start, so the next line copies the frames the
- * two share in one piece. */
+/* A block of output being formatted: lines in buf; the last line's
+ * frames end at fend[j] bytes from its start, so the next line copies
+ * the frames the two share in one piece. */
 struct out {
 	char *buf;		/* lines not yet written */
 	size_t len, cap;	/* bytes in buf, room */
@@ -415,8 +412,6 @@ struct out {
 	size_t *fend;		/* the ends of its frames */
 	size_t fcap;		/* room */
 	const struct skey *prev;	/* its stack, NULL: none yet */
-	FILE *f;		/* where lines go (NULL: kept, buf grown) */
-	int err;		/* 1: a write failed (errno tells why) */
 };
 
 /* Names are copied CHUNK bytes at a time, not by a call of memcpy each
@@ -428,19 +423,9 @@ struct out {
 #error "pprof_names keeps too few bytes after a name for CHUNK"
 #endif
 
-/* Room for need more bytes after the last line (earlier lines written
- * out). */
+/* Room for need more bytes after the last line. */
 static void room(struct out *o, size_t need)
 {
-	if (o->cap - o->len >= need)
-		return;
-	if (o->f) {
-		if (fwrite(o->buf, 1, o->last, o->f) != o->last)
-			o->err = 1;
-		memmove(o->buf, o->buf + o->last, o->len - o->last);
-		o->len -= o->last;
-		o->last = 0;
-	}
 	if (o->cap - o->len < need)
 		xgrow(&o->buf, &o->cap, o->len + need, 1);
 }
@@ -489,29 +474,9 @@ static void put_line(struct out *o, const struct pprof_names *f, const struct sk
 	o->prev = k;
 }
 
-/* Writes the n stacks v (of one frame or more) as lines to f. */
-static int write_lines(const struct pprof_set *s, const struct skey *v, size_t n, FILE *f)
-{
-	struct out o = { xmalloc(OUTBUF), 0, OUTBUF, 0, NULL, 0, NULL, f, 0 };
-	size_t i;
-
-	/* The first failed write ends it: what follows would fail too. */
-	for (i = 0; i < n && !o.err; i++) {
-		/* Stacks come in no order of memory: their frames are asked
-		 * for some lines ahead. */
-		if (i + AHEAD < n)
-			prefetch_ids(&v[i + AHEAD]);
-		put_line(&o, &s->fn, &v[i]);
-	}
-	if (!o.err && fwrite(o.buf, 1, o.len, f) != o.len)
-		o.err = 1;
-	free(o.buf);
-	free(o.fend);
-	return o.err ? -1 : 0;
-}
-
-/* Stacks in a block of the parallel write (a line each, the first
- * spelled out in full). */
+/* Stacks in a block of the output (a line each, the first spelled out
+ * in full), made on a second thread every other block when there are
+ * two or more and threads allow. */
 #define BLOCK 4096
 
 /* The sorted stacks, for format_block. */
@@ -525,11 +490,9 @@ struct lines {
 static void format_block(void *ctx, size_t k, struct blockbuf *b)
 {
 	const struct lines *l = ctx;
-	struct out o = { b->buf, 0, b->cap, 0, NULL, 0, NULL, NULL, 0 };
+	struct out o = { b->buf, 0, b->cap, 0, NULL, 0, NULL };
 	size_t i, end = (k + 1) * BLOCK < l->n ? (k + 1) * BLOCK : l->n;
 
-	if (!o.buf)
-		o.buf = xmalloc(o.cap = OUTBUF);
 	for (i = k * BLOCK; i < end; i++) {
 		if (i + AHEAD < end)
 			prefetch_ids(&l->v[i + AHEAD]);
@@ -598,17 +561,15 @@ int pprof_set_emit(struct pprof_set *s, const struct stack_sink *sink)
 static int save_lines(FILE *f, void *ctx)
 {
 	struct pprof_set *s = ctx;
+	struct lines l;
 	struct skey *v;
 	size_t n;
 	int rc;
 
 	v = sorted(s, &n);
-	if (s->threads > 1 && n >= 2 * BLOCK) {
-		struct lines l = { s, v, n };
-
-		rc = blockout_write(f, (n + BLOCK - 1) / BLOCK, format_block, &l, 1);
-	} else
-		rc = write_lines(s, v, n, f);
+	l.s = s, l.v = v, l.n = n;
+	rc = blockout_write(f, (n + BLOCK - 1) / BLOCK, format_block, &l,
+			    s->threads > 1 && n >= 2 * BLOCK);
 	free(v);
 	return rc;
 }
