@@ -275,25 +275,19 @@ static const unsigned char *samples_from(struct pprof_prof *p, size_t *cap,
 	size_t n = 0;
 
 	stop = (size_t)(end - q) > STREAK ? q + STREAK : end;
-	if (hook && hook->run) {
-		while (q < stop && *q == (F_SAMPLE << 3 | PB_LEN) &&
-		       (next = quick_sample(q, end, &body))) {
-			/* Each field's place is known only once the one before
-			 * it is read: the bytes are asked for ahead. */
+	while (q < stop && *q == (F_SAMPLE << 3 | PB_LEN) && (next = quick_sample(q, end, &body))) {
+		/* A hook of runs reads them after: each field's place is known
+		 * only once the one before it is read, so the bytes are asked
+		 * for ahead. */
+		if (hook && hook->run)
 			__builtin_prefetch(q + 512);
-			q = next;
-			n++;
-		}
-		if (n)
-			hook->run(hook->ctx, p, at, q);
-	} else
-		while (q < stop && *q == (F_SAMPLE << 3 | PB_LEN) &&
-		       (next = quick_sample(q, end, &body))) {
-			if (hook)
-				hook->sample(hook->ctx, body, next, lim);
-			q = next;
-			n++;
-		}
+		else if (hook)
+			hook->sample(hook->ctx, body, next, lim);
+		q = next;
+		n++;
+	}
+	if (n && hook && hook->run)
+		hook->run(hook->ctx, p, at, q);
 	if (n) {
 		p->nsample += n;
 		note_run(p, cap, at, q);
