@@ -186,35 +186,34 @@ if have_python; then
 	# set, handed to the renderer); FLAME_TABLE=1 takes the table's
 	# way: the same SVG and messages, alone, several at once, mixed with
 	# other formats, past 2^64 (the table's way then), with labels.
-	_bad=
-	for _set in "$P/big1.pb" "$P/basic.pb.gz" "$P/heap.pb" "$P/notypes.pb" "$P/huge.pb" \
+	# ids_like_table NAME JOB SET...: flame draws each SET (its words the
+	# arguments) from frame ids, the samples read in jobs of JOB bytes (0:
+	# the default), as from the table: the same SVG, messages and exit.
+	ids_like_table() {
+		_name=$1 _job=$2
+		shift 2
+		_bad=
+		for _set in "$@"; do
+			[ -n "$_set" ] || continue
+			FLAME_PPROF_JOB=$_job "$FL" --countname n $_set -o "$P/ids.svg" 2> "$P/ids.err"
+			_r1=$?
+			FLAME_TABLE=1 "$FL" --countname n $_set -o "$P/tab.svg" 2> "$P/tab.err"
+			_r2=$?
+			{ [ $_r1 = $_r2 ] && cmp -s "$P/ids.svg" "$P/tab.svg" &&
+				cmp -s "$P/ids.err" "$P/tab.err"; } || _bad="$_bad [$_set: exit $_r1/$_r2]"
+		done
+		[ -z "$_bad" ] && pass "pprof: $_name" || fail "pprof: $_name" "$_bad"
+	}
+	ids_like_table "flame draws profiles from frame ids as from the table" 0 \
+		"$P/big1.pb" "$P/basic.pb.gz" "$P/heap.pb" "$P/notypes.pb" "$P/huge.pb" \
 		"$P/deep.pb" "$P/wrap.pb $P/wrap.pb $P/wrap.pb" "$P/big1.pb $P/basic.pb $P/big1.pb" \
 		"$P/basic.pb examples/threads.perf.gz examples/threads.folded" "--labels $P/basic.pb" \
-		"--sample-type cpu $P/big1.pb" "$(ls "$SHP"/*.pb.gz 2> /dev/null | tr '\n' ' ')"; do
-		[ -n "$_set" ] || continue
-		"$FL" --countname n $_set -o "$P/ids.svg" 2> "$P/ids.err"
-		_r1=$?
-		FLAME_TABLE=1 "$FL" --countname n $_set -o "$P/tab.svg" 2> "$P/tab.err"
-		_r2=$?
-		{ [ $_r1 = $_r2 ] && cmp -s "$P/ids.svg" "$P/tab.svg" && cmp -s "$P/ids.err" "$P/tab.err"; } \
-			|| _bad="$_bad [$_set: exit $_r1/$_r2]"
-	done
-	[ -z "$_bad" ] && pass "pprof: flame draws profiles from frame ids as from the table" \
-		|| fail "pprof: flame draws profiles from frame ids as from the table" "$_bad"
+		"--sample-type cpu $P/big1.pb" "$(ls "$SHP"/*.pb.gz 2> /dev/null | tr '\n' ' ')"
 	# The same with the samples read on several threads (their keys then
 	# merged in an order that varies from run to run: every location is
 	# built, in the profile's order, so the frames' ids do not vary).
-	_bad=
-	for _set in "$P/big1.pb" "$P/big2.pb" "$P/deep.pb" "$P/big1.pb $P/basic.pb $P/big1.pb"; do
-		FLAME_PPROF_JOB=100 "$FL" --countname n $_set -o "$P/ids.svg" 2> "$P/ids.err"
-		_r1=$?
-		FLAME_TABLE=1 "$FL" --countname n $_set -o "$P/tab.svg" 2> "$P/tab.err"
-		_r2=$?
-		{ [ $_r1 = $_r2 ] && cmp -s "$P/ids.svg" "$P/tab.svg" && cmp -s "$P/ids.err" "$P/tab.err"; } \
-			|| _bad="$_bad [$_set: exit $_r1/$_r2]"
-	done
-	[ -z "$_bad" ] && pass "pprof: flame draws samples read on several threads as from the table" \
-		|| fail "pprof: flame draws samples read on several threads as from the table" "$_bad"
+	ids_like_table "flame draws samples read on several threads as from the table" 100 \
+		"$P/big1.pb" "$P/big2.pb" "$P/deep.pb" "$P/big1.pb $P/basic.pb $P/big1.pb"
 	"$FL" "$P/basic.pb" -o "$P/ids.svg" 2> /dev/null
 	grep -q 'inl:ined' "$P/ids.svg" && pass "pprof: the frame-id graph has frames" || fail "pprof: the frame-id graph has frames"
 	# A stack summed past 2^64 over inputs is a fractional count either
