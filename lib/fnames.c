@@ -10,6 +10,7 @@ void fnames_init(struct fnames *f, size_t slots)
 	memset(f, 0, sizeof(*f));
 	f->tab = strtab_new(0);
 	f->mask = slots - 1;
+	f->secret = hkey_secret();
 	f->slot = xcalloc(slots, sizeof(*f->slot));
 }
 
@@ -29,7 +30,7 @@ static void rehash(struct fnames *f)
 	uint64_t *slot = xcalloc(mask + 1, sizeof(*slot));
 
 	for (i = 0; i < n; i++) {
-		uint64_t h = XXH3_64bits(f->name[i], f->len[i]);
+		uint64_t h = hkey_with(f->secret, f->name[i], f->len[i]);
 
 		for (j = (size_t)h & mask; slot[j]; j = (j + 1) & mask)
 			;

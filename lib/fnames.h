@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include <xxhash.h>
+#include "hkey.h"
 
 struct strtab;
 
@@ -20,6 +20,7 @@ struct fnames {
 	size_t cap;		/* capacity of name and len */
 	uint64_t *slot;		/* index: hash tag << 32 | (id + 1), 0 empty */
 	size_t mask;		/* its slots - 1 (a power of two) */
+	const unsigned char *secret;	/* hkey's */
 };
 
 /* An empty set, its index of slots (a power of two) to begin with. */
@@ -32,7 +33,7 @@ uint32_t fnames_add(struct fnames *f, const char *name, size_t len, uint64_t h, 
 /* The id of name, added when new. */
 static inline uint32_t fnames_id(struct fnames *f, const char *name, size_t len)
 {
-	uint64_t h = XXH3_64bits(name, len), v;
+	uint64_t h = hkey_with(f->secret, name, len), v;
 	size_t j = (size_t)h & f->mask;
 	uint32_t id;
 

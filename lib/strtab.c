@@ -8,12 +8,12 @@
  * are laid out in the arena as [value][id][length][bytes NUL]; the
  * id -> entry array gives insertion-ordered ids. */
 #include "strtab.h"
+#include "hkey.h"
 #include "strsort.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <xxhash.h>
 
 #define CHUNK (1024 * 1024)	/* arena chunk; larger strings get their own */
 /* Past BIG_AFTER bytes held, chunks are BIG bytes (xmalloc_big): a
@@ -157,7 +157,7 @@ static void grow_slots(struct strtab *t)
 			j = (size_t)(old.hash >> (32 - bits));
 		else {
 			str = entry_str(t, old.entry, &len);
-			j = home(XXH3_64bits(str, len), bits);
+			j = home(hkey(str, len), bits);
 		}
 		while (s[j].entry)
 			j = (j + 1) & mask;
@@ -193,14 +193,14 @@ static size_t probe(const struct strtab *t, const char *s, size_t len, uint64_t 
 
 uint32_t strtab_find(const struct strtab *t, const char *s, size_t len)
 {
-	size_t j = probe(t, s, len, XXH3_64bits(s, len));
+	size_t j = probe(t, s, len, hkey(s, len));
 
 	return t->slots[j].entry ? entry_id(t, t->slots[j].entry) : UINT32_MAX;
 }
 
 uint64_t strtab_hash(const char *s, size_t len)
 {
-	return XXH3_64bits(s, len);
+	return hkey(s, len);
 }
 
 void strtab_prefetch(const struct strtab *t, uint64_t h)
@@ -214,7 +214,7 @@ void strtab_prefetch(const struct strtab *t, uint64_t h)
 
 uint32_t strtab_intern(struct strtab *t, const char *s, size_t len, int *added)
 {
-	return strtab_intern_hashed(t, s, len, XXH3_64bits(s, len), added);
+	return strtab_intern_hashed(t, s, len, hkey(s, len), added);
 }
 
 uint32_t strtab_intern_hashed(struct strtab *t, const char *s, size_t len, uint64_t h, int *added)

@@ -1,6 +1,7 @@
 /* strtab: interns byte strings (any bytes, NUL included) in an arena and
  * gives each a dense id, in insertion order, and a fixed-size value that
- * starts zeroed.  Keys are hashed with xxHash (XXH3).  Strings and values
+ * starts zeroed.  Keys are hashed with hkey (XXH3, a secret of the
+ * process's own).  Strings and values
  * stay at the same address until strtab_free. */
 #ifndef FLAME_STRTAB_H
 #define FLAME_STRTAB_H

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <xxhash.h>
+#include "hkey.h"
 
 /* An interning table: each distinct string gets the next index. */
 struct intern {
@@ -47,7 +47,7 @@ static void intern_grow(struct intern *t)
 /* The index of s; s must outlive t. */
 static uint32_t intern_add(struct intern *t, const char *s, size_t len)
 {
-	uint64_t h = XXH3_64bits(s, len);
+	uint64_t h = hkey(s, len);
 	size_t k;
 
 	if (2 * (t->n + 1) > t->cap)

@@ -12,7 +12,7 @@
 #include "xalloc.h"
 
 #include <errno.h>
-#include <xxhash.h>
+#include "hkey.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,7 +271,7 @@ static uint32_t stack_node(struct render *r, const char *s, size_t len)
 		if (stree_in_order(r->stacks))
 			return id;
 	}
-	h = XXH3_64bits(s, len);
+	h = hkey(s, len);
 
 	if (2 * (r->lcount + 1) > r->lcap)
 		cache_grow(r);

@@ -69,6 +69,7 @@ suite collapse-jfr tests/collapse-jfr.sh
 suite collapse-speedscope tests/collapse-speedscope.sh
 suite collapse-chrome tests/collapse-chrome.sh
 suite flame tests/flame.sh
+suite seeds tests/seeds.sh
 suite stackops tests/stackops.sh
 suite truncated tests/truncated.sh
 suite options tests/options.sh

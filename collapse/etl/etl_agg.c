@@ -12,7 +12,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <xxhash.h>
+#include "hkey.h"
 
 #define SIGCACHE 4096			/* signatures cached (k >> 52: 12 bits) */
 
@@ -134,7 +134,7 @@ void etl_agg_add(struct etl *x, const struct esample *s)
 		e.sig = s->ts;
 	else
 		e.sig = signature(x, &e);
-	h = XXH3_64bits(k, key_of(&e, k));
+	h = hkey(k, key_of(&e, k));
 	if (!x->o->seq) {
 		if (!x->aggrecent)
 			x->aggrecent = xcalloc(SIGCACHE, sizeof(*x->aggrecent));

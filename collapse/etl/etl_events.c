@@ -4,7 +4,7 @@
 #include "xalloc.h"
 
 #include <string.h>
-#include <xxhash.h>
+#include "hkey.h"
 
 #define MAX_FRAMES 4096		/* per fragment: Windows walks at most 192 */
 
@@ -38,7 +38,7 @@ uint32_t etl_jit_module(struct etl *x, uint64_t modid)
 /* Interns count addresses at p (psz bytes each); returns the fragment's id. */
 uint32_t etl_frag(struct etl *x, const unsigned char *p, size_t count, int psz)
 {
-	uint64_t h = XXH3_64bits(p, count * (size_t)psz) ^ count;
+	uint64_t h = hkey(p, count * (size_t)psz) ^ count;
 	size_t c = 0, i;
 	uint32_t id;
 

@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "hkey.h"
 #include <xxhash.h>
 
 #define MAX_KEY 4096			/* longer texts are not remembered */
@@ -85,7 +86,7 @@ void perf_memo_free(struct perf_memo *m)
 
 uint64_t perf_memo_hash(const char *a, size_t alen, const char *b, size_t blen)
 {
-	return XXH3_64bits_withSeed(a, alen, XXH3_64bits(b, blen)) | 1;
+	return (hkey(a, alen) * 0x9e3779b97f4a7c15u ^ hkey(b, blen)) | 1;
 }
 
 static uint64_t load64(const char *s)

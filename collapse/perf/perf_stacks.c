@@ -25,7 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <xxhash.h>
+#include "hkey.h"
 
 /* A stack's record in ids: its frame count, a pad, its struct fcount
  * (copied in and out: only 4-byte aligned), then its ids.  The count
@@ -151,7 +151,7 @@ static struct fcount rec_count(const struct perf_stacks *t, size_t i)
 
 static uint64_t ids_hash(const uint32_t *ids, size_t n)
 {
-	return XXH3_64bits(ids, n * sizeof(*ids));
+	return hkey(ids, n * sizeof(*ids));
 }
 
 static void rehash(struct perf_stacks *t)

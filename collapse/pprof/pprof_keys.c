@@ -4,7 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <xxhash.h>
+#include "hkey.h"
 
 struct pprof_keys {
 	struct pprof_key *slot;		/* the slots, a power of two of them */
@@ -34,7 +34,7 @@ void pprof_keys_free(struct pprof_keys *k)
 
 uint64_t pprof_keys_hash(const void *s, size_t len)
 {
-	return XXH3_64bits(s, len);
+	return hkey(s, len);
 }
 
 /* Twice the slots, each entry moved by its kept hash. */

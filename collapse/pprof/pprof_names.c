@@ -11,6 +11,7 @@ void pprof_names_init(struct pprof_names *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->mask = 4095;
+	m->secret = hkey_secret();
 	m->slot = xcalloc(m->mask + 1, sizeof(*m->slot));
 }
 
@@ -32,7 +33,7 @@ static void reindex(struct pprof_names *m, size_t slots)
 	size_t i, j;
 
 	for (i = 0; i < m->n; i++) {
-		h = XXH3_64bits(m->name[i], m->len[i]);
+		h = hkey_with(m->secret, m->name[i], m->len[i]);
 		for (j = (size_t)h & (slots - 1); slot[j]; j = (j + 1) & (slots - 1))
 			;
 		slot[j] = (h >> 32) << 32 | (i + 1);

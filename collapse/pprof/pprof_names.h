@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include <xxhash.h>
+#include "hkey.h"
 
 /* Bytes readable past a name's ';'. */
 #define PPROF_NAMES_PAD 32
@@ -26,6 +26,7 @@ struct pprof_names {
 	size_t nblks, blkcap;	/* how many, room */
 	uint64_t *slot;		/* index: hash tag << 32 | (id + 1), 0 empty */
 	size_t mask;		/* its slots - 1 (a power of two) */
+	const unsigned char *secret;	/* hkey's */
 };
 
 /* An empty set; release with pprof_names_release. */
@@ -44,7 +45,7 @@ uint32_t pprof_names_add(struct pprof_names *m, const char *name, size_t len, ui
  * name costs one hash and one compare. */
 static inline uint32_t pprof_names_id(struct pprof_names *m, const char *name, size_t len)
 {
-	uint64_t h = XXH3_64bits(name, len), v;
+	uint64_t h = hkey_with(m->secret, name, len), v;
 	size_t j = (size_t)h & m->mask;
 	uint32_t id;
 
