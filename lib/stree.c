@@ -8,6 +8,7 @@
 #include "stree.h"
 #include "stree_int.h"
 #include "bytes.h"
+#include "hkey.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
@@ -22,6 +23,7 @@ struct stree *stree_new(size_t valsize)
 
 	fnames_init(&t->fn, 256);
 	fnames_id(&t->fn, "", 0);
+	memcpy(&t->key, hkey_secret(), sizeof(t->key));
 	t->sorted = 1;
 	t->valsize = valsize;
 	t->mask = 1023;
@@ -49,10 +51,13 @@ void stree_free(struct stree *t)
 }
 
 /* The hash of the edge parent -> frame: the low bits pick a slot, the
- * high 32 are the tag kept in it, so a probe rarely reads a node. */
-static uint64_t edge_hash(uint32_t parent, uint32_t frame)
+ * high 32 are the tag kept in it, so a probe rarely reads a node.  The
+ * ids are the tree's, but which edges there are is the input's: key, a
+ * secret of the process, keeps edges from being chosen to share a slot
+ * (a bijection of the ids alone could be run backwards). */
+static uint64_t edge_hash(uint64_t key, uint32_t parent, uint32_t frame)
 {
-	uint64_t k = (uint64_t)parent << 32 | frame;
+	uint64_t k = ((uint64_t)parent << 32 | frame) ^ key;
 
 	k ^= k >> 33;
 	k *= 0xff51afd7ed558ccdULL;
@@ -65,7 +70,7 @@ static uint64_t edge_hash(uint32_t parent, uint32_t frame)
 /* Puts node i in the first free slot of its edge in table slot. */
 static void put_node(const struct stree *t, uint64_t *slot, size_t mask, uint32_t i)
 {
-	uint64_t h = edge_hash(t->node[i].parent, t->node[i].frame);
+	uint64_t h = edge_hash(t->key, t->node[i].parent, t->node[i].frame);
 	size_t s;
 
 	for (s = (size_t)h & mask; slot[s] != EMPTY; s = (s + 1) & mask)
@@ -122,7 +127,7 @@ uint32_t stree_add_node(struct stree *t, uint32_t parent, uint32_t frame)
 
 uint32_t stree_child_id(struct stree *t, uint32_t parent, uint32_t frame)
 {
-	uint64_t h = edge_hash(parent, frame), v;
+	uint64_t h = edge_hash(t->key, parent, frame), v;
 	size_t s;
 	struct snode *c;
 

@@ -10,6 +10,7 @@
 #endif
 #include <xxhash.h>
 #include "fnames.h"
+#include "hkey.h"
 #include "folded.h"
 #include "outfile.h"
 #include "stacksink.h"
@@ -63,6 +64,7 @@ struct sample_tree {
 	size_t nval, vcap;	/* counts in use, and room */
 	struct edge *edge;	/* the index: children of the nodes with many */
 	size_t nedge, emask;	/* edges in it, and its slots - 1 (0: none yet) */
+	uint64_t key;		/* mixed into the edges' slots */
 };
 
 struct sample_tree *sample_tree_new(void)
@@ -70,6 +72,7 @@ struct sample_tree *sample_tree_new(void)
 	struct sample_tree *t = xcalloc(1, sizeof(*t));
 
 	fnames_init(&t->fn, 1024);
+	memcpy(&t->key, hkey_secret(), sizeof(t->key));
 	xgrow(&t->node, &t->cap, 1024, sizeof(*t->node));
 	memset(&t->node[0], 0, sizeof(t->node[0]));
 	t->n = 1;
@@ -89,18 +92,21 @@ void sample_tree_free(struct sample_tree *t)
 	free(t);
 }
 
-static size_t edge_slot(uint32_t parent, uint32_t frame, size_t mask)
+/* The slot of the edge parent -> frame; key (a secret of the process,
+ * hkey's) keeps edges from being chosen to share one. */
+static size_t edge_slot(uint64_t key, uint32_t parent, uint32_t frame, size_t mask)
 {
-	uint64_t k = ((uint64_t)parent << 32 | frame) * 0x9e3779b97f4a7c15ull;
+	uint64_t k = (((uint64_t)parent << 32 | frame) ^ key) * 0x9e3779b97f4a7c15ull;
 
 	return (size_t)(k ^ k >> 29) & mask;
 }
 
-static void edge_put(struct edge *e, size_t mask, uint32_t parent, uint32_t frame, uint32_t node)
+static void edge_put(struct edge *e, size_t mask, uint64_t key, uint32_t parent, uint32_t frame,
+		     uint32_t node)
 {
 	size_t j;
 
-	for (j = edge_slot(parent, frame, mask); e[j].node != NONE; j = (j + 1) & mask)
+	for (j = edge_slot(key, parent, frame, mask); e[j].node != NONE; j = (j + 1) & mask)
 		;
 	e[j].parent = parent;
 	e[j].frame = frame;
@@ -119,12 +125,13 @@ static void edge_add(struct sample_tree *t, uint32_t parent, uint32_t frame, uin
 		e = xcalloc(mask + 1, sizeof(*e));
 		for (i = 0; t->emask && i <= t->emask; i++)
 			if (t->edge[i].node != NONE)
-				edge_put(e, mask, t->edge[i].parent, t->edge[i].frame, t->edge[i].node);
+				edge_put(e, mask, t->key, t->edge[i].parent, t->edge[i].frame,
+					 t->edge[i].node);
 		free(t->edge);
 		t->edge = e;
 		t->emask = mask;
 	}
-	edge_put(t->edge, t->emask, parent, frame, node);
+	edge_put(t->edge, t->emask, t->key, parent, frame, node);
 	t->nedge++;
 }
 
@@ -209,7 +216,7 @@ static uint32_t child_of(struct sample_tree *t, uint32_t parent, uint32_t f)
 	size_t j;
 
 	if (t->node[parent].frame & HASHED) {
-		for (j = edge_slot(parent, f, t->emask); t->edge[j].node != NONE; j = (j + 1) & t->emask)
+		for (j = edge_slot(t->key, parent, f, t->emask); t->edge[j].node != NONE; j = (j + 1) & t->emask)
 			if (t->edge[j].parent == parent && t->edge[j].frame == f)
 				return t->edge[j].node;
 		return add_node(t, parent, f);
