@@ -60,6 +60,9 @@ void pprof_kset_prefetch_rec(const struct pprof_kset *k, uint64_t h, size_t len)
 	uint64_t v;
 	const uint64_t *r;
 
+	/* An effect: without one GCC takes this for a function of none and
+	 * drops its calls in this file (merge's were, unseen). */
+	__asm__ __volatile__("");
 	/* The first slots of its probe, as far as one with its tag. */
 	for (probes = 0; probes < 4 && (v = k->ix.slot[j]) != 0; probes++, j = (j + 1) & k->ix.mask)
 		if (TAG(v) == TAG(h)) {

@@ -130,29 +130,18 @@ struct pprof_kset_head {
 
 /* Hints that key of hash h (len bytes) will be added soon: its slot
  * (some adds ahead), then its record (when the slot has had time to
- * come): the lines pprof_kset_add reads of it. */
-static inline void pprof_kset_prefetch(const struct pprof_kset *k, uint64_t h)
+ * come): the lines pprof_kset_add reads of it.  Inlined always: GCC
+ * takes a function of loads and prefetches only for one without
+ * effects, and drops its calls unless it was inlined first (an inline
+ * hint of the record, for small tables, was so dropped unseen). */
+static inline __attribute__((always_inline)) void pprof_kset_prefetch(const struct pprof_kset *k,
+								      uint64_t h)
 {
 	const struct pprof_kset_head *x = (const void *)k;
 
 	__builtin_prefetch(&x->slot[h & x->mask]);
 }
 
-/* Hints that key of hash h will be added soon, when the table is small
- * enough for the cache: the record of the first slot of its probe,
- * whatever its tag (nearly always the key's).  The address is reckoned
- * as an integer, so that a free slot's (before the records, or with no
- * records yet) is only a harmless hint, not pointer arithmetic out of
- * bounds; no branch. */
-static inline void pprof_kset_prefetch_near(const struct pprof_kset *k, uint64_t h)
-{
-	const struct pprof_kset_head *x = (const void *)k;
-	const uintptr_t r = (uintptr_t)x->rec +
-			    (uintptr_t)((x->slot[h & x->mask] & PPROF_KSET_PLACE_MASK) - 1) * 8;
-
-	__builtin_prefetch((const void *)r);
-	__builtin_prefetch((const void *)(r + 64));
-}
 void pprof_kset_prefetch_rec(const struct pprof_kset *k, uint64_t h, size_t len);
 
 /* Far more than a probe of a table at most half full ever takes (the
