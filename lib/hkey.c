@@ -15,9 +15,6 @@
 #include <unistd.h>
 #else
 #include <process.h>
-/* The C runtime's, declared by stdlib.h only under _CRT_RAND_S, which
- * winsys.h's own include of it came before. */
-int __cdecl rand_s(unsigned int *v);
 #endif
 
 /* Written once, under pthread_once, and only read after: the one state
@@ -80,4 +77,12 @@ const unsigned char *hkey_secret(void)
 uint64_t hkey(const void *p, size_t len)
 {
 	return hkey_with(hkey_secret(), p, len);
+}
+
+uint64_t hkey_odd(void)
+{
+	uint64_t a;
+
+	memcpy(&a, hkey_secret() + HKEY_SECRET - 8, sizeof(a));
+	return a | 1;
 }

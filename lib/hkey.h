@@ -31,4 +31,17 @@ static inline uint64_t hkey_with(const unsigned char *s, const void *p, size_t l
 /* The hash of the len bytes at p. */
 uint64_t hkey(const void *p, size_t len);
 
+/* An odd number made from the secret, for tables keyed by numbers from
+ * the input (ids, addresses, offsets): see hkey_slot. */
+uint64_t hkey_odd(void);
+
+/* The slot of number x among n (a power of two) by multiply-shift with
+ * odd a (hkey_odd's): the top bits of x * a.  With a unknown, no input
+ * can choose numbers that share a slot, as with a fixed multiplier or a
+ * bijective mix it could. */
+static inline size_t hkey_slot(uint64_t x, uint64_t a, size_t n)
+{
+	return (size_t)(((unsigned __int128)(x * a) * n) >> 64);
+}
+
 #endif

@@ -48,6 +48,7 @@ struct strtab {
 	size_t n;		/* entries in use */
 	size_t cap;		/* capacity of entries */
 	struct chunk *arena;	/* newest chunk first */
+	const unsigned char *secret;	/* hkey's */
 	size_t bytes;		/* total memory held */
 };
 
@@ -57,6 +58,7 @@ struct strtab *strtab_new(size_t valsize)
 	size_t a = sizeof(max_align_t);
 
 	t->valsize = (valsize + a - 1) / a * a;
+	t->secret = hkey_secret();
 	t->bits = 10;
 	t->slots = xcalloc((size_t)1 << t->bits, sizeof(*t->slots));
 	t->bytes = sizeof(*t) + (sizeof(*t->slots) << t->bits);
@@ -157,7 +159,7 @@ static void grow_slots(struct strtab *t)
 			j = (size_t)(old.hash >> (32 - bits));
 		else {
 			str = entry_str(t, old.entry, &len);
-			j = home(hkey(str, len), bits);
+			j = home(hkey_with(t->secret, str, len), bits);
 		}
 		while (s[j].entry)
 			j = (j + 1) & mask;
@@ -193,7 +195,7 @@ static size_t probe(const struct strtab *t, const char *s, size_t len, uint64_t 
 
 uint32_t strtab_find(const struct strtab *t, const char *s, size_t len)
 {
-	size_t j = probe(t, s, len, hkey(s, len));
+	size_t j = probe(t, s, len, hkey_with(t->secret, s, len));
 
 	return t->slots[j].entry ? entry_id(t, t->slots[j].entry) : UINT32_MAX;
 }
@@ -214,7 +216,7 @@ void strtab_prefetch(const struct strtab *t, uint64_t h)
 
 uint32_t strtab_intern(struct strtab *t, const char *s, size_t len, int *added)
 {
-	return strtab_intern_hashed(t, s, len, hkey(s, len), added);
+	return strtab_intern_hashed(t, s, len, hkey_with(t->secret, s, len), added);
 }
 
 uint32_t strtab_intern_hashed(struct strtab *t, const char *s, size_t len, uint64_t h, int *added)

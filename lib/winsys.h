@@ -14,7 +14,9 @@
 #ifdef _WIN32
 
 /* Every system header these calls shadow comes first: its own
- * declarations must be read before the names are redefined. */
+ * declarations must be read before the names are redefined.  stdlib.h
+ * declares rand_s (hkey's random seed) only when asked first. */
+#define _CRT_RAND_S
 #include <direct.h>
 #include <errno.h>
 #include <fcntl.h>

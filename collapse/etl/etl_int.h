@@ -82,6 +82,7 @@ struct map64 {
 	uint64_t *key;
 	uint32_t *val;		/* value + 1, 0: an empty slot */
 	size_t cap, n;
+	uint64_t mul;		/* hkey_odd's, taken at the first growth */
 };
 
 void map64_put(struct map64 *m, uint64_t key, uint32_t val);

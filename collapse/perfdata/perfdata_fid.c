@@ -8,6 +8,7 @@
  * paths).  Paths are compared by address: they are interned in d->names,
  * so one string has one address (and two addresses only cost sharing). */
 #include "perfdata_int.h"
+#include "hkey.h"
 #include "perfsym.h"
 #include "xalloc.h"
 
@@ -22,17 +23,17 @@ struct pd_fid {
 	uint32_t id;			/* its id, PD_FILE_KEY set */
 };
 
-static size_t fid_hash(const struct pd_map *m)
+/* The hash of what tells m's file: its path (interned: the pointer),
+ * offset and build id's first bytes, all but the pointer the
+ * recording's, so hashed with the process's secret (hkey): a mix of
+ * fixed steps could be met by offsets and ids chosen to collide. */
+static uint64_t fid_hash(const struct pd_map *m)
 {
-	uint64_t h = (uint64_t)(uintptr_t)m->sympath ^ (m->pgoff * 0x9e3779b97f4a7c15ULL);
+	uint64_t w[3] = { (uint64_t)(uintptr_t)m->sympath, m->pgoff, 0 };
 
-	if (m->bid_len >= 8) {
-		uint64_t b;
-
-		memcpy(&b, m->build_id, 8);
-		h ^= b;
-	}
-	return (size_t)((h * 0xff51afd7ed558ccdULL) >> 32);
+	if (m->bid_len >= 8)
+		memcpy(&w[2], m->build_id, 8);
+	return hkey(w, sizeof(w));
 }
 
 static int fid_same(const struct pd_fid *f, const struct pd_map *m)
@@ -43,7 +44,7 @@ static int fid_same(const struct pd_fid *f, const struct pd_map *m)
 
 static struct pd_fid *fid_slot(struct pd_fid *tab, size_t cap, const struct pd_map *m)
 {
-	size_t i = fid_hash(m) & (cap - 1);
+	size_t i = (size_t)fid_hash(m) & (cap - 1);
 
 	while (tab[i].id && !fid_same(&tab[i], m))
 		i = (i + 1) & (cap - 1);

@@ -216,6 +216,8 @@ struct pd {
 	struct pd_gone *gone;		/* processes whose maps go soon, by time */
 	size_t ngone, gonecap;		/* entries, capacity */
 	uint32_t map_serial;		/* the last serial given to a map */
+	uint64_t hmul;			/* hkey_odd's: the process and thread
+					   tables' slots (0: not yet) */
 	struct pd_fid *fids;		/* file ids (perfdata_fid.c), open addressing */
 	size_t nfids, fidcap;		/* entries, slots */
 	struct pd_fcache *fcache;	/* frames emitted lately (owned), or NULL */

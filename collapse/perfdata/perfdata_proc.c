@@ -4,6 +4,7 @@
  * starts with a copy of its parent's, a new mapping cuts away what it
  * overlaps.  Names belong to threads (tid); one never named is ":TID". */
 #include "perfdata_int.h"
+#include "hkey.h"
 #include "strtab.h"
 #include "xalloc.h"
 
@@ -35,22 +36,19 @@ struct pd_gone {
 
 #define DEATH_NS ((uint64_t)10 * 1000000000)
 
-static size_t slot(uint32_t key, size_t cap)
+/* Open addressing over pointers whose first field is the u32 key (a
+ * process or thread id from the recording: placed with the process's
+ * secret multiplier, hkey_slot). */
+static void **hash_find(void **tab, size_t cap, uint64_t mul, uint32_t key)
 {
-	return (size_t)(key * 2654435761u) & (cap - 1);
-}
-
-/* Open addressing over pointers whose first field is the u32 key. */
-static void **hash_find(void **tab, size_t cap, uint32_t key)
-{
-	size_t i = slot(key, cap);
+	size_t i = hkey_slot(key, mul, cap);
 
 	while (tab[i] && *(const uint32_t *)tab[i] != key)
 		i = (i + 1) & (cap - 1);
 	return &tab[i];
 }
 
-static void hash_add(void ***tab, size_t *n, size_t *cap, void *e)
+static void hash_add(void ***tab, size_t *n, size_t *cap, uint64_t mul, void *e)
 {
 	size_t i, oldcap = *cap;
 	void **old = *tab;
@@ -60,23 +58,25 @@ static void hash_add(void ***tab, size_t *n, size_t *cap, void *e)
 		*tab = xcalloc(*cap, sizeof(void *));
 		for (i = 0; i < oldcap; i++)
 			if (old[i])
-				*hash_find(*tab, *cap, *(const uint32_t *)old[i]) = old[i];
+				*hash_find(*tab, *cap, mul, *(const uint32_t *)old[i]) = old[i];
 		free(old);
 	}
-	*hash_find(*tab, *cap, *(const uint32_t *)e) = e;
+	*hash_find(*tab, *cap, mul, *(const uint32_t *)e) = e;
 	(*n)++;
 }
 
 static struct pd_proc *proc_get(struct pd *d, uint32_t pid)
 {
-	void **e = d->proccap ? hash_find((void **)d->procs, d->proccap, pid) : NULL;
+	void **e = d->proccap ? hash_find((void **)d->procs, d->proccap, d->hmul, pid) : NULL;
 	struct pd_proc *p;
 
 	if (e && *e)
 		return *e;
 	p = xcalloc(1, sizeof(*p));
 	p->pid = pid;
-	hash_add((void ***)&d->procs, &d->nprocs, &d->proccap, p);
+	if (!d->hmul)
+		d->hmul = hkey_odd();
+	hash_add((void ***)&d->procs, &d->nprocs, &d->proccap, d->hmul, p);
 	return p;
 }
 
@@ -92,7 +92,7 @@ static void set_path(struct pd *d, struct pd_map *m, const char *s, size_t n)
 
 struct pd_thread *pd_thread_get(struct pd *d, uint32_t pid, uint32_t tid)
 {
-	void **e = d->threadcap ? hash_find((void **)d->threads, d->threadcap, tid) : NULL;
+	void **e = d->threadcap ? hash_find((void **)d->threads, d->threadcap, d->hmul, tid) : NULL;
 	struct pd_thread *t;
 	char buf[16];
 
@@ -103,7 +103,9 @@ struct pd_thread *pd_thread_get(struct pd *d, uint32_t pid, uint32_t tid)
 	t->pid = pid;
 	proc_get(d, pid)->live++;
 	t->comm = intern(d, buf, (size_t)snprintf(buf, sizeof(buf), ":%d", (int)tid));
-	hash_add((void ***)&d->threads, &d->nthreads, &d->threadcap, t);
+	if (!d->hmul)
+		d->hmul = hkey_odd();
+	hash_add((void ***)&d->threads, &d->nthreads, &d->threadcap, d->hmul, t);
 	return t;
 }
 

@@ -3,6 +3,7 @@
  * search, libdw's walk of that unit's scopes to the innermost one, and
  * the walk back up through the inlined instances to their function. */
 #include "perfinline.h"
+#include "hkey.h"
 #include "xalloc.h"
 
 #include <dwarf.h>
@@ -39,6 +40,7 @@ struct perfinline {
 	int ranged;			/* r was read */
 	struct fnstate *fs;		/* functions met, open addressing */
 	size_t fs_mask, fs_used;	/* size - 1 (0: none yet) and entries */
+	uint64_t hmul;			/* hkey_odd's: fs's slots */
 };
 
 /* Whether the file has a section named .debug_line (perf's own test
@@ -80,6 +82,7 @@ static struct perfinline *from_elf(Elf *elf, int fd, void *mem)
 		return NULL;
 	}
 	p = xcalloc(1, sizeof(*p));
+	p->hmul = hkey_odd();
 	p->fd = fd;
 	p->elf = elf;
 	p->dw = dw;
@@ -212,7 +215,9 @@ static uint64_t first_low(Dwarf_Die *die)
 
 static struct fnstate *fs_slot(struct perfinline *p, Dwarf_Off die)
 {
-	size_t i = (size_t)((die * 0x9e3779b97f4a7c15ULL) >> 29) & p->fs_mask;
+	/* The offsets are the file's: placed with the process's secret
+	 * multiplier (hkey_slot). */
+	size_t i = hkey_slot(die, p->hmul, p->fs_mask + 1);
 
 	while (p->fs[i].die && p->fs[i].die != die)
 		i = (i + 1) & p->fs_mask;

@@ -3,6 +3,7 @@
  * of (file, address) without searching, since hot code is sampled over
  * and over; every name returned is interned once. */
 #include "perfsym.h"
+#include "hkey.h"
 #include "demangle.h"
 #include "kallsyms.h"
 #include "perfinline.h"
@@ -92,6 +93,7 @@ struct perfsym {
 	int kref_found;			/* kref was found */
 	struct islot *icache;		/* inline chains, open addressing */
 	size_t icache_mask, icache_used;	/* size - 1 (0: none yet) and entries */
+	uint64_t hmul;			/* hkey_odd's: both caches' slots */
 	struct iframe *ifr;		/* the chains' frames */
 	size_t nifr, capifr;		/* used and allocated */
 };
@@ -115,6 +117,7 @@ struct perfsym *perfsym_new(const struct perfsym_opts *o)
 	s->o.symfs = dup_or_null(s->o.symfs);
 	s->o.kallsyms = dup_or_null(s->o.kallsyms);
 	s->o.buildid_dir = dup_or_null(s->o.buildid_dir);
+	s->hmul = hkey_odd();
 	s->names = strtab_new(0);
 	s->files = strtab_new(sizeof(struct psfile *));
 	s->noted = strtab_new(sizeof(struct noted_id));
@@ -445,18 +448,19 @@ static struct psfile *file_for(struct perfsym *s, const struct perfsym_map *m)
 	return f;
 }
 
-static size_t slot_of(uint64_t addr, uint32_t file, size_t mask)
+/* The slot of (file, addr) among mask + 1: the addresses are the
+ * recording's, so placed with the process's secret multiplier
+ * (hkey_slot), not a fixed one whose collisions could be chosen. */
+static size_t slot_of(const struct perfsym *s, uint64_t addr, uint32_t file, size_t mask)
 {
-	uint64_t h = (addr ^ ((uint64_t)file << 48)) * 0x9e3779b97f4a7c15ULL;
-
-	return (size_t)(h >> 29) & mask;
+	return hkey_slot(addr ^ ((uint64_t)file << 48), s->hmul, mask + 1);
 }
 
 /* The cache slot for (file, addr): the entry, or the empty slot where
  * it goes. */
 static struct slot *probe(const struct perfsym *s, uint32_t file, uint64_t addr)
 {
-	size_t i = slot_of(addr, file, s->cache_mask);
+	size_t i = slot_of(s, addr, file, s->cache_mask);
 
 	while (s->cache[i].file && (s->cache[i].file != file || s->cache[i].addr != addr))
 		i = (i + 1) & s->cache_mask;
@@ -598,7 +602,7 @@ int perfsym_kernel_span(struct perfsym *s, const struct perfsym_map *m, uint64_t
 
 static struct islot *iprobe(const struct perfsym *s, uint32_t file, uint64_t addr)
 {
-	size_t i = slot_of(addr, file, s->icache_mask);
+	size_t i = slot_of(s, addr, file, s->icache_mask);
 
 	while (s->icache[i].file && (s->icache[i].file != file || s->icache[i].addr != addr))
 		i = (i + 1) & s->icache_mask;

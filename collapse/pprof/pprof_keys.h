@@ -46,7 +46,9 @@ struct pprof_key *pprof_keys_get(struct pprof_keys *k, const void *s, size_t len
 void pprof_keys_prefetch(const struct pprof_keys *k, uint64_t h);
 void pprof_keys_prefetch_key(const struct pprof_keys *k, uint64_t h);
 
-/* Calls fn for each entry, in no particular order. */
+/* Calls fn for each entry, in the order they were added (not the slots'
+ * order, which follows the hash and its secret: sums past 2^64 go on in
+ * floating point, where the order of the adds shows). */
 void pprof_keys_each(const struct pprof_keys *k, void (*fn)(void *ctx, const struct pprof_key *e),
 		     void *ctx);
 
