@@ -145,7 +145,9 @@ bench: all $(TESTTOOLS)
 	B=$(B) sh bench/run.sh
 
 FUZZ_TARGETS := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=build-fuzz/fuzz_%)
-build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c
+# FORCE: the objects are made by the inner make, so a changed one must
+# relink the target too (its own rule knows only the .c).
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c FORCE
 	$(MAKE) B=build-fuzz CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
 	  build-fuzz/render/assets.h $(RENDER_OBJ:$(B)/%=build-fuzz/%) $(COLLAPSE_OBJ:$(B)/%=build-fuzz/%) \
 	  $(LIB_OBJ:$(B)/%=build-fuzz/%)
