@@ -20,7 +20,8 @@
 /* Written once, under pthread_once, and only read after: the one state
  * shared by every table of the process, whose hashes one thread may work
  * out for another's table (strtab_intern_hashed). */
-static unsigned char secret[HKEY_SECRET];
+static uint64_t secret[HKEY_SECRET / 8];
+static uint64_t more[HKEY_SECRET / 8];	/* hkey_words' */
 static pthread_once_t made = PTHREAD_ONCE_INIT;
 
 /* SplitMix64's next output from *x. */
@@ -55,23 +56,29 @@ static void make(void)
 {
 	const char *env = getenv("FLAME_HASH_SEED");
 	char *end;
-	uint64_t x = 0, w;
+	uint64_t x = 0;
 	size_t i;
 
 	if (env && *env)
 		x = (uint64_t)strtoull(env, &end, 10);
 	if (!env || !*env || *end)
 		x = random_seed();
-	for (i = 0; i < HKEY_SECRET; i += 8) {
-		w = splitmix(&x);
-		memcpy(secret + i, &w, 8);
-	}
+	for (i = 0; i < HKEY_SECRET / 8; i++)
+		secret[i] = splitmix(&x);
+	for (i = 0; i < HKEY_SECRET / 8; i++)
+		more[i] = splitmix(&x);
 }
 
 const unsigned char *hkey_secret(void)
 {
 	pthread_once(&made, make);
-	return secret;
+	return (const unsigned char *)secret;
+}
+
+const uint64_t *hkey_words(void)
+{
+	pthread_once(&made, make);
+	return more;
 }
 
 uint64_t hkey(const void *p, size_t len)
@@ -81,8 +88,5 @@ uint64_t hkey(const void *p, size_t len)
 
 uint64_t hkey_odd(void)
 {
-	uint64_t a;
-
-	memcpy(&a, hkey_secret() + HKEY_SECRET - 8, sizeof(a));
-	return a | 1;
+	return hkey_words()[HKEY_SECRET / 8 - 1] | 1;
 }

@@ -21,6 +21,11 @@
 /* The secret: made at the first call (on any thread), the same after. */
 const unsigned char *hkey_secret(void);
 
+/* HKEY_SECRET / 8 more secret words (the stream after the secret's),
+ * for hashes of a table's own that mix them in: not XXH3's, so keys made
+ * to collide in one, were its words known, do not in the other. */
+const uint64_t *hkey_words(void);
+
 /* The hash of the len bytes at p with secret s (hkey_secret's), inline
  * where the caller inlines xxhash (XXH_INLINE_ALL). */
 static inline uint64_t hkey_with(const unsigned char *s, const void *p, size_t len)

@@ -11,6 +11,7 @@
 #include "pprof_stack.h"
 #include "pbuf.h"
 #include "tpool.h"
+#include "hkey.h"
 #include "xalloc.h"
 
 #include <pthread.h>
@@ -57,6 +58,7 @@ struct pend {
  * thread writes its own at every sample. */
 struct lane {
 	struct pprof_kset *seen;	/* keys met, made at the first sample */
+	const uint64_t *mix;		/* hkey_words(): the keys' hash's secret */
 	size_t nv;			/* values per sample (the first's) */
 	int bad;			/* a sample not taken: of no use */
 	int far;			/* the keys outgrew the cache: fetched ahead */
@@ -240,7 +242,7 @@ static void lane_sample(struct lane *l, const unsigned char *at, const unsigned 
 	/* pprof_kset reads a short key as WIDE bytes: here, not past lim. */
 	if (e->klen <= PPROF_KSET_WIDE && (size_t)(lim - e->key) < PPROF_KSET_WIDE)
 		e->key = memcpy(memset(e->own, 0, sizeof(e->own)), e->key, e->klen);
-	e->h = pprof_kset_hash(e->key, e->klen);
+	e->h = pprof_kset_hash(l->mix, e->key, e->klen);
 	/* Whether the keys outgrew the cache is looked at now and then. */
 	if ((l->head & (FAR_EVERY - 1)) == 0) {
 		l->far = pprof_kset_bytes(l->seen) > FAR;
@@ -348,8 +350,10 @@ struct pprof_fast *pprof_fast_new(int threads, size_t job)
 	f->threads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
 	f->lane = xcalloc((size_t)f->threads, sizeof(*f->lane));
 	atomic_init(&f->quit, 0);
-	for (i = 0; i < f->threads; i++)
+	for (i = 0; i < f->threads; i++) {
 		f->lane[i].quit = &f->quit;
+		f->lane[i].mix = hkey_words();
+	}
 	f->hook.sample = on_sample;
 	/* On one thread the samples are read as the reader steps over them,
 	 * while their bytes are in the cache: no runs. */

@@ -9,15 +9,12 @@
  * keeps WIDE bytes of room past the last record.  The index and the
  * records, once large, are in blocks asked to be huge pages (table). */
 #include "pprof_kset.h"
+#include "hkey.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#ifndef XXH_INLINE_ALL
-#define XXH_INLINE_ALL
-#endif
-#include <xxhash.h>
 
 #define WORDS PPROF_KSET_WORDS
 #define PLACE_BITS PPROF_KSET_PLACE_BITS
@@ -51,7 +48,7 @@ void pprof_kset_free(struct pprof_kset *k)
 
 uint64_t pprof_kset_hash_long(const void *p, size_t len)
 {
-	return XXH3_64bits(p, len);
+	return hkey(p, len);
 }
 
 void pprof_kset_prefetch_rec(const struct pprof_kset *k, uint64_t h, size_t len)
@@ -108,12 +105,13 @@ static void grow(struct pprof_kset *k)
 {
 	size_t mask = k->ix.mask * 2 + 1, at = 0, j, len, i, n;
 	uint64_t *s = table((mask + 1) * sizeof(*s)), h[REPLACE], place[REPLACE];
+	const uint64_t *mix = hkey_words();
 
 	memset(s, 0, (mask + 1) * sizeof(*s));
 	while (at < k->len) {
 		for (n = 0; n < REPLACE && at < k->len; n++) {
 			len = (size_t)k->ix.rec[at + k->ix.nv];
-			h[n] = pprof_kset_hash(k->ix.rec + at + k->ix.nv + 1, len);
+			h[n] = pprof_kset_hash(mix, k->ix.rec + at + k->ix.nv + 1, len);
 			place[n] = at + 1;
 			__builtin_prefetch(&s[h[n] & mask], 1);
 			at += k->ix.nv + 1 + (len + 7) / 8;
@@ -258,6 +256,7 @@ int pprof_kset_merge(struct pprof_kset *dst, const struct pprof_kset *src)
 		const uint64_t *sums;
 	} ring[MERGE_AHEAD], *e;
 	size_t pos = 0, head = 0, tail = 0;
+	const uint64_t *mix = hkey_words();
 
 	if (dst->ix.nv != src->ix.nv)
 		return -1;
@@ -265,7 +264,7 @@ int pprof_kset_merge(struct pprof_kset *dst, const struct pprof_kset *src)
 		while (head - tail < MERGE_AHEAD &&
 		       (e = &ring[head % MERGE_AHEAD],
 			pprof_kset_next(src, &pos, &e->s, &e->len, &e->sums))) {
-			e->h = pprof_kset_hash(e->s, e->len);
+			e->h = pprof_kset_hash(mix, e->s, e->len);
 			pprof_kset_prefetch(dst, e->h);
 			head++;
 		}

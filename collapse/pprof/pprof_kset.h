@@ -23,7 +23,8 @@ void pprof_kset_free(struct pprof_kset *k);
  * them there to read. */
 #define PPROF_KSET_WIDE 128
 
-/* The hash of a key of more than WIDE bytes (XXH3). */
+/* The hash of a key of more than WIDE bytes (hkey's: XXH3 with the
+ * process's secret). */
 uint64_t pprof_kset_hash_long(const void *s, size_t len);
 
 /* Inline from here to pprof_kset_hash: it is called for every sample
@@ -38,15 +39,6 @@ static const unsigned char pprof_kset_ones[2 * PPROF_KSET_WIDE] = {
 	PPROF_KSET_16, PPROF_KSET_16, PPROF_KSET_16, PPROF_KSET_16,
 	PPROF_KSET_16, PPROF_KSET_16, PPROF_KSET_16, PPROF_KSET_16,
 #undef PPROF_KSET_16
-};
-
-/* Odd constants, one per word of a wide key, and one more. */
-static const uint64_t pprof_kset_mix[PPROF_KSET_WORDS + 1] = {
-	0x9e3779b97f4a7c15u, 0xc2b2ae3d27d4eb4fu, 0x165667b19e3779f9u, 0xd6e8feb86659fd93u,
-	0xa0761d6478bd642fu, 0xe7037ed1a0b428dbu, 0x8ebc6af09c88c6e3u, 0x589965cc75374cc3u,
-	0x1d8e4e27c47d124fu, 0xbf58476d1ce4e5b9u, 0x94d049bb133111ebu, 0xff51afd7ed558ccdu,
-	0xc4ceb9fe1a85ec53u, 0x87c37b91114253d5u, 0x4cf5ad432745937fu, 0x52dce729da3ed7bbu,
-	0x2545f4914f6cdd1du,
 };
 
 /* The 8 bytes at s. */
@@ -67,12 +59,13 @@ static inline uint64_t pprof_kset_fold(uint64_t a, uint64_t b)
 }
 
 /* The folds of the first 8 * words bytes of s (its len bytes and
- * zeros), each pair of words masked and with its own constants; words
- * is even and a constant, so the loop unrolls. */
-static inline uint64_t pprof_kset_folds(const unsigned char *s, size_t len, size_t words)
+ * zeros), each pair of words masked and with its own words of c (hkey's
+ * secret: keys cannot be made to collide without it); words is even and
+ * a constant, so the loop unrolls. */
+static inline uint64_t pprof_kset_folds(const uint64_t *c, const unsigned char *s, size_t len,
+					size_t words)
 {
 	const unsigned char *m = pprof_kset_ones + PPROF_KSET_WIDE - len;
-	const uint64_t *c = pprof_kset_mix;
 	uint64_t h = len;
 	size_t i;
 
@@ -80,7 +73,7 @@ static inline uint64_t pprof_kset_folds(const unsigned char *s, size_t len, size
 		h += pprof_kset_fold((pprof_kset_word(s + i * 8) & pprof_kset_word(m + i * 8)) ^ c[i],
 				     (pprof_kset_word(s + i * 8 + 8) & pprof_kset_word(m + i * 8 + 8)) ^
 					     c[i + 1]);
-	return pprof_kset_fold(h ^ c[PPROF_KSET_WORDS], c[0]);
+	return pprof_kset_fold(h ^ c[PPROF_KSET_WORDS], c[PPROF_KSET_WORDS + 1] | 1);
 }
 
 /* Nonzero when the len (at most WIDE) bytes at a and b differ: every
@@ -103,15 +96,16 @@ static inline uint64_t pprof_kset_differ(const unsigned char *a, const unsigned 
 	return d;
 }
 
-/* The hash of the len bytes at s. */
-static inline uint64_t pprof_kset_hash(const void *s, size_t len)
+/* The hash of the len bytes at s, with mix: hkey_words()' (at least
+ * PPROF_KSET_WORDS + 2 of them), which the caller keeps at hand. */
+static inline uint64_t pprof_kset_hash(const uint64_t *mix, const void *s, size_t len)
 {
 	if (len > PPROF_KSET_WIDE)
 		return pprof_kset_hash_long(s, len);
 	/* Most keys are short: half the folds. */
 	if (len <= PPROF_KSET_WIDE / 2)
-		return pprof_kset_folds(s, len, PPROF_KSET_WORDS / 2);
-	return pprof_kset_folds(s, len, PPROF_KSET_WORDS);
+		return pprof_kset_folds(mix, s, len, PPROF_KSET_WORDS / 2);
+	return pprof_kset_folds(mix, s, len, PPROF_KSET_WORDS);
 }
 
 /* A slot's low bits: its record's place + 1 (in words); the high, the
@@ -155,9 +149,10 @@ int pprof_kset_add_any(struct pprof_kset *k, const void *s, size_t len, uint64_t
 /* Adds the nv values v to the sums of key s (len bytes, hash h), added
  * with sums of 0 when new.  Returns 0, or -1 when a sum would pass
  * UINT64_MAX (it is left as it was) or the key is not met within
- * PPROF_KSET_PROBES slots of its probe: keys made to share a hash (the
- * hash is no secret), which would make every add a walk through all of
- * them, so the caller reads the profile another way.  Inline for a key
+ * PPROF_KSET_PROBES slots of its probe: keys that share a hash far
+ * beyond chance (the hash has the process's secret: they cannot be made
+ * to), where every add would walk through all of them, so the caller
+ * reads the profile another way.  Inline for a key
  * seen before in the first slot of its probe, of at most WIDE bytes,
  * with two sums (nearly every sample of most profiles): no call, no
  * probe loop. */

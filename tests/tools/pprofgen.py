@@ -313,14 +313,28 @@ def bad(outdir):
             w.write("%s %d\n" % (name, off))
 
 
-def collide(path, n, header):
-    """A key's bytes 16-23 equal to the hash's third constant make the
-    product of that pair of words 0, whatever bytes 24-31 hold: those
-    vary (ids 1-127), all else is alike.  Every id is a location."""
-    text = open(header).read()
-    table = text[text.index("pprof_kset_mix["):]
-    c2 = int(re.findall(r"0x([0-9a-fA-F]+)u", table)[2], 16)
-    mid = c2.to_bytes(8, "little")
+def secret_words(seed):
+    """lib/hkey's words under FLAME_HASH_SEED=seed: SplitMix64's stream from
+    it, XXH3's secret (24 words), then hkey_words' (24)."""
+    m, x, out = (1 << 64) - 1, seed, []
+    for _ in range(48):
+        x = (x + 0x9E3779B97F4A7C15) & m
+        z = x
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & m
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & m
+        out.append(z ^ (z >> 31))
+    return out
+
+
+def collide(path, n, seed):
+    """A key's bytes 16-23 equal to the hash's third word (hkey_words',
+    known here from the seed) make the product of that pair of words 0,
+    whatever bytes 24-31 hold: those vary (ids 1-127), all else is alike.
+    Every id is a location.  The word's last byte must end a varint (under
+    0x80): not every seed's does (4243's does)."""
+    mid = secret_words(seed)[24 + 2].to_bytes(8, "little")
+    if mid[7] >= 0x80:
+        raise SystemExit("pprofgen collide: seed %d's word does not end a varint" % seed)
     ids, at = set(), 0
     st = Strings()
     parts = [f_bytes(1, f_int(1, st("samples")) + f_int(2, st("count")))]
@@ -350,7 +364,7 @@ def collide(path, n, header):
 
 def main(a):
     if a[0] == "collide":
-        collide(a[1], int(a[2]), a[3])
+        collide(a[1], int(a[2]), int(a[3]))
     elif a[0] == "make":
         k = kinds()[a[1]]
         data = encode(k, "shuffle" if a[1] == "shuffled" else "go", a[1] == "unpacked")

@@ -1,5 +1,6 @@
 /* Unit tests for hkey: FLAME_HASH_SEED makes the secret SplitMix64's
- * stream from it; the hash is XXH3 with that secret, not the library's
+ * stream from it (and hkey_words the stream's next words); the hash is
+ * XXH3 with that secret, not the library's
  * own; names made to collide under the library's secret do not under
  * it; with no seed given, two processes hash a name differently (run as
  * `test_hkey print`, this prints one hash); the tables that use it still
@@ -148,6 +149,11 @@ int main(int argc, char **argv)
 		memcpy(want + i, &w, 8);
 	}
 	CHECK(memcmp(s, want, HKEY_SECRET) == 0);
+	/* hkey_words: the stream's next words, not the secret's. */
+	for (i = 0, bad = 0; i < HKEY_SECRET / 8; i++)
+		bad |= hkey_words()[i] != next(&x);
+	CHECK(!bad);
+	bad = 0;
 	CHECK(hkey_secret() == s);
 	CHECK(hkey("main", 4) == XXH3_64bits_withSecret("main", 4, want, HKEY_SECRET));
 	CHECK(hkey("main", 4) != XXH3_64bits("main", 4));
