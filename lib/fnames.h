@@ -1,15 +1,15 @@
 /* fnames: frame names interned to dense ids (0, 1, 2, ... in the order
  * first met), each kept once with its length at hand.  A name is found by
- * an index of its own, inline here: a known name costs one hash and one
- * compare, no call.  Used by the call tree (stree) and the perf
+ * an index of its own (nameix, inline: a known name costs one hash and
+ * one compare, no call).  Used by the call tree (stree) and the perf
  * collapser's stack table, which both name frames by id. */
 #ifndef FLAME_FNAMES_H
 #define FLAME_FNAMES_H
 
+#include "nameix.h"
+
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
-#include "hkey.h"
 
 struct strtab;
 
@@ -18,9 +18,7 @@ struct fnames {
 	const char **name;	/* id -> name (the strtab's copy) */
 	size_t *len;		/* id -> name length */
 	size_t cap;		/* capacity of name and len */
-	uint64_t *slot;		/* index: hash tag << 32 | (id + 1), 0 empty */
-	size_t mask;		/* its slots - 1 (a power of two) */
-	const unsigned char *secret;	/* hkey's */
+	struct nameix ix;	/* the index of name and len */
 };
 
 /* An empty set, its index of slots (a power of two) to begin with. */
@@ -33,16 +31,11 @@ uint32_t fnames_add(struct fnames *f, const char *name, size_t len, uint64_t h, 
 /* The id of name, added when new. */
 static inline uint32_t fnames_id(struct fnames *f, const char *name, size_t len)
 {
-	uint64_t h = hkey_with(f->secret, name, len), v;
-	size_t j = (size_t)h & f->mask;
-	uint32_t id;
+	uint64_t h;
+	size_t j;
+	uint32_t id = nameix_find(&f->ix, f->name, f->len, name, len, &h, &j);
 
-	for (; (v = f->slot[j]) != 0; j = (j + 1) & f->mask) {
-		id = (uint32_t)v - 1;
-		if (v >> 32 == h >> 32 && f->len[id] == len && memcmp(f->name[id], name, len) == 0)
-			return id;
-	}
-	return fnames_add(f, name, len, h, j);
+	return id != UINT32_MAX ? id : fnames_add(f, name, len, h, j);
 }
 
 /* How many names there are. */

@@ -3,6 +3,7 @@
 #include "xalloc.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Bytes of a block of names (a longer name gets one of its own). */
 #define BLOCK ((size_t)256 << 10)
@@ -10,9 +11,7 @@
 void pprof_names_init(struct pprof_names *m)
 {
 	memset(m, 0, sizeof(*m));
-	m->mask = 4095;
-	m->secret = hkey_secret();
-	m->slot = xcalloc(m->mask + 1, sizeof(*m->slot));
+	nameix_init(&m->ix, 4096);
 }
 
 void pprof_names_release(struct pprof_names *m)
@@ -22,35 +21,18 @@ void pprof_names_release(struct pprof_names *m)
 	free(m->blks);
 	free(m->name);
 	free(m->len);
-	free(m->slot);
+	nameix_release(&m->ix);
 	memset(m, 0, sizeof(*m));
-}
-
-/* The index again with slots (a power of two, over twice the names). */
-static void reindex(struct pprof_names *m, size_t slots)
-{
-	uint64_t *slot = xcalloc(slots, sizeof(*slot)), h;
-	size_t i, j;
-
-	for (i = 0; i < m->n; i++) {
-		h = hkey_with(m->secret, m->name[i], m->len[i]);
-		for (j = (size_t)h & (slots - 1); slot[j]; j = (j + 1) & (slots - 1))
-			;
-		slot[j] = (h >> 32) << 32 | (i + 1);
-	}
-	free(m->slot);
-	m->slot = slot;
-	m->mask = slots - 1;
 }
 
 void pprof_names_reserve(struct pprof_names *m, size_t n)
 {
-	size_t slots = m->mask + 1;
+	size_t slots = m->ix.mask + 1;
 
 	while (slots / 2 < n + 1 && slots < ((size_t)1 << 31))
 		slots *= 2;
-	if (slots != m->mask + 1)
-		reindex(m, slots);
+	if (slots != m->ix.mask + 1)
+		nameix_resize(&m->ix, slots, m->name, m->len, m->n);
 	if (n > m->cap) {
 		m->name = xrealloc(m->name, n * sizeof(*m->name));
 		m->len = xrealloc(m->len, n * sizeof(*m->len));
@@ -92,8 +74,7 @@ uint32_t pprof_names_add(struct pprof_names *m, const char *name, size_t len, ui
 	m->used += len + 1;
 	m->name[m->n] = d;
 	m->len[m->n] = len;
-	m->slot[j] = (h >> 32) << 32 | (m->n + 1);
-	if (++m->n * 2 > m->mask + 1)
-		reindex(m, (m->mask + 1) * 2);
+	m->n++;
+	nameix_put(&m->ix, (uint32_t)(m->n - 1), h, j, m->name, m->len, m->n);
 	return (uint32_t)(m->n - 1);
 }

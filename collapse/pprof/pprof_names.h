@@ -3,15 +3,15 @@
  * and with PPROF_NAMES_PAD readable bytes after that (later names or
  * zeros), so a collapsed line is made by copying names in fixed-size
  * pieces with no call per name; a name never moves once added.  The
- * index is sized up front from a count of names when one is known
- * (pprof_names_reserve), not rebuilt at every doubling. */
+ * index (nameix) is sized up front from a count of names when one is
+ * known (pprof_names_reserve), not rebuilt at every doubling. */
 #ifndef FLAME_PPROF_NAMES_H
 #define FLAME_PPROF_NAMES_H
 
+#include "nameix.h"
+
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
-#include "hkey.h"
 
 /* Bytes readable past a name's ';'. */
 #define PPROF_NAMES_PAD 32
@@ -24,9 +24,7 @@ struct pprof_names {
 	size_t used, room;	/* its bytes used, its size */
 	char **blks;		/* every block, to free */
 	size_t nblks, blkcap;	/* how many, room */
-	uint64_t *slot;		/* index: hash tag << 32 | (id + 1), 0 empty */
-	size_t mask;		/* its slots - 1 (a power of two) */
-	const unsigned char *secret;	/* hkey's */
+	struct nameix ix;	/* the index of name and len */
 };
 
 /* An empty set; release with pprof_names_release. */
@@ -41,20 +39,14 @@ void pprof_names_reserve(struct pprof_names *m, size_t n);
 uint32_t pprof_names_add(struct pprof_names *m, const char *name, size_t len, uint64_t h,
 			 size_t j);
 
-/* The id of name (len bytes, no ';'), added when new.  Inline: a known
- * name costs one hash and one compare. */
+/* The id of name (len bytes, no ';'), added when new. */
 static inline uint32_t pprof_names_id(struct pprof_names *m, const char *name, size_t len)
 {
-	uint64_t h = hkey_with(m->secret, name, len), v;
-	size_t j = (size_t)h & m->mask;
-	uint32_t id;
+	uint64_t h;
+	size_t j;
+	uint32_t id = nameix_find(&m->ix, m->name, m->len, name, len, &h, &j);
 
-	for (; (v = m->slot[j]) != 0; j = (j + 1) & m->mask) {
-		id = (uint32_t)v - 1;
-		if (v >> 32 == h >> 32 && m->len[id] == len && memcmp(m->name[id], name, len) == 0)
-			return id;
-	}
-	return pprof_names_add(m, name, len, h, j);
+	return id != UINT32_MAX ? id : pprof_names_add(m, name, len, h, j);
 }
 
 #endif
