@@ -23,7 +23,7 @@ struct stree *stree_new(size_t valsize)
 
 	fnames_init(&t->fn, 256);
 	fnames_id(&t->fn, "", 0);
-	memcpy(&t->key, hkey_secret(), sizeof(t->key));
+	t->key = hkey_words()[0];
 	t->sorted = 1;
 	t->valsize = valsize;
 	t->mask = 1023;

@@ -27,7 +27,7 @@ struct stree {
 	uint64_t *slot;		/* hash slots: tag << 32 | (node + 1), 0 empty */
 	size_t nkeys;		/* nodes in the table */
 	size_t mask;		/* slots - 1 (a power of two) */
-	uint64_t key;		/* mixed into every edge's hash (hkey's secret) */
+	uint64_t key;		/* mixed into every edge's hash (hkey_words') */
 	char *vals;		/* values of stack ends */
 	size_t valsize;		/* bytes per value */
 	size_t nvals;		/* values in use */

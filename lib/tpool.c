@@ -84,14 +84,20 @@ int tpool_count(const struct tpool *p)
 	return p ? p->n : 0;
 }
 
+/* job at the queue's end (room known, the lock held), a worker woken. */
+static void enqueue(struct tpool *p, void *job)
+{
+	p->q[(p->head + p->count) % p->cap] = job;
+	p->count++;
+	pthread_cond_signal(&p->ready);
+}
+
 void tpool_submit(struct tpool *p, void *job)
 {
 	pthread_mutex_lock(&p->mu);
 	while (p->count == p->cap)
 		pthread_cond_wait(&p->room, &p->mu);
-	p->q[(p->head + p->count) % p->cap] = job;
-	p->count++;
-	pthread_cond_signal(&p->ready);
+	enqueue(p, job);
 	pthread_mutex_unlock(&p->mu);
 }
 
@@ -101,9 +107,7 @@ int tpool_try_submit(struct tpool *p, void *job)
 
 	pthread_mutex_lock(&p->mu);
 	if (p->count < p->cap) {
-		p->q[(p->head + p->count) % p->cap] = job;
-		p->count++;
-		pthread_cond_signal(&p->ready);
+		enqueue(p, job);
 		rc = 0;
 	}
 	pthread_mutex_unlock(&p->mu);

@@ -2,6 +2,7 @@
  * and viewer.js (fg_data_*) for its reader, which must agree with it. */
 #include "compact.h"
 #include "draw.h"
+#include "hkey.h"
 #include "xalloc.h"
 #include "xmlesc.h"
 
@@ -9,7 +10,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hkey.h"
 
 /* An interning table: each distinct string gets the next index. */
 struct intern {

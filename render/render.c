@@ -1,6 +1,7 @@
 /* render: merges stacks, orders them as flamegraph.pl does, lays them out
  * and writes the SVG. */
 #include "render.h"
+#include "hkey.h"
 #include "outfile.h"
 #include "layout.h"
 #include "nameattr.h"
@@ -12,7 +13,6 @@
 #include "xalloc.h"
 
 #include <errno.h>
-#include "hkey.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -8,11 +8,11 @@
  * outside --begin/--end are only counted.  With a flame chart wanted
  * (o->seq) every sample stays apart, in order. */
 #include "etl_int.h"
+#include "hkey.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include "hkey.h"
 
 #define SIGCACHE 4096			/* signatures cached (k >> 52: 12 bits) */
 

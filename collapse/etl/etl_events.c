@@ -1,10 +1,10 @@
 /* etl_events: kernel event payloads (MOF classes) into records. */
 #include "etl_int.h"
+#include "hkey.h"
 #include "strtab.h"
 #include "xalloc.h"
 
 #include <string.h>
-#include "hkey.h"
 
 #define MAX_FRAMES 4096		/* per fragment: Windows walks at most 192 */
 

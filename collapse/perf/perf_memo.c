@@ -7,11 +7,11 @@
  * whole frame line as it came: a hit there needs the line neither split
  * nor its offset found, and one hash of it, not two of its parts. */
 #include "perf_memo.h"
+#include "hkey.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include "hkey.h"
 #include <xxhash.h>
 
 #define MAX_KEY 4096			/* longer texts are not remembered */

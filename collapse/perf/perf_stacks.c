@@ -15,17 +15,16 @@
 #include "perf_stacks.h"
 #include "blockout.h"
 #include "fnames.h"
+#include "hkey.h"
 #include "outfile.h"
 #include "stacksink.h"
 #include "strtab.h"
 #include "xalloc.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hkey.h"
 
 /* A stack's record in ids: its frame count, a pad, its struct fcount
  * (copied in and out: only 4-byte aligned), then its ids.  The count

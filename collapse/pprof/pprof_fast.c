@@ -370,18 +370,6 @@ static void stop(struct pprof_fast *f)
 	f->pool = NULL;
 }
 
-void pprof_fast_free(struct pprof_fast *f)
-{
-	int i;
-
-	if (!f)
-		return;
-	stop(f);
-	for (i = 0; i < f->threads; i++)
-		pprof_kset_free(f->lane[i].seen);
-	free(f->lane);
-	free(f);
-}
 
 const struct pprof_hook *pprof_fast_hook(struct pprof_fast *f)
 {
@@ -438,6 +426,16 @@ static void drop(struct pprof_fast *f)
 		pprof_kset_free(f->lane[i].seen);
 		f->lane[i].seen = NULL;
 	}
+}
+
+void pprof_fast_free(struct pprof_fast *f)
+{
+	if (!f)
+		return;
+	stop(f);
+	drop(f);
+	free(f->lane);
+	free(f);
 }
 
 /* The lanes' keys merged on a thread of their own while the caller

@@ -7,7 +7,6 @@
 #include "pprof.h"
 #include "pprof_cli.h"
 #include "pprof_fast.h"
-
 #include "pprof_set.h"
 #include "pprof_stack.h"
 #include "xalloc.h"

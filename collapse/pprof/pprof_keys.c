@@ -1,10 +1,11 @@
 /* pprof_keys: open addressing, linear probing, at most half full. */
 #include "pprof_keys.h"
+#include "pprof_rank.h"
+#include "hkey.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include "hkey.h"
 
 struct pprof_keys {
 	struct pprof_key *slot;		/* the slots, a power of two of them */
@@ -97,56 +98,23 @@ void pprof_keys_prefetch_key(const struct pprof_keys *k, uint64_t h)
 		__builtin_prefetch(k->arena + e->off);
 }
 
-/* An entry and where it comes in the order of adds: its bytes' place in
- * the arena, twice, + 1 when not empty (an empty key takes no bytes, so
- * it and the key after it share a place). */
-struct ranked {
-	uint64_t at;			/* the place */
-	const struct pprof_key *e;	/* the entry */
-};
-
-/* Bits of at sorted on in a pass. */
-#define DIGIT 11
-
-/* Sorts v (n) by at (whose set bits are all in most), least significant
- * DIGIT bits first, into v. */
-static void sort_ranked(struct ranked *v, size_t n, uint64_t most)
-{
-	struct ranked *t = xmalloc((n + 1) * sizeof(*t)), *a = v, *b = t, *x;
-	const uint64_t mask = ((uint64_t)1 << DIGIT) - 1;
-	size_t cnt[(size_t)1 << DIGIT], i, sum, c;
-	unsigned shift;
-
-	for (shift = 0; shift < 64 && most >> shift; shift += DIGIT) {
-		memset(cnt, 0, sizeof(cnt));
-		for (i = 0; i < n; i++)
-			cnt[a[i].at >> shift & mask]++;
-		for (sum = 0, i = 0; i <= mask; i++)
-			c = cnt[i], cnt[i] = sum, sum += c;
-		for (i = 0; i < n; i++)
-			b[cnt[a[i].at >> shift & mask]++] = a[i];
-		x = a, a = b, b = x;
-	}
-	if (a != v)
-		memcpy(v, a, n * sizeof(*v));
-	free(t);
-}
-
 void pprof_keys_each(const struct pprof_keys *k, void (*fn)(void *ctx, const struct pprof_key *e),
 		     void *ctx)
 {
-	struct ranked *v = xmalloc((k->n + 1) * sizeof(*v));
-	uint64_t most = 0;
+	struct pprof_rkey *v = xmalloc((2 * k->n + 1) * sizeof(*v));
 	size_t i, n = 0;
 
+	/* By where each came: its bytes' place in the arena, twice, + 1
+	 * when not empty (an empty key takes no bytes, so it and the key
+	 * after it share a place). */
 	for (i = 0; i <= k->mask; i++)
 		if (k->slot[i].len1) {
-			v[n].at = k->slot[i].off * 2 + (k->slot[i].len1 > 1);
-			v[n].e = &k->slot[i];
-			most |= v[n++].at;
+			v[n].pre[0] = 0;
+			v[n].pre[1] = k->slot[i].off * 2 + (k->slot[i].len1 > 1);
+			v[n++].i = i;
 		}
-	sort_ranked(v, n, most);
+	pprof_rkey_sort(v, v + n, n);
 	for (i = 0; i < n; i++)
-		fn(ctx, v[i].e);
+		fn(ctx, &k->slot[v[i].i]);
 	free(v);
 }

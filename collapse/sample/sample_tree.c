@@ -8,7 +8,6 @@
 #ifndef XXH_INLINE_ALL
 #define XXH_INLINE_ALL
 #endif
-#include <xxhash.h>
 #include "fnames.h"
 #include "hkey.h"
 #include "folded.h"
@@ -64,7 +63,7 @@ struct sample_tree {
 	size_t nval, vcap;	/* counts in use, and room */
 	struct edge *edge;	/* the index: children of the nodes with many */
 	size_t nedge, emask;	/* edges in it, and its slots - 1 (0: none yet) */
-	uint64_t key;		/* mixed into the edges' slots */
+	uint64_t key;		/* mixed into the edges' slots (hkey_words') */
 };
 
 struct sample_tree *sample_tree_new(void)
@@ -72,7 +71,7 @@ struct sample_tree *sample_tree_new(void)
 	struct sample_tree *t = xcalloc(1, sizeof(*t));
 
 	fnames_init(&t->fn, 1024);
-	memcpy(&t->key, hkey_secret(), sizeof(t->key));
+	t->key = hkey_words()[0];
 	xgrow(&t->node, &t->cap, 1024, sizeof(*t->node));
 	memset(&t->node[0], 0, sizeof(t->node[0]));
 	t->n = 1;
