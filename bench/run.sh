@@ -196,7 +196,8 @@ fi
 if section flame; then
 # ---- flame vs the pipeline ----
 # flame on perf script text against stackcollapse-perf | flamegraph, same
-# title, so the SVGs can be compared byte for byte.  This machine's timing
+# title and count name (flame names perf's event, "cycles", where
+# flamegraph says "samples"), so the SVGs can be compared byte for byte.  This machine's timing
 # noise is larger than the difference, so the two are run in turns, 7
 # times each, and both the fastest and the median run are given.
 # versus NAME INPUT: flame and the pipeline on INPUT, interleaved.
@@ -206,7 +207,8 @@ versus() {
 	: > "$OUT/vf.t"
 	: > "$OUT/vp.t"
 	for i in 1 2 3 4 5 6 7; do
-		"$RUN" -- "$B/flame" --title T "$vin" -o "$OUT/flame.svg" 2> "$OUT/v.stat" || true
+		"$RUN" -- "$B/flame" --title T --countname samples "$vin" -o "$OUT/flame.svg" \
+			2> "$OUT/v.stat" || true
 		tail -n 1 "$OUT/v.stat" >> "$OUT/vf.t"
 		"$RUN" -- sh -c '"$1" "$2" 2>/dev/null | "$3" --title T > "$4"' sh "$SCP" "$vin" "$FG" "$OUT/pipe.svg" \
 			2> "$OUT/v.stat" || true
@@ -235,9 +237,9 @@ versus perf "$OUT/fsample.txt"
 # From a pipe flame streams (perf text to the workers, or one thread with
 # --threads 1): memory must not follow the input.
 size=$(wc -c < "$OUT/fsample.txt")
-measure flame_stdin sh -c 'cat "$1" | "$2" --title T - -o "$3"' sh "$OUT/fsample.txt" "$B/flame" "$OUT/stdin.svg"
+measure flame_stdin sh -c 'cat "$1" | "$2" --title T --countname samples - -o "$3"' sh "$OUT/fsample.txt" "$B/flame" "$OUT/stdin.svg"
 cmp -s "$OUT/flame.svg" "$OUT/stdin.svg" && echo "same SVG from stdin: yes" || echo "same SVG from stdin: NO"
-measure flame_stdin_1thread sh -c 'cat "$1" | "$2" --threads 1 --title T - -o "$3"' sh "$OUT/fsample.txt" "$B/flame" "$OUT/stdin.svg"
+measure flame_stdin_1thread sh -c 'cat "$1" | "$2" --threads 1 --title T --countname samples - -o "$3"' sh "$OUT/fsample.txt" "$B/flame" "$OUT/stdin.svg"
 cmp -s "$OUT/flame.svg" "$OUT/stdin.svg" && echo "same SVG from stdin, 1 thread: yes" || echo "same SVG from stdin, 1 thread: NO"
 rm -f "$OUT/fsample.txt" "$OUT/flame.svg" "$OUT/pipe.svg" "$OUT/stdin.svg"
 # The same with many distinct deep stacks (100k), where the pipeline's
