@@ -4,7 +4,9 @@
 # frames over 60k locations, 2M samples), plain and gzipped, against
 # stackcollapse-perf (one thread) on 100 MB of perf script text: the head
 # of the real recording in /work/bench-data when there is one, else the
-# test recordings repeated.  Run in turns, 3 rounds; MB/s are of the
+# test recordings repeated; both on one thread (each on its default
+# threads spends more CPU for less wall time: bench/perbyte.sh compares
+# those by wall clock).  Run in turns, 3 rounds; MB/s are of the
 # input as given, per CPU second (user + sys: other work on the machine
 # inflates wall time), and the wall time and peak RSS of the best round.
 # Real profiles, when there are some (PPROF_REAL: files, default the
@@ -58,9 +60,9 @@ one() {
 : > "$OUT/pp.t"
 cat "$OUT/big.pprof" "$OUT/big.pprof.gz" "$OUT/few.pprof" "$OUT/perf100.txt" > /dev/null
 for r in 1 2 3; do
-	one stackcollapse-pprof "$OUT/big.pprof" "$B/stackcollapse-pprof"
-	one stackcollapse-pprof-gz "$OUT/big.pprof.gz" "$B/stackcollapse-pprof"
-	one stackcollapse-pprof-1k-stacks "$OUT/few.pprof" "$B/stackcollapse-pprof"
+	one stackcollapse-pprof "$OUT/big.pprof" "$B/stackcollapse-pprof" --threads 1
+	one stackcollapse-pprof-gz "$OUT/big.pprof.gz" "$B/stackcollapse-pprof" --threads 1
+	one stackcollapse-pprof-1k-stacks "$OUT/few.pprof" "$B/stackcollapse-pprof" --threads 1
 	one stackcollapse-perf-1thread "$OUT/perf100.txt" "$B/stackcollapse-perf" --threads 1
 	[ -z "$PPROF_BEFORE" ] || one stackcollapse-pprof-before "$OUT/big.pprof" "$PPROF_BEFORE"
 	[ -z "$PPROF_BEFORE" ] || one stackcollapse-pprof-1k-stacks-before "$OUT/few.pprof" "$PPROF_BEFORE"
