@@ -29,7 +29,7 @@ goraw() {
 if ! have_python; then
 	skip "pprof: generated profiles" "no python3"
 else
-	for k in basic shuffled unpacked default baddefault heap notypes huge deep long wrap prefixes; do
+	for k in basic shuffled unpacked default baddefault heap notypes huge deep long wrap prefixes bigids; do
 		$PG make $k "$P/$k.pb"
 		$PG make $k "$P/$k.pb.gz" --gzip
 		for o in "" "--labels"; do

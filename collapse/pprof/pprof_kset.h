@@ -69,6 +69,9 @@ static inline uint64_t pprof_kset_folds(const uint64_t *c, const unsigned char *
 	uint64_t h = len;
 	size_t i;
 
+	/* Unrolled: GCC at -O2 kept the loop, its counting a third of the
+	 * hash's instructions. */
+#pragma GCC unroll 16
 	for (i = 0; i < words; i += 2)
 		h += pprof_kset_fold((pprof_kset_word(s + i * 8) & pprof_kset_word(m + i * 8)) ^ c[i],
 				     (pprof_kset_word(s + i * 8 + 8) & pprof_kset_word(m + i * 8 + 8)) ^
@@ -86,10 +89,12 @@ static inline uint64_t pprof_kset_differ(const unsigned char *a, const unsigned 
 	uint64_t d = 0;
 	size_t i;
 
+#pragma GCC unroll 16
 	for (i = 0; i < PPROF_KSET_WORDS / 2; i++)
 		d |= (pprof_kset_word(a + i * 8) ^ pprof_kset_word(b + i * 8)) &
 		     pprof_kset_word(m + i * 8);
 	if (len > PPROF_KSET_WIDE / 2)
+#pragma GCC unroll 16
 		for (; i < PPROF_KSET_WORDS; i++)
 			d |= (pprof_kset_word(a + i * 8) ^ pprof_kset_word(b + i * 8)) &
 			     pprof_kset_word(m + i * 8);

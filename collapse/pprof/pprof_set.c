@@ -476,8 +476,10 @@ static void put_line(struct out *o, const struct pprof_names *f, const struct sk
 
 /* Stacks in a block of the output (a line each, the first spelled out
  * in full), made on a second thread every other block when there are
- * two or more and threads allow. */
-#define BLOCK 4096
+ * two or more and threads allow.  Few enough that a block of long lines
+ * (300 KB of the 100k-stack profile's) stays in the second-level cache
+ * until written: 4096 took 9.6 ms to write its 58 MB, 512 7.2. */
+#define BLOCK 512
 
 /* The sorted stacks, for format_block. */
 struct lines {

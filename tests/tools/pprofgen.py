@@ -142,6 +142,17 @@ def kinds():
     longs = [3] + [1, 2] * 8200 + [7]
     out["long"] = dict(base, samples=[(longs, [2, 200], []), ([2, 7], [3, 300], []),
                                       (longs, [1, 100], [])])
+    # Location ids of every varint length from one byte to nine (2^62),
+    # read as packed keys: each id's bytes, not a loop over them, up to
+    # eight; the nine-byte ones go the long way.
+    ids = [5, 300, 70000, 2**22 + 9, 2**29 + 1, 2**36 + 3, 2**43 + 5, 2**50 + 7, 2**57 + 1,
+           2**62 + 11]
+    bfuncs = {i + 1: ("f%d" % i, "f%d" % i) for i in range(len(ids))}
+    blocs = {lid: (0, 0x1000 + 16 * i, [i + 1]) for i, lid in enumerate(ids)}
+    brnd = random.Random(11)
+    bsamples = [([brnd.choice(ids) for _ in range(brnd.randrange(1, 12))],
+                 [brnd.randrange(1, 9), brnd.randrange(1, 2**40)], []) for _ in range(400)]
+    out["bigids"] = dict(base, samples=bsamples, locations=blocs, functions=bfuncs, mappings=[])
     # Names that begin one another, going on with bytes below and above
     # ';' (and a ';' tidied to ':'): bytewise order puts "a b;x" before
     # "a;x" before "a<;x", so a stack's order is not its names' order.
