@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #define BIG_ALIGN ((size_t)2 << 20)	/* x86-64's and arm64's usual huge page */
 
@@ -40,6 +43,91 @@ void *xmalloc_big(size_t n)
 		xalloc_fail(n);
 	return p;
 #endif
+}
+
+#if defined(__linux__) && defined(MREMAP_MAYMOVE) && defined(MREMAP_FIXED)
+/* n bytes (a multiple of BIG_ALIGN) of fresh memory at a BIG_ALIGN
+ * boundary, or NULL. */
+static void *map_aligned(size_t n)
+{
+	size_t span = n + BIG_ALIGN;
+	char *p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *a;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	a = (char *)(((uintptr_t)p + BIG_ALIGN - 1) & ~(uintptr_t)(BIG_ALIGN - 1));
+	if (a > p)
+		munmap(p, (size_t)(a - p));
+	if (p + span > a + n)
+		munmap(a + n, (size_t)(p + span - (a + n)));
+	return a;
+}
+
+/* b (n bytes at most BIG_ALIGN, or mapped already) as a mapping of n
+ * bytes, a multiple of BIG_ALIGN; 0, or -1 when the system would not. */
+static int map_grow(struct xbig *b, size_t n)
+{
+	void *p = map_aligned(n), *q;
+
+	if (!p)
+		return -1;
+	if (b->n < BIG_ALIGN) {
+		if (b->n)
+			memcpy(p, b->p, b->n);
+		free(b->p);
+	} else {
+		/* The pages moved onto the place just taken (MREMAP_FIXED
+		 * unmaps what was there): still at a 2 MB boundary, where
+		 * they stay huge. */
+		q = mremap(b->p, b->n, n, MREMAP_MAYMOVE | MREMAP_FIXED, p);
+		if (q == MAP_FAILED) {
+			munmap(p, n);
+			return -1;
+		}
+		p = q;
+	}
+#ifdef MADV_HUGEPAGE
+	(void)madvise(p, n, MADV_HUGEPAGE);
+#endif
+	b->p = p;
+	b->n = n;
+	return 0;
+}
+#endif
+
+void xbig_grow(struct xbig *b, size_t n)
+{
+	size_t m = b->n ? b->n : 4096;
+
+	if (n <= b->n)
+		return;
+	while (m < n) {
+		if (m > SIZE_MAX / 2)
+			xalloc_fail(SIZE_MAX);
+		m *= 2;
+	}
+#if defined(__linux__) && defined(MREMAP_MAYMOVE) && defined(MREMAP_FIXED)
+	if (m >= BIG_ALIGN) {
+		if (map_grow(b, (m + BIG_ALIGN - 1) / BIG_ALIGN * BIG_ALIGN) < 0)
+			xalloc_fail(m);
+		return;
+	}
+#endif
+	b->p = xrealloc(b->p, m);
+	b->n = m;
+}
+
+void xbig_free(struct xbig *b)
+{
+#if defined(__linux__) && defined(MREMAP_MAYMOVE) && defined(MREMAP_FIXED)
+	if (b->n >= BIG_ALIGN)
+		munmap(b->p, b->n);
+	else
+#endif
+		free(b->p);
+	b->p = NULL;
+	b->n = 0;
 }
 
 void *xcalloc(size_t nmemb, size_t size)

@@ -18,6 +18,24 @@ void *xmalloc(size_t n);
  * free(). */
 void *xmalloc_big(size_t n);
 
+/* A big array grown by doubling (an arena of records, say), its
+ * contents kept: from 2 MB on, on Linux, a mapping of its own at a 2 MB
+ * boundary, asked to be huge pages, grown by moving its pages, not by
+ * copying its bytes into fresh ones (each doubling of a 100 MB arena
+ * copied it, and the kernel cleared twice the memory it ended with).
+ * Elsewhere, and while small, realloc's.  Start with { NULL, 0 }. */
+struct xbig {
+	void *p;		/* the bytes */
+	size_t n;		/* how many (0: none yet) */
+};
+
+/* Grows b to at least n bytes (doing nothing when it has them); the
+ * bytes past its old size are not set. */
+void xbig_grow(struct xbig *b, size_t n);
+
+/* Frees b's bytes; b is then empty. */
+void xbig_free(struct xbig *b);
+
 /* Returns nmemb * size zeroed bytes; exits on overflow.  Caller frees. */
 void *xcalloc(size_t nmemb, size_t size);
 

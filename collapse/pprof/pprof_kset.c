@@ -7,7 +7,8 @@
  * the record fewer), else as WIDE, those past it masked off (branches on
  * its exact length were mispredicted nearly every sample), so the arena
  * keeps WIDE bytes of room past the last record.  The index and the
- * records, once large, are in blocks asked to be huge pages (table). */
+ * records, once large, are in blocks asked to be huge pages (table,
+ * xbig). */
 #include "pprof_kset.h"
 #include "hkey.h"
 #include "xalloc.h"
@@ -24,7 +25,8 @@
 struct pprof_kset {
 	struct pprof_kset_head ix;	/* the index (first: see the header) */
 	size_t n;		/* keys */
-	size_t len, cap;	/* words used, room (table's) */
+	size_t len, cap;	/* words used, room */
+	struct xbig arena;	/* the records' bytes (ix.rec) */
 };
 
 struct pprof_kset *pprof_kset_new(size_t nv)
@@ -42,7 +44,7 @@ void pprof_kset_free(struct pprof_kset *k)
 	if (!k)
 		return;
 	free(k->ix.slot);
-	free(k->ix.rec);
+	xbig_free(&k->arena);
 	free(k);
 }
 
@@ -127,26 +129,17 @@ static void grow(struct pprof_kset *k)
 	k->ix.mask = mask;
 }
 
-/* Room for need words of records: a new block twice as large (as
- * table's, not realloc's, which could not keep it on huge pages). */
+/* Room for need words of records: the arena doubled, on huge pages
+ * once large (xbig's, which moves the pages, not the bytes). */
 static void room(struct pprof_kset *k, size_t need)
 {
-	size_t cap = k->cap ? k->cap : 4096;
-	uint64_t *r;
-
 	if (need <= k->cap)
 		return;
-	while (cap < need) {
-		if (cap > SIZE_MAX / 2 / sizeof(*r))
-			xalloc_fail(SIZE_MAX);
-		cap *= 2;
-	}
-	r = table(cap * sizeof(*r));
-	if (k->len)
-		memcpy(r, k->ix.rec, k->len * sizeof(*r));
-	free(k->ix.rec);
-	k->ix.rec = r;
-	k->cap = cap;
+	if (need > SIZE_MAX / sizeof(*k->ix.rec))
+		xalloc_fail(SIZE_MAX);
+	xbig_grow(&k->arena, need * sizeof(*k->ix.rec));
+	k->ix.rec = k->arena.p;
+	k->cap = k->arena.n / sizeof(*k->ix.rec);
 }
 
 /* From this many slots on (512 KB, out of the cache), an index a

@@ -1,0 +1,93 @@
+/* Unit tests for xalloc's growing arrays: xbig keeps every byte written
+ * as it grows from a few bytes past the size where it becomes a mapping
+ * of its own (2 MB) and on, doubling or in one leap; on Linux a large
+ * one begins at a 2 MB boundary; freed, it is empty and can grow again;
+ * xgrow keeps its elements and capacity as documented. */
+#include "check.h"
+#include "xalloc.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MB ((size_t)1 << 20)
+
+/* The byte at i of the pattern seeded s. */
+static unsigned char pat(size_t i, unsigned s)
+{
+	return (unsigned char)((i * 2654435761u >> 7) ^ s);
+}
+
+static void fill(struct xbig *b, size_t from, size_t to, unsigned s)
+{
+	unsigned char *p = b->p;
+	size_t i;
+
+	for (i = from; i < to; i++)
+		p[i] = pat(i, s);
+}
+
+static int holds(const struct xbig *b, size_t to, unsigned s)
+{
+	const unsigned char *p = b->p;
+	size_t i;
+
+	for (i = 0; i < to; i++)
+		if (p[i] != pat(i, s))
+			return 0;
+	return 1;
+}
+
+int main(void)
+{
+	struct xbig b = { NULL, 0 };
+	size_t want, used = 0, *a = NULL, cap = 0, i;
+	int ok = 1, aligned = 1;
+
+	/* Doubling from 100 bytes to 40 MB, each new byte written, all
+	 * read back after every growth. */
+	for (want = 100; want <= 40 * MB; want = want * 2 + 12345) {
+		xbig_grow(&b, want);
+		ok &= b.n >= want && b.p != NULL && holds(&b, used, 7);
+#ifdef __linux__
+		if (b.n >= 2 * MB)
+			aligned &= (uintptr_t)b.p % (2 * MB) == 0;
+#endif
+		fill(&b, used, want, 7);
+		used = want;
+	}
+	CHECK(ok);
+	CHECK(aligned);
+	/* Asking for no more than it has changes nothing. */
+	{
+		void *p = b.p;
+		size_t n = b.n;
+
+		xbig_grow(&b, used / 2);
+		xbig_grow(&b, n);
+		CHECK(b.p == p && b.n == n && holds(&b, used, 7));
+	}
+	xbig_free(&b);
+	CHECK(b.p == NULL && b.n == 0);
+	/* From empty straight to 9 MB, then 3 MB more. */
+	xbig_grow(&b, 9 * MB);
+	CHECK(b.n >= 9 * MB);
+	fill(&b, 0, 9 * MB, 3);
+	xbig_grow(&b, 12 * MB);
+	CHECK(b.n >= 12 * MB && holds(&b, 9 * MB, 3));
+	xbig_free(&b);
+	xbig_free(&b);
+	CHECK(b.p == NULL && b.n == 0);
+	/* xgrow: the capacity doubles to at least what is asked, the
+	 * elements stay. */
+	for (ok = 1, i = 0; i < 100000; i++) {
+		xgrow(&a, &cap, i + 1, sizeof(*a));
+		a[i] = i * 3;
+		ok &= cap >= i + 1 && (cap & (cap - 1)) == 0;
+	}
+	for (i = 0; i < 100000; i++)
+		ok &= a[i] == i * 3;
+	CHECK(ok);
+	free(a);
+	return check_done();
+}
