@@ -34,6 +34,7 @@ struct pprof_kset *pprof_kset_new(size_t nv)
 	struct pprof_kset *k = xcalloc(1, sizeof(*k));
 
 	k->ix.nv = nv;
+	k->arena.huge = 1;	/* read at random, a record a sample */
 	k->ix.mask = 4095;
 	k->ix.slot = xcalloc(k->ix.mask + 1, sizeof(*k->ix.slot));
 	return k;

@@ -30,9 +30,11 @@ struct pprof_set {
 	struct pprof_names fn;	/* frame names; the id is the index */
 	uint32_t *pool;		/* every stack's frames, end to end */
 	size_t npool, poolcap;	/* ids used, room */
+	struct xbig poolmem;	/* pool's bytes */
 	size_t open;		/* where the stack being added begins */
 	struct stk *stk;	/* the stacks */
 	size_t nstk, stkcap;	/* how many, room */
+	struct xbig stkmem;	/* stk's bytes */
 	int threads;		/* above 1: written on two threads */
 };
 
@@ -73,8 +75,8 @@ void pprof_set_free(struct pprof_set *s)
 	if (!s)
 		return;
 	pprof_names_release(&s->fn);
-	free(s->pool);
-	free(s->stk);
+	xbig_free(&s->poolmem);
+	xbig_free(&s->stkmem);
 	free(s);
 }
 
@@ -97,10 +99,31 @@ uint32_t pprof_set_name(struct pprof_set *s, const char *name, size_t len)
 	return pprof_names_id(&s->fn, name, len);
 }
 
+/* Room for n ids in the pool, n stacks in stk: xbig's (the pool of a
+ * million stacks is 100 MB, which realloc copied at each doubling while
+ * glibc kept it on its heap), on small pages (filled and read in order). */
+static void pool_room(struct pprof_set *s, size_t n)
+{
+	if (n > SIZE_MAX / sizeof(*s->pool))
+		xalloc_fail(SIZE_MAX);
+	xbig_grow(&s->poolmem, n * sizeof(*s->pool));
+	s->pool = s->poolmem.p;
+	s->poolcap = s->poolmem.n / sizeof(*s->pool);
+}
+
+static void stk_room(struct pprof_set *s, size_t n)
+{
+	if (n > SIZE_MAX / sizeof(*s->stk))
+		xalloc_fail(SIZE_MAX);
+	xbig_grow(&s->stkmem, n * sizeof(*s->stk));
+	s->stk = s->stkmem.p;
+	s->stkcap = s->stkmem.n / sizeof(*s->stk);
+}
+
 uint32_t *pprof_set_grow(struct pprof_set *s, size_t n)
 {
 	if (s->npool + n + PPROF_SET_SLACK > s->poolcap)
-		xgrow(&s->pool, &s->poolcap, s->npool + n + PPROF_SET_SLACK, sizeof(*s->pool));
+		pool_room(s, s->npool + n + PPROF_SET_SLACK);
 	s->npool += n;
 	return s->pool + s->npool - n;
 }
@@ -108,7 +131,7 @@ uint32_t *pprof_set_grow(struct pprof_set *s, size_t n)
 void pprof_set_end(struct pprof_set *s, uint64_t c)
 {
 	if (s->nstk == s->stkcap)
-		xgrow(&s->stk, &s->stkcap, s->nstk + 1, sizeof(*s->stk));
+		stk_room(s, s->nstk + 1);
 	s->stk[s->nstk].off = s->open;
 	s->stk[s->nstk].n = s->npool - s->open;
 	s->stk[s->nstk++].c = c;
@@ -122,7 +145,7 @@ void pprof_set_take(struct pprof_set *dst, struct pprof_set *src)
 	pprof_set_grow(dst, src->npool);
 	memcpy(dst->pool + at, src->pool, src->npool * sizeof(*src->pool));
 	if (dst->nstk + src->nstk > dst->stkcap)
-		xgrow(&dst->stk, &dst->stkcap, dst->nstk + src->nstk, sizeof(*dst->stk));
+		stk_room(dst, dst->nstk + src->nstk);
 	for (i = 0; i < src->nstk; i++) {
 		dst->stk[dst->nstk] = src->stk[i];
 		dst->stk[dst->nstk++].off += at;

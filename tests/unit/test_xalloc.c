@@ -1,8 +1,9 @@
 /* Unit tests for xalloc's growing arrays: xbig keeps every byte written
  * as it grows from a few bytes past the size where it becomes a mapping
- * of its own (2 MB) and on, doubling or in one leap; on Linux a large
- * one begins at a 2 MB boundary; freed, it is empty and can grow again;
- * xgrow keeps its elements and capacity as documented. */
+ * of its own (2 MB) and on, doubling or in one leap, on huge pages or
+ * not; on Linux a large one begins at a 2 MB boundary; freed, it is
+ * empty and can grow again; xgrow keeps its elements and capacity as
+ * documented. */
 #include "check.h"
 #include "xalloc.h"
 
@@ -40,7 +41,7 @@ static int holds(const struct xbig *b, size_t to, unsigned s)
 
 int main(void)
 {
-	struct xbig b = { NULL, 0 };
+	struct xbig b = { NULL, 0, 1 };
 	size_t want, used = 0, *a = NULL, cap = 0, i;
 	int ok = 1, aligned = 1;
 
@@ -69,7 +70,8 @@ int main(void)
 	}
 	xbig_free(&b);
 	CHECK(b.p == NULL && b.n == 0);
-	/* From empty straight to 9 MB, then 3 MB more. */
+	/* From empty straight to 9 MB, then 3 MB more, on small pages. */
+	b.huge = 0;
 	xbig_grow(&b, 9 * MB);
 	CHECK(b.n >= 9 * MB);
 	fill(&b, 0, 9 * MB, 3);
