@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #ifdef __linux__
+#include <pthread.h>
 #include <sys/mman.h>
 #endif
 
@@ -64,13 +65,80 @@ static void *map_aligned(size_t n)
 	return a;
 }
 
+/* What xbig_free gave back, kept for the xbigs that start after: its
+ * pages are the process's already.  Filling fresh ones costs their
+ * clearing, and in a virtual machine whose memory is backed as first
+ * touched the host's faults too: the 1.17M-stack profile's sort took
+ * 100 MB of arrays fresh just after its 128 MB of records were given
+ * back.  One run of pages at a BIG_ALIGN boundary (the largest, or two
+ * that meet made one); an xbig takes its first pages, the rest stay. */
+static struct {
+	char *p;
+	size_t n;
+} spare;
+static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The spare's first n bytes (a multiple of BIG_ALIGN), or NULL when it
+ * has fewer. */
+static void *take_spare(size_t n)
+{
+	char *p = NULL;
+
+	pthread_mutex_lock(&spare_lock);
+	if (spare.n >= n) {
+		p = spare.p;
+		spare.p += n;
+		spare.n -= n;
+	}
+	pthread_mutex_unlock(&spare_lock);
+	return p;
+}
+
+/* The n bytes at p (mapped, at a BIG_ALIGN boundary) kept as the spare,
+ * or given back to the system. */
+static void keep_spare(char *p, size_t n)
+{
+	char *drop = NULL;
+	size_t dn = 0;
+
+	pthread_mutex_lock(&spare_lock);
+	if (spare.n && p + n == spare.p) {
+		spare.p = p;
+		spare.n += n;
+	} else if (spare.n && spare.p + spare.n == p) {
+		spare.n += n;
+	} else if (n > spare.n) {
+		drop = spare.p, dn = spare.n;
+		spare.p = p, spare.n = n;
+	} else {
+		drop = p, dn = n;
+	}
+	pthread_mutex_unlock(&spare_lock);
+	if (dn)
+		munmap(drop, dn);
+}
+
+void xbig_trim(void)
+{
+	char *p;
+	size_t n;
+
+	pthread_mutex_lock(&spare_lock);
+	p = spare.p, n = spare.n;
+	spare.p = NULL, spare.n = 0;
+	pthread_mutex_unlock(&spare_lock);
+	if (n)
+		munmap(p, n);
+}
+
 /* b (n bytes at most BIG_ALIGN, or mapped already) as a mapping of n
- * bytes, a multiple of BIG_ALIGN; 0, or -1 when the system would not. */
+ * bytes, a multiple of BIG_ALIGN; 0, or -1 when the system would not.
+ * A small one moves into the spare when it is large enough. */
 static int map_grow(struct xbig *b, size_t n)
 {
-	void *p = map_aligned(n), *q;
+	void *p = b->n < BIG_ALIGN ? take_spare(n) : NULL, *q;
 
-	if (!p)
+	if (!p && !(p = map_aligned(n)))
 		return -1;
 	if (b->n < BIG_ALIGN) {
 		if (b->n)
@@ -94,6 +162,10 @@ static int map_grow(struct xbig *b, size_t n)
 	b->p = p;
 	b->n = n;
 	return 0;
+}
+#else
+void xbig_trim(void)
+{
 }
 #endif
 
@@ -123,7 +195,7 @@ void xbig_free(struct xbig *b)
 {
 #if defined(__linux__) && defined(MREMAP_MAYMOVE) && defined(MREMAP_FIXED)
 	if (b->n >= BIG_ALIGN)
-		munmap(b->p, b->n);
+		keep_spare(b->p, b->n);
 	else
 #endif
 		free(b->p);

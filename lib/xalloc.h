@@ -39,8 +39,12 @@ struct xbig {
  * bytes past its old size are not set. */
 void xbig_grow(struct xbig *b, size_t n);
 
-/* Frees b's bytes; b is then empty. */
+/* Frees b's bytes; b is then empty.  A mapping's pages are kept for
+ * the next xbig to start (xbig_trim gives them back). */
 void xbig_free(struct xbig *b);
+
+/* Gives back to the system the pages xbig_free kept. */
+void xbig_trim(void);
 
 /* Returns nmemb * size zeroed bytes; exits on overflow.  Caller frees. */
 void *xcalloc(size_t nmemb, size_t size);

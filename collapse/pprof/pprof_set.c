@@ -350,12 +350,17 @@ static void *sort_range(void *arg)
  * middle on by a second thread when there are many. */
 static void sort_all(const struct pprof_set *s, const struct pack *pk, struct skey *out, size_t n)
 {
-	struct pprof_rkey *r = xmalloc((n + 1) * sizeof(*r)), *rt = xmalloc((n + 1) * sizeof(*rt));
-	struct range lo = { s, pk, r, out, 0, n }, hi;
+	struct xbig rmem = { NULL, 0, 0 }, tmem = { NULL, 0, 0 };
+	struct pprof_rkey *r, *rt;
+	struct range lo, hi;
 	struct skey k;
 	pthread_t th;
 	size_t i, mid;
 
+	xbig_grow(&rmem, (n + 1) * sizeof(*r));
+	xbig_grow(&tmem, (n + 1) * sizeof(*rt));
+	r = rmem.p, rt = tmem.p;
+	lo.s = s, lo.pk = pk, lo.q = r, lo.out = out, lo.a = 0, lo.b = n;
 	for (i = 0; i < n; i++) {
 		skey_of(s, pk, i, &k);
 		r[i].pre[0] = k.pre[0];
@@ -378,13 +383,15 @@ static void sort_all(const struct pprof_set *s, const struct pack *pk, struct sk
 		lo.b = n;
 		sort_range(&lo);
 	}
-	free(r);
-	free(rt);
+	xbig_free(&rmem);
+	xbig_free(&tmem);
 }
 
 /* The stacks in output order, the same ones merged into one (weights
- * summed as the table would); their number in *n.  The caller frees. */
-static struct skey *sorted(const struct pprof_set *s, size_t *n)
+ * summed as the table would), in *mem (xbig's, as sort_all's arrays:
+ * once large they reuse the pages the keys' records gave back); their
+ * number in *n.  The caller frees mem. */
+static struct skey *sorted(const struct pprof_set *s, struct xbig *mem, size_t *n)
 {
 	struct skey *out;
 	struct pack pk;
@@ -396,7 +403,8 @@ static struct skey *sorted(const struct pprof_set *s, size_t *n)
 	pk.per = 64 / pk.bits;
 	pk.d = 0;
 	pk.whole = 0;
-	out = xmalloc((s->nstk + 1) * sizeof(*out));
+	xbig_grow(mem, (s->nstk + 1) * sizeof(*out));
+	out = mem->p;
 	sort_all(s, &pk, out, s->nstk);
 	free((void *)(uintptr_t)pk.rank);
 	for (i = 0; i < s->nstk; i++) {
@@ -568,18 +576,22 @@ int pprof_set_emit(struct pprof_set *s, const struct stack_sink *sink)
 {
 	struct skey *v;
 	struct fcount c = { 0, 0 };
+	struct xbig mem = { NULL, 0, 0 };
 	size_t n, i, names = s->fn.n;
 
 	if (sums_may_wrap(s))
 		return -1;
-	v = sorted(s, &n);
+	v = sorted(s, &mem, &n);
 	for (i = 0; i < names; i++)
 		sink->frame(sink->ctx, (uint32_t)i, s->fn.name[i], s->fn.len[i]);
 	for (i = 0; i < n; i++) {
 		c.n = v[i].c;
 		sink->stack(sink->ctx, v[i].id, v[i].n, &c);
 	}
-	free(v);
+	xbig_free(&mem);
+	/* The sink draws from here: what the sort and the keys left is of
+	 * no more use. */
+	xbig_trim();
 	return 0;
 }
 
@@ -587,15 +599,16 @@ static int save_lines(FILE *f, void *ctx)
 {
 	struct pprof_set *s = ctx;
 	struct lines l;
+	struct xbig mem = { NULL, 0, 0 };
 	struct skey *v;
 	size_t n;
 	int rc;
 
-	v = sorted(s, &n);
+	v = sorted(s, &mem, &n);
 	l.s = s, l.v = v, l.n = n;
 	rc = blockout_write(f, (n + BLOCK - 1) / BLOCK, format_block, &l,
 			    s->threads > 1 && n >= 2 * BLOCK);
-	free(v);
+	xbig_free(&mem);
 	return rc;
 }
 

@@ -1,9 +1,9 @@
 /* Unit tests for xalloc's growing arrays: xbig keeps every byte written
  * as it grows from a few bytes past the size where it becomes a mapping
  * of its own (2 MB) and on, doubling or in one leap, on huge pages or
- * not; on Linux a large one begins at a 2 MB boundary; freed, it is
- * empty and can grow again; xgrow keeps its elements and capacity as
- * documented. */
+ * not; on Linux a large one begins at a 2 MB boundary, and freed, its
+ * pages go to the next ones to start; freed, it is empty and can grow
+ * again; xgrow keeps its elements and capacity as documented. */
 #include "check.h"
 #include "xalloc.h"
 
@@ -80,6 +80,34 @@ int main(void)
 	xbig_free(&b);
 	xbig_free(&b);
 	CHECK(b.p == NULL && b.n == 0);
+#ifdef __linux__
+	/* A large one freed is kept: the next ones to start take its pages,
+	 * the first of them first; xbig_trim gives back what is left. */
+	{
+		struct xbig e = { NULL, 0, 0 }, c = { NULL, 0, 0 }, d = { NULL, 0, 0 };
+		char *at;
+
+		xbig_trim();
+		xbig_grow(&e, 16 * MB);
+		at = e.p;
+		memset(e.p, 5, e.n);
+		xbig_free(&e);
+		xbig_grow(&c, 4 * MB);
+		xbig_grow(&d, 3 * MB);
+		CHECK((char *)c.p == at && (char *)d.p == at + c.n);
+		/* Taken pages are written, not cleared: each its own. */
+		memset(c.p, 1, c.n);
+		memset(d.p, 2, d.n);
+		CHECK(((char *)c.p)[c.n - 1] == 1 && ((char *)d.p)[0] == 2);
+		xbig_free(&c);
+		xbig_free(&d);
+		xbig_trim();
+		xbig_grow(&c, 4 * MB);
+		CHECK(c.n >= 4 * MB && (uintptr_t)c.p % (2 * MB) == 0);
+		xbig_free(&c);
+		xbig_trim();
+	}
+#endif
 	/* xgrow: the capacity doubles to at least what is asked, the
 	 * elements stay. */
 	for (ok = 1, i = 0; i < 100000; i++) {
