@@ -189,7 +189,8 @@ static inline int pprof_kset_add(struct pprof_kset *k, const void *s, size_t len
  * a key (real profiles: a sample a stack) the room would cost more than
  * it saves (always a quarter full: perf100.pb 17.6 -> 18.9 ms).  The
  * index then takes up to 64 bytes a key, not 32 (600k keys, 3 adds
- * each: peak RSS 114.6 -> 122.9 MB). */
+ * each: peak RSS 114.6 -> 122.9 MB).  The same count decides whether
+ * the records' next room is asked to be huge pages. */
 void pprof_kset_tune(struct pprof_kset *k, size_t adds);
 
 /* Adds every key of src with its sums to dst (as pprof_kset_add would
