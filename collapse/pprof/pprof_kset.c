@@ -1,8 +1,8 @@
 /* pprof_kset: open addressing, linear probing, at most half full (a
  * quarter once large and mostly found: pprof_kset_tune).  A slot is 0
  * (free) or the hash's top bits above the record's place + 1 (in 8-byte
- * words); a record is the nv sums, the key's length, then its
- * bytes, padded to 8.  A key of up to WIDE bytes is hashed and compared
+ * words); a record is the nv sums, the key's length (the hash's bits
+ * above it, which are all the index uses), then its bytes, padded to 8.  A key of up to WIDE bytes is hashed and compared
  * as WIDE / 2 bytes when it has no more (most: it then touches a line of
  * the record fewer), else as WIDE, those past it masked off (branches on
  * its exact length were mispredicted nearly every sample), so the arena
@@ -20,7 +20,12 @@
 #define WORDS PPROF_KSET_WORDS
 #define PLACE_BITS PPROF_KSET_PLACE_BITS
 #define PLACE(v) ((size_t)((v) & PPROF_KSET_PLACE_MASK) - 1)
-#define TAG(h) ((h) >> PLACE_BITS)
+#define TAG(h) PPROF_KSET_TAG(h)	/* of a hash */
+#define SLOT_TAG(v) ((v) >> PLACE_BITS)	/* a slot's */
+#define POS(h, mask) PPROF_KSET_POS(h, mask)
+#define LEN_MASK PPROF_KSET_LEN_MASK
+/* The length word of a key of len bytes and hash h. */
+#define LEN_WORD(len, h) ((uint64_t)(len) | ((h) & ~LEN_MASK))
 
 struct pprof_kset {
 	struct pprof_kset_head ix;	/* the index (first: see the header) */
@@ -56,7 +61,7 @@ uint64_t pprof_kset_hash_long(const void *p, size_t len)
 
 void pprof_kset_prefetch_rec(const struct pprof_kset *k, uint64_t h, size_t len)
 {
-	size_t j = h & k->ix.mask, probes;
+	size_t j = POS(h, k->ix.mask), probes;
 	uint64_t v;
 	const uint64_t *r;
 
@@ -65,7 +70,7 @@ void pprof_kset_prefetch_rec(const struct pprof_kset *k, uint64_t h, size_t len)
 	__asm__ __volatile__("");
 	/* The first slots of its probe, as far as one with its tag. */
 	for (probes = 0; probes < 4 && (v = k->ix.slot[j]) != 0; probes++, j = (j + 1) & k->ix.mask)
-		if (TAG(v) == TAG(h)) {
+		if (SLOT_TAG(v) == TAG(h)) {
 			r = k->ix.rec + PLACE(v);
 			/* The sums and length, and the key's words as same()
 			 * reads them. */
@@ -103,24 +108,39 @@ static void *table(size_t n)
  * each was a miss: 100k keys, grow 5% of the run). */
 #define REPLACE 16
 
-/* Twice the slots; each record's key hashed again to place it. */
+/* An index of this many slots or more, out of the cache, grows from
+ * its slots alone (grow). */
+#define BY_TAG ((size_t)1 << 16)
+
+/* Twice the slots.  From BY_TAG up to 2^24, each slot goes where its
+ * tag says, taken in order (its record not read); else each record is
+ * placed by the hash its length word keeps, REPLACE at a time, their
+ * new slots fetched first.  (Placing a large index's records in their
+ * order cost a miss a key: 6% of the run with 1.17M keys.) */
 static void grow(struct pprof_kset *k)
 {
-	size_t mask = k->ix.mask * 2 + 1, at = 0, j, len, i, n;
-	uint64_t *s = table((mask + 1) * sizeof(*s)), h[REPLACE], place[REPLACE];
-	const uint64_t *mix = hkey_words();
+	size_t mask = k->ix.mask * 2 + 1, at = 0, j, i, n;
+	uint64_t *s = table((mask + 1) * sizeof(*s)), h[REPLACE], place[REPLACE], w, v;
+	int by_tag = mask >= BY_TAG && mask < ((size_t)1 << PPROF_KSET_TAG_BITS);
 
 	memset(s, 0, (mask + 1) * sizeof(*s));
-	while (at < k->len) {
+	for (i = 0; by_tag && i <= k->ix.mask; i++) {
+		if (!(v = k->ix.slot[i]))
+			continue;
+		for (j = (size_t)SLOT_TAG(v) & mask; s[j]; j = (j + 1) & mask)
+			;
+		s[j] = v;
+	}
+	while (!by_tag && at < k->len) {
 		for (n = 0; n < REPLACE && at < k->len; n++) {
-			len = (size_t)k->ix.rec[at + k->ix.nv];
-			h[n] = pprof_kset_hash(mix, k->ix.rec + at + k->ix.nv + 1, len);
+			w = k->ix.rec[at + k->ix.nv];
+			h[n] = w & ~LEN_MASK;
 			place[n] = at + 1;
-			__builtin_prefetch(&s[h[n] & mask], 1);
-			at += k->ix.nv + 1 + (len + 7) / 8;
+			__builtin_prefetch(&s[POS(h[n], mask)], 1);
+			at += k->ix.nv + 1 + ((w & LEN_MASK) + 7) / 8;
 		}
 		for (i = 0; i < n; i++) {
-			for (j = h[i] & mask; s[j]; j = (j + 1) & mask)
+			for (j = POS(h[i], mask); s[j]; j = (j + 1) & mask)
 				;
 			s[j] = TAG(h[i]) << PLACE_BITS | place[i];
 		}
@@ -168,13 +188,13 @@ static size_t add_new(struct pprof_kset *k, const void *s, size_t len, uint64_t 
 
 	if ((k->n + 1) * 2 > k->ix.mask + 1) {
 		grow(k);
-		for (j = h & k->ix.mask; k->ix.slot[j]; j = (j + 1) & k->ix.mask)
+		for (j = POS(h, k->ix.mask); k->ix.slot[j]; j = (j + 1) & k->ix.mask)
 			;
 	}
 	/* Room for a wide key's read past the last record. */
 	room(k, at + words + WORDS);
 	memset(k->ix.rec + at, 0, (words + WORDS) * sizeof(*k->ix.rec));
-	k->ix.rec[at + k->ix.nv] = len;
+	k->ix.rec[at + k->ix.nv] = LEN_WORD(len, h);
 	memcpy(k->ix.rec + at + k->ix.nv + 1, s, len);
 	k->len += words;
 	k->n++;
@@ -211,12 +231,14 @@ int pprof_kset_add_any(struct pprof_kset *k, const void *s, size_t len, uint64_t
 	size_t j, at = SIZE_MAX, i, probes = 0;
 	uint64_t e, *sum, a, b;
 
-	for (j = h & k->ix.mask; (e = k->ix.slot[j]) != 0; j = (j + 1) & k->ix.mask) {
+	if (len > LEN_MASK)
+		return -1;
+	for (j = POS(h, k->ix.mask); (e = k->ix.slot[j]) != 0; j = (j + 1) & k->ix.mask) {
 		const uint64_t *r = k->ix.rec + PLACE(e);
 
 		if (++probes > PPROF_KSET_PROBES)
 			return -1;
-		if (TAG(e) == TAG(h) && r[k->ix.nv] == len &&
+		if (SLOT_TAG(e) == TAG(h) && r[k->ix.nv] == LEN_WORD(len, h) &&
 		    same((const unsigned char *)(r + k->ix.nv + 1), s, len)) {
 			at = PLACE(e);
 			break;
@@ -256,7 +278,6 @@ int pprof_kset_merge(struct pprof_kset *dst, const struct pprof_kset *src)
 		const uint64_t *sums;
 	} ring[MERGE_AHEAD], *e;
 	size_t pos = 0, head = 0, tail = 0;
-	const uint64_t *mix = hkey_words();
 
 	if (dst->ix.nv != src->ix.nv)
 		return -1;
@@ -264,7 +285,9 @@ int pprof_kset_merge(struct pprof_kset *dst, const struct pprof_kset *src)
 		while (head - tail < MERGE_AHEAD &&
 		       (e = &ring[head % MERGE_AHEAD],
 			pprof_kset_next(src, &pos, &e->s, &e->len, &e->sums))) {
-			e->h = pprof_kset_hash(mix, e->s, e->len);
+			/* The hash as the length word keeps it: all the index
+			 * uses (the same secret: one process). */
+			e->h = e->sums[src->ix.nv] & ~LEN_MASK;
 			pprof_kset_prefetch(dst, e->h);
 			head++;
 		}
@@ -301,7 +324,7 @@ int pprof_kset_next(const struct pprof_kset *k, size_t *pos, const unsigned char
 	if (*pos >= k->len)
 		return 0;
 	*sums = k->ix.rec + *pos;
-	*len = (size_t)k->ix.rec[*pos + k->ix.nv];
+	*len = (size_t)(k->ix.rec[*pos + k->ix.nv] & LEN_MASK);
 	*s = (const unsigned char *)(k->ix.rec + *pos + k->ix.nv + 1);
 	*pos += k->ix.nv + 1 + (*len + 7) / 8;
 	return 1;

@@ -118,6 +118,20 @@ static inline uint64_t pprof_kset_hash(const uint64_t *mix, const void *s, size_
 #define PPROF_KSET_PLACE_BITS 40
 #define PPROF_KSET_PLACE_MASK (((uint64_t)1 << PPROF_KSET_PLACE_BITS) - 1)
 
+/* A record's length word: the key's length in its low bits, the hash's
+ * bits above them as they are (the index and its tags use those only:
+ * a table grows, and two merge, without hashing a key again). */
+#define PPROF_KSET_LEN_BITS 24
+#define PPROF_KSET_LEN_MASK (((uint64_t)1 << PPROF_KSET_LEN_BITS) - 1)
+
+/* The slot where the probe for hash h starts, in an index of mask + 1;
+ * the tag a slot keeps of it (its top bits).  The tag holds the bits
+ * the probe starts from, in an index of up to 2^24 slots: one twice as
+ * large is made from the slots alone, read and written in order. */
+#define PPROF_KSET_POS(h, mask) ((size_t)((h) >> PPROF_KSET_LEN_BITS) & (mask))
+#define PPROF_KSET_TAG_BITS (64 - PPROF_KSET_PLACE_BITS)
+#define PPROF_KSET_TAG(h) ((h) >> PPROF_KSET_LEN_BITS & (((uint64_t)1 << PPROF_KSET_TAG_BITS) - 1))
+
 /* private: what a pprof_kset starts with, so that the slot's fetch,
  * once a sample, is inline. */
 struct pprof_kset_head {
@@ -138,7 +152,7 @@ static inline __attribute__((always_inline)) void pprof_kset_prefetch(const stru
 {
 	const struct pprof_kset_head *x = (const void *)k;
 
-	__builtin_prefetch(&x->slot[h & x->mask]);
+	__builtin_prefetch(&x->slot[PPROF_KSET_POS(h, x->mask)]);
 }
 
 void pprof_kset_prefetch_rec(const struct pprof_kset *k, uint64_t h, size_t len);
@@ -156,8 +170,9 @@ int pprof_kset_add_any(struct pprof_kset *k, const void *s, size_t len, uint64_t
  * UINT64_MAX (it is left as it was) or the key is not met within
  * PPROF_KSET_PROBES slots of its probe: keys that share a hash far
  * beyond chance (the hash has the process's secret: they cannot be made
- * to), where every add would walk through all of them, so the caller
- * reads the profile another way.  Inline for a key
+ * to), where every add would walk through all of them, or the key has
+ * more bytes than its length word holds (16 MB), so the caller reads
+ * the profile another way.  Inline for a key
  * seen before in the first slot of its probe, of at most WIDE bytes,
  * with two sums (nearly every sample of most profiles): no call, no
  * probe loop. */
@@ -165,14 +180,15 @@ static inline int pprof_kset_add(struct pprof_kset *k, const void *s, size_t len
 				 const uint64_t *v)
 {
 	const struct pprof_kset_head *x = (const void *)k;
-	const uint64_t e = x->slot[h & x->mask];
+	const uint64_t e = x->slot[PPROF_KSET_POS(h, x->mask)];
 	uint64_t *r, d, a, b;
 
-	if (e == 0 || (e ^ h) >> PPROF_KSET_PLACE_BITS || x->nv != 2 || len > PPROF_KSET_WIDE)
+	if (e == 0 || e >> PPROF_KSET_PLACE_BITS != PPROF_KSET_TAG(h) || x->nv != 2 ||
+	    len > PPROF_KSET_WIDE)
 		return pprof_kset_add_any(k, s, len, h, v);
 	r = x->rec + (e & PPROF_KSET_PLACE_MASK) - 1;
 	d = pprof_kset_differ((const unsigned char *)(r + 3), s, len);
-	if (r[2] != len || d)
+	if (r[2] != (len | (h & ~PPROF_KSET_LEN_MASK)) || d)
 		return pprof_kset_add_any(k, s, len, h, v);
 	if (__builtin_add_overflow(r[0], v[0], &a) || __builtin_add_overflow(r[1], v[1], &b))
 		return -1;

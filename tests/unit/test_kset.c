@@ -1,0 +1,152 @@
+/* Unit tests for pprof_kset: 300k distinct keys (of 4 to 140 bytes, so
+ * short, wide and long ones) added one to four times each, in a mixed
+ * order, on one set and on two merged: every key comes back once, in
+ * the order it first came, with its sums; the index grows past the
+ * size where it is made from its slots alone, and 20k keys, looked up
+ * between growths below that size, where it is made from the records.  Keys that differ in their last byte only, or in length
+ * only, stay apart.  Sums that would pass 2^64 are refused. */
+#include "check.h"
+#include "pprof_kset.h"
+#include "hkey.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KEYS 300000
+#define ROOM (PPROF_KSET_WIDE + 160)
+
+/* Key i's bytes into b (room for ROOM, zeros past the key); its length. */
+static size_t key(size_t i, unsigned char *b)
+{
+	size_t len = 4 + (i * 7919) % 137, j;
+	uint64_t x = i * 0x9e3779b97f4a7c15u + 1;
+
+	memset(b, 0, ROOM);
+	for (j = 0; j < len; j++) {
+		x ^= x >> 29;
+		x *= 0xbf58476d1ce4e5b9u;
+		b[j] = (unsigned char)(x >> 56);
+	}
+	/* Its number in its last bytes: every key distinct, keys of one
+	 * length alike up to their end but for the random bytes. */
+	for (j = 0; j < 4; j++)
+		b[len - 1 - j] = (unsigned char)(i >> (8 * j));
+	return len;
+}
+
+/* How many times key i is added: 1 to 4. */
+static unsigned times(size_t i)
+{
+	return 1 + (unsigned)(i % 4);
+}
+
+/* Adds the keys from lo to hi to k, each times(i) over, the repeats
+ * after all the firsts (value i + 1 and 1 each time). */
+static int add_range(struct pprof_kset *k, const uint64_t *mix, size_t lo, size_t hi)
+{
+	unsigned char b[ROOM];
+	size_t i, len;
+	unsigned t;
+	int bad = 0;
+
+	for (t = 0; t < 4; t++)
+		for (i = lo; i < hi; i++) {
+			uint64_t v[2] = { i + 1, 1 };
+
+			if (t >= times(i))
+				continue;
+			len = key(i, b);
+			bad |= pprof_kset_add(k, b, len, pprof_kset_hash(mix, b, len), v) < 0;
+		}
+	return !bad;
+}
+
+/* Whether k holds keys lo..hi in that order with their sums. */
+static int holds(const struct pprof_kset *k, size_t lo, size_t hi)
+{
+	unsigned char b[ROOM];
+	const unsigned char *s;
+	const uint64_t *sums;
+	size_t pos = 0, len, i = lo, want;
+	int ok = 1;
+
+	while (pprof_kset_next(k, &pos, &s, &len, &sums)) {
+		if (i >= hi)
+			return 0;
+		want = key(i, b);
+		ok &= len == want && memcmp(s, b, len) == 0;
+		ok &= sums[0] == (i + 1) * times(i) && sums[1] == times(i);
+		i++;
+	}
+	return ok && i == hi && pprof_kset_count(k) == hi - lo;
+}
+
+int main(void)
+{
+	const uint64_t *mix = hkey_words();
+	struct pprof_kset *a = pprof_kset_new(2), *b = pprof_kset_new(2), *c;
+	unsigned char x[ROOM], y[ROOM];
+	uint64_t v[2] = { 5, 1 }, big[2] = { UINT64_MAX - 10, 1 };
+	size_t i;
+
+	CHECK(add_range(a, mix, 0, KEYS));
+	/* Found often, so the index also goes a quarter full. */
+	pprof_kset_tune(a, 4 * KEYS);
+	CHECK(holds(a, 0, KEYS));
+	/* The same keys on two sets, merged: the first's then the second's. */
+	CHECK(add_range(b, mix, KEYS / 2, KEYS));
+	c = pprof_kset_new(2);
+	CHECK(add_range(c, mix, 0, KEYS / 2));
+	CHECK(pprof_kset_merge(c, b) == 0);
+	CHECK(holds(c, 0, KEYS));
+	pprof_kset_free(c);
+	pprof_kset_free(b);
+	pprof_kset_free(a);
+
+	/* 20k keys, twice: the index grows from the records only (below
+	 * the size where it grows from its slots), and is looked up
+	 * between its growths. */
+	a = pprof_kset_new(2);
+	CHECK(add_range(a, mix, 0, 20000) && add_range(a, mix, 0, 20000));
+	{
+		const unsigned char *s;
+		const uint64_t *sums;
+		size_t pos = 0, len;
+		int ok = 1;
+
+		for (i = 0; pprof_kset_next(a, &pos, &s, &len, &sums); i++)
+			ok &= i < 20000 && sums[0] == 2 * (i + 1) * times(i);
+		CHECK(ok && i == 20000 && pprof_kset_count(a) == 20000);
+	}
+	pprof_kset_free(a);
+
+	/* Alike but for the last byte, or a zero byte more. */
+	a = pprof_kset_new(2);
+	memset(x, 0, sizeof(x));
+	memset(y, 0, sizeof(y));
+	for (i = 0; i < 60; i++)
+		x[i] = y[i] = (unsigned char)(i * 13 + 1);
+	y[59] ^= 1;
+	CHECK(pprof_kset_add(a, x, 60, pprof_kset_hash(mix, x, 60), v) == 0);
+	CHECK(pprof_kset_add(a, y, 60, pprof_kset_hash(mix, y, 60), v) == 0);
+	CHECK(pprof_kset_add(a, x, 61, pprof_kset_hash(mix, x, 61), v) == 0);
+	CHECK(pprof_kset_add(a, x, 60, pprof_kset_hash(mix, x, 60), v) == 0);
+	CHECK(pprof_kset_count(a) == 3);
+	/* A sum past 2^64: refused, the sums left as they were. */
+	CHECK(pprof_kset_add(a, y, 60, pprof_kset_hash(mix, y, 60), big) == 0);
+	CHECK(pprof_kset_add(a, y, 60, pprof_kset_hash(mix, y, 60), big) < 0);
+	{
+		const unsigned char *s;
+		const uint64_t *sums;
+		size_t pos = 0, len;
+		uint64_t got[3][2];
+
+		for (i = 0; i < 3 && pprof_kset_next(a, &pos, &s, &len, &sums); i++)
+			got[i][0] = sums[0], got[i][1] = sums[1];
+		CHECK(i == 3 && got[0][0] == 10 && got[0][1] == 2 && got[2][0] == 5);
+		CHECK(got[1][0] == 5 + (UINT64_MAX - 10) && got[1][1] == 2);
+	}
+	pprof_kset_free(a);
+	return check_done();
+}
