@@ -9,6 +9,7 @@
 #include "pprof_names.h"
 #include "pprof_rank.h"
 #include "blockout.h"
+#include "bytes.h"
 #include "folded.h"
 #include "outfile.h"
 #include "stacksink.h"
@@ -471,8 +472,12 @@ static void put_line(struct out *o, const struct pprof_names *f, const struct sk
 	char *d;
 
 	m = m < k->n ? m : k->n;
-	while (j < m && o->prev->id[j] == k->id[j])
-		j++;
+	/* The frames it shares with the last line, two ids at a time (one
+	 * at a time was a tenth of the writing: sorted stacks share most of
+	 * theirs). */
+	if (m)
+		j = bytes_mismatch((const char *)o->prev->id, m * sizeof(*k->id),
+				   (const char *)k->id, m * sizeof(*k->id)) / sizeof(*k->id);
 	for (at = j; at < k->n; at++)
 		need += f->len[k->id[at]];
 	need += (j ? o->fend[j - 1] : 0) + CHUNK;
