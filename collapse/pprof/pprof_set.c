@@ -512,16 +512,21 @@ static void put_line(struct out *o, const struct pprof_names *f, const struct sk
 
 /* Stacks in a block of the output (a line each, the first spelled out
  * in full), made on a second thread every other block when there are
- * two or more and threads allow.  Few enough that a block of long lines
- * (300 KB of the 100k-stack profile's) stays in the second-level cache
- * until written: 4096 took 9.6 ms to write its 58 MB, 512 7.2. */
+ * two or more blocks of PAR_BLOCK and threads allow.  On one thread, few
+ * enough that a block of long lines (300 KB of the 100k-stack
+ * profile's) stays in the second-level cache until written: 4096 took
+ * 9.6 ms to write its 58 MB, 512 7.2.  On two, each block handed over
+ * costs the threads a wait: 512 took 100.1 ms of wall clock for the
+ * whole run, 4096 96.8. */
 #define BLOCK 512
+#define PAR_BLOCK 4096
 
 /* The sorted stacks, for format_block. */
 struct lines {
 	const struct pprof_set *s;	/* the set */
 	const struct skey *v;		/* its stacks in order */
 	size_t n;			/* how many */
+	size_t block;			/* in a block */
 };
 
 /* Block k of the lines into b (blockout's). */
@@ -529,9 +534,9 @@ static void format_block(void *ctx, size_t k, struct blockbuf *b)
 {
 	const struct lines *l = ctx;
 	struct out o = { b->buf, 0, b->cap, 0, NULL, 0, NULL };
-	size_t i, end = (k + 1) * BLOCK < l->n ? (k + 1) * BLOCK : l->n;
+	size_t i, end = (k + 1) * l->block < l->n ? (k + 1) * l->block : l->n;
 
-	for (i = k * BLOCK; i < end; i++) {
+	for (i = k * l->block; i < end; i++) {
 		if (i + AHEAD < end)
 			prefetch_ids(&l->v[i + AHEAD]);
 		put_line(&o, &l->s->fn, &l->v[i]);
@@ -607,12 +612,12 @@ static int save_lines(FILE *f, void *ctx)
 	struct xbig mem = { NULL, 0, 0 };
 	struct skey *v;
 	size_t n;
-	int rc;
+	int rc, par;
 
 	v = sorted(s, &mem, &n);
-	l.s = s, l.v = v, l.n = n;
-	rc = blockout_write(f, (n + BLOCK - 1) / BLOCK, format_block, &l,
-			    s->threads > 1 && n >= 2 * BLOCK);
+	par = s->threads > 1 && n >= 2 * PAR_BLOCK;
+	l.s = s, l.v = v, l.n = n, l.block = par ? PAR_BLOCK : BLOCK;
+	rc = blockout_write(f, (n + l.block - 1) / l.block, format_block, &l, par);
 	xbig_free(&mem);
 	return rc;
 }
