@@ -13,6 +13,7 @@
 #                           nearly every stack is new (78,812 in sample's)
 #   rep.sample              the same report repeated as it is
 #   big.pprof, few.pprof    generated profiles: 100k and 1k distinct stacks
+#   distinct.pprof          and one of 1.17M: nearly a stack a sample
 #   perf106.txt             tests/data/perf's recordings repeated
 #   perf100.txt             the first 100 MB of a real recording (or the
 #                           test recordings repeated when there is none)
@@ -40,7 +41,7 @@ for f in big.dtrace big.sample rep.sample perf106.txt; do
 	done
 	break
 done
-for f in big.pprof few.pprof perf100.txt; do
+for f in big.pprof few.pprof distinct.pprof perf100.txt; do
 	[ -s "$OUT/$f" ] || { B=$B OUT=$OUT sh bench/pprof.sh > /dev/null; break; }
 done
 if [ ! -s "$OUT/perf100.pb" ]; then
@@ -48,7 +49,8 @@ if [ ! -s "$OUT/perf100.pb" ]; then
 		gzip -dc "$OUT/perf100.pb.gz" > "$OUT/perf100.pb"
 	rm -f "$OUT/perf100.pb.gz"
 fi
-for f in big.dtrace big.sample rep.sample perf106.txt big.pprof few.pprof perf100.txt perf100.pb; do
+for f in big.dtrace big.sample rep.sample perf106.txt big.pprof few.pprof distinct.pprof perf100.txt \
+	perf100.pb; do
 	[ -s "$OUT/$f" ] || { echo "perbyte: $OUT/$f could not be made" >&2; exit 1; }
 done
 
@@ -75,6 +77,7 @@ cpu_ms() {
 	echo "sample-repeated rep.sample $B/stackcollapse-sample"
 	echo "pprof big.pprof $B/stackcollapse-pprof --threads 1"
 	echo "pprof-1k few.pprof $B/stackcollapse-pprof --threads 1"
+	echo "pprof-distinct distinct.pprof $B/stackcollapse-pprof --threads 1"
 	echo "pprof-of-perf-real perf100.pb $B/stackcollapse-pprof --threads 1"
 	if [ -x "$IBIN/inferno-collapse-dtrace" ]; then
 		echo "inferno-dtrace big.dtrace $IBIN/inferno-collapse-dtrace --nthreads 1"
@@ -84,12 +87,13 @@ cpu_ms() {
 	if [ -n "${BEFORE:-}" ]; then
 		echo "before-sample big.sample $BEFORE/stackcollapse-sample"
 		echo "before-pprof big.pprof $BEFORE/stackcollapse-pprof --threads 1"
+		echo "before-pprof-distinct distinct.pprof $BEFORE/stackcollapse-pprof --threads 1"
 		echo "before-perf-real perf100.txt $BEFORE/stackcollapse-perf --threads 1"
 	fi
 } > "$OUT/pb.runs"
 
 cat "$OUT"/big.dtrace "$OUT"/big.sample "$OUT"/rep.sample "$OUT"/big.pprof "$OUT"/few.pprof \
-	"$OUT"/perf100.txt "$OUT"/perf106.txt > /dev/null
+	"$OUT"/distinct.pprof "$OUT"/perf100.txt "$OUT"/perf106.txt > /dev/null
 : > "$OUT/pb.t"
 r=0
 while [ $r -lt "$ROUNDS" ]; do

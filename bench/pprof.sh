@@ -28,6 +28,10 @@ fi
 # The same size with 1,000 distinct stacks: the reading per sample, with
 # little of the building and writing of stacks.
 [ -s "$OUT/few.pprof" ] || python3 tests/tools/pprofgen.py big "$OUT/few.pprof" 100 --stacks 1000
+# And with 2M: nearly every sample a stack of its own (1.17M), the
+# shape of profiles whose writers merge a stack's samples into one (Go,
+# perf_data_converter): the writing of 683 MB of stacks is the most of it.
+[ -s "$OUT/distinct.pprof" ] || python3 tests/tools/pprofgen.py big "$OUT/distinct.pprof" 100 --stacks 2000000
 REAL=${BENCH_REAL_PERF:-/work/bench-data/real/perf.txt}
 if [ ! -s "$OUT/perf100.txt" ]; then
 	if [ -s "$REAL" ]; then
