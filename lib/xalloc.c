@@ -13,6 +13,25 @@
 
 #define BIG_ALIGN ((size_t)2 << 20)	/* x86-64's and arm64's usual huge page */
 
+/* Where a large xbig is a mapping of its own, grown by moving pages. */
+#if defined(__linux__) && defined(MREMAP_MAYMOVE) && defined(MREMAP_FIXED)
+#define XBIG_MAPS 1
+#endif
+
+/* from (or first, when from is 0) doubled until it is at least need;
+ * exits when it would pass SIZE_MAX. */
+static size_t doubled(size_t from, size_t first, size_t need)
+{
+	size_t n = from ? from : first;
+
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			xalloc_fail(SIZE_MAX);
+		n *= 2;
+	}
+	return n;
+}
+
 _Noreturn void xalloc_fail(size_t n)
 {
 	/* program_invocation_short_name (glibc) names the tool without a
@@ -46,7 +65,7 @@ void *xmalloc_big(size_t n)
 #endif
 }
 
-#if defined(__linux__) && defined(MREMAP_MAYMOVE) && defined(MREMAP_FIXED)
+#ifdef XBIG_MAPS
 /* n bytes (a multiple of BIG_ALIGN) of fresh memory at a BIG_ALIGN
  * boundary, or NULL. */
 static void *map_aligned(size_t n)
@@ -171,16 +190,12 @@ void xbig_trim(void)
 
 void xbig_grow(struct xbig *b, size_t n)
 {
-	size_t m = b->n ? b->n : 4096;
+	size_t m;
 
 	if (n <= b->n)
 		return;
-	while (m < n) {
-		if (m > SIZE_MAX / 2)
-			xalloc_fail(SIZE_MAX);
-		m *= 2;
-	}
-#if defined(__linux__) && defined(MREMAP_MAYMOVE) && defined(MREMAP_FIXED)
+	m = doubled(b->n, 4096, n);
+#ifdef XBIG_MAPS
 	if (m >= BIG_ALIGN) {
 		if (map_grow(b, (m + BIG_ALIGN - 1) / BIG_ALIGN * BIG_ALIGN) < 0)
 			xalloc_fail(m);
@@ -191,9 +206,19 @@ void xbig_grow(struct xbig *b, size_t n)
 	b->n = m;
 }
 
+void *xbig_hold(struct xbig *b, size_t n, size_t elem, size_t *cap)
+{
+	if (elem && n > SIZE_MAX / elem)
+		xalloc_fail(SIZE_MAX);
+	xbig_grow(b, n * elem);
+	if (cap)
+		*cap = b->n / elem;
+	return b->p;
+}
+
 void xbig_free(struct xbig *b)
 {
-#if defined(__linux__) && defined(MREMAP_MAYMOVE) && defined(MREMAP_FIXED)
+#ifdef XBIG_MAPS
 	if (b->n >= BIG_ALIGN)
 		keep_spare(b->p, b->n);
 	else
@@ -236,15 +261,11 @@ char *xstrndup(const char *s, size_t len)
 void xgrow(void *p, size_t *cap, size_t need, size_t elem)
 {
 	void **pp = p;
-	size_t n = *cap ? *cap : 16;
+	size_t n;
 
 	if (need <= *cap)
 		return;
-	while (n < need) {
-		if (n > SIZE_MAX / 2)
-			xalloc_fail(SIZE_MAX);
-		n *= 2;
-	}
+	n = doubled(*cap, 16, need);
 	if (elem && n > SIZE_MAX / elem)
 		xalloc_fail(SIZE_MAX);
 	*pp = xrealloc(*pp, n * elem);

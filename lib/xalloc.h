@@ -39,6 +39,11 @@ struct xbig {
  * bytes past its old size are not set. */
 void xbig_grow(struct xbig *b, size_t n);
 
+/* Grows b to hold at least n elements of elem bytes (exits when that
+ * passes SIZE_MAX), as xbig_grow; returns its bytes, and in *cap (when
+ * not NULL) how many elements they hold. */
+void *xbig_hold(struct xbig *b, size_t n, size_t elem, size_t *cap);
+
 /* Frees b's bytes; b is then empty.  A mapping's pages are kept for
  * the next xbig to start (xbig_trim gives them back). */
 void xbig_free(struct xbig *b);

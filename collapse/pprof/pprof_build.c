@@ -210,10 +210,12 @@ static size_t key_ids(struct pprof_build *r, const unsigned char *key, size_t kl
 		}
 		if (key[i - 1] != 0x0a || pb_short_length(key, &i, klen, &end) < 0)
 			return 0;
-		for (end += i; i < end;)
-			if ((n = packed_ids(key, &i, end, r->ids, n), i < end) &&
-			    pb_short_varint(key, &i, end, &r->ids[n++]) < 0)
+		for (end += i; i < end;) {
+			n = packed_ids(key, &i, end, r->ids, n);
+			/* An id packed_ids leaves: read the long way. */
+			if (i < end && pb_short_varint(key, &i, end, &r->ids[n++]) < 0)
 				return 0;
+		}
 	}
 	return n;
 }

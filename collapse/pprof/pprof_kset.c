@@ -2,11 +2,12 @@
  * quarter once large and mostly found: pprof_kset_tune).  A slot is 0
  * (free) or the hash's top bits above the record's place + 1 (in 8-byte
  * words); a record is the nv sums, the key's length (the hash's bits
- * above it, which are all the index uses), then its bytes, padded to 8.  A key of up to WIDE bytes is hashed and compared
- * as WIDE / 2 bytes when it has no more (most: it then touches a line of
- * the record fewer), else as WIDE, those past it masked off (branches on
- * its exact length were mispredicted nearly every sample), so the arena
- * keeps WIDE bytes of room past the last record.  The index, once
+ * above it, which are all the index uses), then its bytes, padded to 8.
+ * A key of up to WIDE bytes is hashed and compared as WIDE / 2 bytes
+ * when it has no more (most: it then touches a line of the record
+ * fewer), else as WIDE, those past it masked off (branches on its exact
+ * length were mispredicted nearly every sample), so the arena keeps
+ * WIDE bytes of room past the last record.  The index, once
  * large, is in blocks asked to be huge pages (table), the records too
  * when they are read more than written (room). */
 #include "pprof_kset.h"
@@ -24,8 +25,7 @@
 #define SLOT_TAG(v) ((v) >> PLACE_BITS)	/* a slot's */
 #define POS(h, mask) PPROF_KSET_POS(h, mask)
 #define LEN_MASK PPROF_KSET_LEN_MASK
-/* The length word of a key of len bytes and hash h. */
-#define LEN_WORD(len, h) ((uint64_t)(len) | ((h) & ~LEN_MASK))
+#define LEN_WORD(len, h) PPROF_KSET_LEN_WORD(len, h)
 
 struct pprof_kset {
 	struct pprof_kset_head ix;	/* the index (first: see the header) */
@@ -124,27 +124,29 @@ static void grow(struct pprof_kset *k)
 	int by_tag = mask >= BY_TAG && mask < ((size_t)1 << PPROF_KSET_TAG_BITS);
 
 	memset(s, 0, (mask + 1) * sizeof(*s));
-	for (i = 0; by_tag && i <= k->ix.mask; i++) {
-		if (!(v = k->ix.slot[i]))
-			continue;
-		for (j = (size_t)SLOT_TAG(v) & mask; s[j]; j = (j + 1) & mask)
-			;
-		s[j] = v;
-	}
-	while (!by_tag && at < k->len) {
-		for (n = 0; n < REPLACE && at < k->len; n++) {
-			w = k->ix.rec[at + k->ix.nv];
-			h[n] = w & ~LEN_MASK;
-			place[n] = at + 1;
-			__builtin_prefetch(&s[POS(h[n], mask)], 1);
-			at += k->ix.nv + 1 + ((w & LEN_MASK) + 7) / 8;
-		}
-		for (i = 0; i < n; i++) {
-			for (j = POS(h[i], mask); s[j]; j = (j + 1) & mask)
+	if (by_tag)
+		for (i = 0; i <= k->ix.mask; i++) {
+			if (!(v = k->ix.slot[i]))
+				continue;
+			for (j = (size_t)SLOT_TAG(v) & mask; s[j]; j = (j + 1) & mask)
 				;
-			s[j] = TAG(h[i]) << PLACE_BITS | place[i];
+			s[j] = v;
 		}
-	}
+	else
+		while (at < k->len) {
+			for (n = 0; n < REPLACE && at < k->len; n++) {
+				w = k->ix.rec[at + k->ix.nv];
+				h[n] = w & ~LEN_MASK;
+				place[n] = at + 1;
+				__builtin_prefetch(&s[POS(h[n], mask)], 1);
+				at += k->ix.nv + 1 + ((w & LEN_MASK) + 7) / 8;
+			}
+			for (i = 0; i < n; i++) {
+				for (j = POS(h[i], mask); s[j]; j = (j + 1) & mask)
+					;
+				s[j] = TAG(h[i]) << PLACE_BITS | place[i];
+			}
+		}
 	free(k->ix.slot);
 	k->ix.slot = s;
 	k->ix.mask = mask;
@@ -160,12 +162,8 @@ static void room(struct pprof_kset *k, size_t need)
 {
 	if (need <= k->cap)
 		return;
-	if (need > SIZE_MAX / sizeof(*k->ix.rec))
-		xalloc_fail(SIZE_MAX);
 	k->arena.huge = k->adds / 2 >= k->n;
-	xbig_grow(&k->arena, need * sizeof(*k->ix.rec));
-	k->ix.rec = k->arena.p;
-	k->cap = k->arena.n / sizeof(*k->ix.rec);
+	k->ix.rec = xbig_hold(&k->arena, need, sizeof(*k->ix.rec), &k->cap);
 }
 
 /* From this many slots on (512 KB, out of the cache), an index a

@@ -123,6 +123,7 @@ static inline uint64_t pprof_kset_hash(const uint64_t *mix, const void *s, size_
  * a table grows, and two merge, without hashing a key again). */
 #define PPROF_KSET_LEN_BITS 24
 #define PPROF_KSET_LEN_MASK (((uint64_t)1 << PPROF_KSET_LEN_BITS) - 1)
+#define PPROF_KSET_LEN_WORD(len, h) ((uint64_t)(len) | ((h) & ~PPROF_KSET_LEN_MASK))
 
 /* The slot where the probe for hash h starts, in an index of mask + 1;
  * the tag a slot keeps of it (its top bits).  The tag holds the bits
@@ -188,7 +189,7 @@ static inline int pprof_kset_add(struct pprof_kset *k, const void *s, size_t len
 		return pprof_kset_add_any(k, s, len, h, v);
 	r = x->rec + (e & PPROF_KSET_PLACE_MASK) - 1;
 	d = pprof_kset_differ((const unsigned char *)(r + 3), s, len);
-	if (r[2] != (len | (h & ~PPROF_KSET_LEN_MASK)) || d)
+	if (r[2] != PPROF_KSET_LEN_WORD(len, h) || d)
 		return pprof_kset_add_any(k, s, len, h, v);
 	if (__builtin_add_overflow(r[0], v[0], &a) || __builtin_add_overflow(r[1], v[1], &b))
 		return -1;

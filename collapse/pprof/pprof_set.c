@@ -100,31 +100,14 @@ uint32_t pprof_set_name(struct pprof_set *s, const char *name, size_t len)
 	return pprof_names_id(&s->fn, name, len);
 }
 
-/* Room for n ids in the pool, n stacks in stk: xbig's (the pool of a
- * million stacks is 100 MB, which realloc copied at each doubling while
- * glibc kept it on its heap), on small pages (filled and read in order). */
-static void pool_room(struct pprof_set *s, size_t n)
-{
-	if (n > SIZE_MAX / sizeof(*s->pool))
-		xalloc_fail(SIZE_MAX);
-	xbig_grow(&s->poolmem, n * sizeof(*s->pool));
-	s->pool = s->poolmem.p;
-	s->poolcap = s->poolmem.n / sizeof(*s->pool);
-}
-
-static void stk_room(struct pprof_set *s, size_t n)
-{
-	if (n > SIZE_MAX / sizeof(*s->stk))
-		xalloc_fail(SIZE_MAX);
-	xbig_grow(&s->stkmem, n * sizeof(*s->stk));
-	s->stk = s->stkmem.p;
-	s->stkcap = s->stkmem.n / sizeof(*s->stk);
-}
-
+/* The pool and the stacks are xbig's (the pool of a million stacks is
+ * 100 MB, which realloc copied at each doubling while glibc kept it on
+ * its heap), on small pages (filled and read in order). */
 uint32_t *pprof_set_grow(struct pprof_set *s, size_t n)
 {
 	if (s->npool + n + PPROF_SET_SLACK > s->poolcap)
-		pool_room(s, s->npool + n + PPROF_SET_SLACK);
+		s->pool = xbig_hold(&s->poolmem, s->npool + n + PPROF_SET_SLACK, sizeof(*s->pool),
+				    &s->poolcap);
 	s->npool += n;
 	return s->pool + s->npool - n;
 }
@@ -132,7 +115,7 @@ uint32_t *pprof_set_grow(struct pprof_set *s, size_t n)
 void pprof_set_end(struct pprof_set *s, uint64_t c)
 {
 	if (s->nstk == s->stkcap)
-		stk_room(s, s->nstk + 1);
+		s->stk = xbig_hold(&s->stkmem, s->nstk + 1, sizeof(*s->stk), &s->stkcap);
 	s->stk[s->nstk].off = s->open;
 	s->stk[s->nstk].n = s->npool - s->open;
 	s->stk[s->nstk++].c = c;
@@ -146,7 +129,8 @@ void pprof_set_take(struct pprof_set *dst, struct pprof_set *src)
 	pprof_set_grow(dst, src->npool);
 	memcpy(dst->pool + at, src->pool, src->npool * sizeof(*src->pool));
 	if (dst->nstk + src->nstk > dst->stkcap)
-		stk_room(dst, dst->nstk + src->nstk);
+		dst->stk = xbig_hold(&dst->stkmem, dst->nstk + src->nstk, sizeof(*dst->stk),
+				     &dst->stkcap);
 	for (i = 0; i < src->nstk; i++) {
 		dst->stk[dst->nstk] = src->stk[i];
 		dst->stk[dst->nstk++].off += at;
@@ -358,9 +342,8 @@ static void sort_all(const struct pprof_set *s, const struct pack *pk, struct sk
 	pthread_t th;
 	size_t i, mid;
 
-	xbig_grow(&rmem, (n + 1) * sizeof(*r));
-	xbig_grow(&tmem, (n + 1) * sizeof(*rt));
-	r = rmem.p, rt = tmem.p;
+	r = xbig_hold(&rmem, n + 1, sizeof(*r), NULL);
+	rt = xbig_hold(&tmem, n + 1, sizeof(*rt), NULL);
 	lo.s = s, lo.pk = pk, lo.q = r, lo.out = out, lo.a = 0, lo.b = n;
 	for (i = 0; i < n; i++) {
 		skey_of(s, pk, i, &k);
@@ -404,8 +387,7 @@ static struct skey *sorted(const struct pprof_set *s, struct xbig *mem, size_t *
 	pk.per = 64 / pk.bits;
 	pk.d = 0;
 	pk.whole = 0;
-	xbig_grow(mem, (s->nstk + 1) * sizeof(*out));
-	out = mem->p;
+	out = xbig_hold(mem, s->nstk + 1, sizeof(*out), NULL);
 	sort_all(s, &pk, out, s->nstk);
 	free((void *)(uintptr_t)pk.rank);
 	for (i = 0; i < s->nstk; i++) {

@@ -108,6 +108,17 @@ int main(void)
 		xbig_trim();
 	}
 #endif
+	/* xbig_hold: room for n elements, and how many there is room for. */
+	{
+		struct xbig h = { NULL, 0, 0 };
+		size_t room = 0;
+		char *p = xbig_hold(&h, 100000, 24, &room);
+
+		CHECK(p == h.p && room >= 100000 && room == h.n / 24);
+		p = xbig_hold(&h, 50, 24, &room);
+		CHECK(p == h.p && room >= 100000);
+		xbig_free(&h);
+	}
 	/* xgrow: the capacity doubles to at least what is asked, the
 	 * elements stay. */
 	for (ok = 1, i = 0; i < 100000; i++) {
