@@ -280,7 +280,7 @@ static const unsigned char *samples_from(struct pprof_prof *p, size_t *cap,
 		 * only once the one before it is read, so the bytes are asked
 		 * for ahead. */
 		if (hook && hook->run)
-			__builtin_prefetch(q + 512);
+			pprof_read_ahead(q);
 		else if (hook)
 			hook->sample(hook->ctx, body, next, lim);
 		q = next;

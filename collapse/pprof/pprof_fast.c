@@ -22,10 +22,9 @@
 /* Value types a sample may have here: more go to pprof_stack_add. */
 #define TYPES 4
 /* How far ahead (in samples) the slots, and the keys in them, are
- * fetched, and the input (in bytes). */
+ * fetched. */
 #define AHEAD 16
 #define AHEAD_KEY 8
-#define PREFETCH 512
 /* A key's slot is fetched ahead at every size; its record, through the
  * probe to the slot of its tag (pprof_kset_prefetch_rec, a call), only
  * once the table is larger than FAR bytes (looked at every FAR_EVERY
@@ -231,9 +230,7 @@ static void lane_sample(struct lane *l, const unsigned char *at, const unsigned 
 
 	if (l->bad)
 		return;
-	/* The input is read once, in order: its bytes are asked for a few
-	 * samples ahead of their parsing. */
-	__builtin_prefetch(end + PREFETCH);
+	pprof_read_ahead(end);
 	if (!parse(l, at, (size_t)(end - at), e)) {
 		l->bad = 1;
 		atomic_store_explicit(l->quit, 1, memory_order_relaxed);
