@@ -367,7 +367,6 @@ static void stop(struct pprof_fast *f)
 	f->pool = NULL;
 }
 
-
 const struct pprof_hook *pprof_fast_hook(struct pprof_fast *f)
 {
 	return &f->hook;

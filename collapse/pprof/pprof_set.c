@@ -336,15 +336,13 @@ static void *sort_range(void *arg)
 static void sort_all(const struct pprof_set *s, const struct pack *pk, struct skey *out, size_t n)
 {
 	struct xbig rmem = { NULL, 0, 0 }, tmem = { NULL, 0, 0 };
-	struct pprof_rkey *r, *rt;
-	struct range lo, hi;
+	struct pprof_rkey *r = xbig_hold(&rmem, n + 1, sizeof(*r), NULL);
+	struct pprof_rkey *rt = xbig_hold(&tmem, n + 1, sizeof(*rt), NULL);
+	struct range lo = { s, pk, r, out, 0, n }, hi;
 	struct skey k;
 	pthread_t th;
 	size_t i, mid;
 
-	r = xbig_hold(&rmem, n + 1, sizeof(*r), NULL);
-	rt = xbig_hold(&tmem, n + 1, sizeof(*rt), NULL);
-	lo.s = s, lo.pk = pk, lo.q = r, lo.out = out, lo.a = 0, lo.b = n;
 	for (i = 0; i < n; i++) {
 		skey_of(s, pk, i, &k);
 		r[i].pre[0] = k.pre[0];
