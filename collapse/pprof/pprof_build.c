@@ -220,26 +220,59 @@ static size_t key_ids(struct pprof_build *r, const unsigned char *key, size_t kl
 	return n;
 }
 
+/* The locations of key into r->locs when it is one packed run of ids
+ * (nearly every key), each looked up as it is decoded, all built and
+ * found by id; their frames' count added to *len, their text's bytes
+ * (and a ';' each) to *slen.  Returns how many, or 0 when the key is
+ * not of that shape or a location is not there yet: key_ids and loc_of
+ * then. */
+static size_t run_locs(struct pprof_build *r, const unsigned char *key, size_t klen, size_t *len,
+		       size_t *slen)
+{
+	size_t i = 1, end, n = 0, m;
+	const struct lrec *e;
+	uint64_t id;
+
+	if (!r->direct || klen < 2 || key[0] != 0x0a || pb_short_length(key, &i, klen, &end) < 0 ||
+	    i + end != klen)
+		return 0;
+	if (klen > r->lcap)
+		xgrow(&r->locs, &r->lcap, klen, sizeof(*r->locs));
+	/* A varint is at least a byte: klen of them at most. */
+	while (i < klen && (m = pb_varint8(key + i, &id)) != 0 && m <= klen - i) {
+		if (id >= r->nrec || !(e = &r->rec[id])->cnt)
+			return 0;
+		r->locs[n++] = e;
+		*len += e->cnt;
+		*slen += e->tlen + 1;
+		i += m;
+	}
+	return i == klen ? n : 0;
+}
+
 /* The stack of key (klen bytes) weighing c into the set, or r->bad:
  * its locations looked up (and its length checked) first, then their
  * frames copied into the set's room. */
 static void key_stack(struct pprof_build *r, const unsigned char *key, size_t klen, uint64_t c)
 {
-	size_t n = key_ids(r, key, klen), slen = 0, len = 0, i, j;
+	size_t slen = 0, len = 0, n = run_locs(r, key, klen, &len, &slen), i, j;
 	const struct lrec *e;
 	uint32_t *d;
 
-	if (!n || n > r->lcap)
-		xgrow(&r->locs, &r->lcap, n + 1, sizeof(*r->locs));
-	for (i = 0; i < n; i++) {
-		if (!(r->locs[i] = loc_of(r, r->ids[i])) ||
-		    (slen += r->locs[i]->tlen + 1) > PPROF_MAX_STACK) {
-			n = 0;
-			break;
-		}
-		len += r->locs[i]->cnt;
-	}
 	if (!n) {
+		n = key_ids(r, key, klen), slen = len = 0;
+		if (!n || n > r->lcap)
+			xgrow(&r->locs, &r->lcap, n + 1, sizeof(*r->locs));
+		for (i = 0; i < n; i++) {
+			if (!(r->locs[i] = loc_of(r, r->ids[i])) ||
+			    (slen += r->locs[i]->tlen + 1) > PPROF_MAX_STACK) {
+				n = 0;
+				break;
+			}
+			len += r->locs[i]->cnt;
+		}
+	}
+	if (!n || slen > PPROF_MAX_STACK) {
 		r->bad = 1;
 		return;
 	}
