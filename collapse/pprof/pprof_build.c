@@ -260,7 +260,8 @@ static void key_stack(struct pprof_build *r, const unsigned char *key, size_t kl
 	uint32_t *d;
 
 	if (!n) {
-		n = key_ids(r, key, klen), slen = len = 0;
+		n = key_ids(r, key, klen);
+		slen = len = 0;
 		if (!n || n > r->lcap)
 			xgrow(&r->locs, &r->lcap, n + 1, sizeof(*r->locs));
 		for (i = 0; i < n; i++) {
