@@ -43,8 +43,6 @@ struct pprof_build {
 	uint32_t *pool;			/* the locations' frames */
 	size_t npool, poolcap;		/* ids used, room */
 	struct fname *fname;		/* each function's frame, by index */
-	uint64_t *ids;			/* a key's locations */
-	size_t idcap;			/* room */
 	const struct lrec **locs;	/* a key's locations' records */
 	size_t lcap;			/* room */
 	char *name;			/* a name being tidied */
@@ -173,81 +171,60 @@ static const struct lrec *loc_of(struct pprof_build *r, uint64_t id)
 	return e;
 }
 
-/* The packed run of ids from s[*i] to s[end] into ids (from n on);
- * returns how many there are then, with *i at the first it could not
- * read (end when all were).  Ids as pb_varint8 reads them (a loop over
- * each one's bytes was mispredicted a quarter of the ids: they are of 2
- * and 3 bytes alike); a longer one, or one that would end past end,
- * stops it.  It reads 8 bytes from each id on: kset keys have room past
- * them. */
-static size_t packed_ids(const unsigned char *s, size_t *i, size_t end, uint64_t *ids, size_t n)
+/* Location id (of the key being made a stack) appended to r->locs
+ * (*n so far, room made), its frames added to *len and its text's
+ * bytes and a ';' to *slen.  Returns 0, or -1 for an id not in the
+ * profile or a stack past PPROF_MAX_STACK.  Inline when the ids are
+ * dense and the location built (nearly every one): no call of loc_of. */
+static inline int add_loc(struct pprof_build *r, uint64_t id, size_t *n, size_t *len, size_t *slen)
 {
-	size_t j = *i, len;
+	const struct lrec *e = r->direct && id < r->nrec && r->rec[id].cnt ? &r->rec[id]
+									   : loc_of(r, id);
 
-	while (j < end && (len = pb_varint8(s + j, &ids[n])) != 0 && len <= end - j) {
-		n++;
-		j += len;
-	}
-	*i = j;
-	return n;
+	if (!e || (*slen += e->tlen + 1) > PPROF_MAX_STACK)
+		return -1;
+	r->locs[(*n)++] = e;
+	*len += e->cnt;
+	return 0;
 }
 
-/* The location ids of key (klen bytes: field 1 entries, packed runs or
- * single varints) into r->ids; returns how many, 0 when they cannot be
- * read. */
-static size_t key_ids(struct pprof_build *r, const unsigned char *key, size_t klen)
+/* The locations of key (klen bytes: field 1 entries, packed runs or
+ * single varints) into r->locs, each looked up as its id is read; their
+ * frames' count in *len, their text's bytes (and a ';' each) in *slen.
+ * Returns how many, 0 when the key cannot be read, names a location not
+ * in the profile or makes a stack past PPROF_MAX_STACK.  Packed ids are
+ * read as pb_varint8 reads them (a loop over each one's bytes was
+ * mispredicted a quarter of the ids: they are of 2 and 3 bytes alike),
+ * a longer one, or one that would end past its run, the long way; that
+ * reads 8 bytes from each id on: kset keys have room past them. */
+static size_t key_locs(struct pprof_build *r, const unsigned char *key, size_t klen, size_t *len,
+		       size_t *slen)
 {
-	size_t i = 0, n = 0, end;
+	size_t i = 0, n = 0, end, m;
+	uint64_t id;
 
+	*len = *slen = 0;
 	/* A varint is at least a byte: klen of them at most. */
-	if (klen > r->idcap)
-		xgrow(&r->ids, &r->idcap, klen, sizeof(*r->ids));
+	if (klen > r->lcap)
+		xgrow(&r->locs, &r->lcap, klen, sizeof(*r->locs));
 	while (i < klen) {
 		if (key[i++] == 0x08) {
-			if (pb_short_varint(key, &i, klen, &r->ids[n++]) < 0)
+			if (pb_short_varint(key, &i, klen, &id) < 0 || add_loc(r, id, &n, len, slen) < 0)
 				return 0;
 			continue;
 		}
 		if (key[i - 1] != 0x0a || pb_short_length(key, &i, klen, &end) < 0)
 			return 0;
 		for (end += i; i < end;) {
-			n = packed_ids(key, &i, end, r->ids, n);
-			/* An id packed_ids leaves: read the long way. */
-			if (i < end && pb_short_varint(key, &i, end, &r->ids[n++]) < 0)
+			if ((m = pb_varint8(key + i, &id)) != 0 && m <= end - i)
+				i += m;
+			else if (pb_short_varint(key, &i, end, &id) < 0)
+				return 0;
+			if (add_loc(r, id, &n, len, slen) < 0)
 				return 0;
 		}
 	}
 	return n;
-}
-
-/* The locations of key into r->locs when it is one packed run of ids
- * (nearly every key), each looked up as it is decoded, all built and
- * found by id; their frames' count added to *len, their text's bytes
- * (and a ';' each) to *slen.  Returns how many, or 0 when the key is
- * not of that shape or a location is not there yet: key_ids and loc_of
- * then. */
-static size_t run_locs(struct pprof_build *r, const unsigned char *key, size_t klen, size_t *len,
-		       size_t *slen)
-{
-	size_t i = 1, end, n = 0, m;
-	const struct lrec *e;
-	uint64_t id;
-
-	if (!r->direct || klen < 2 || key[0] != 0x0a || pb_short_length(key, &i, klen, &end) < 0 ||
-	    i + end != klen)
-		return 0;
-	if (klen > r->lcap)
-		xgrow(&r->locs, &r->lcap, klen, sizeof(*r->locs));
-	/* A varint is at least a byte: klen of them at most. */
-	while (i < klen && (m = pb_varint8(key + i, &id)) != 0 && m <= klen - i) {
-		if (id >= r->nrec || !(e = &r->rec[id])->cnt)
-			return 0;
-		r->locs[n++] = e;
-		*len += e->cnt;
-		*slen += e->tlen + 1;
-		i += m;
-	}
-	return i == klen ? n : 0;
 }
 
 /* The stack of key (klen bytes) weighing c into the set, or r->bad:
@@ -255,25 +232,11 @@ static size_t run_locs(struct pprof_build *r, const unsigned char *key, size_t k
  * frames copied into the set's room. */
 static void key_stack(struct pprof_build *r, const unsigned char *key, size_t klen, uint64_t c)
 {
-	size_t slen = 0, len = 0, n = run_locs(r, key, klen, &len, &slen), i, j;
+	size_t slen, len, n = key_locs(r, key, klen, &len, &slen), j;
 	const struct lrec *e;
 	uint32_t *d;
 
 	if (!n) {
-		n = key_ids(r, key, klen);
-		slen = len = 0;
-		if (!n || n > r->lcap)
-			xgrow(&r->locs, &r->lcap, n + 1, sizeof(*r->locs));
-		for (i = 0; i < n; i++) {
-			if (!(r->locs[i] = loc_of(r, r->ids[i])) ||
-			    (slen += r->locs[i]->tlen + 1) > PPROF_MAX_STACK) {
-				n = 0;
-				break;
-			}
-			len += r->locs[i]->cnt;
-		}
-	}
-	if (!n || slen > PPROF_MAX_STACK) {
 		r->bad = 1;
 		return;
 	}
@@ -400,7 +363,7 @@ static void all_stacks(struct pprof_build *r, const struct pprof_kset *seen, int
 	if (!par || r->lazy || n < HALVES)
 		return (void)key_stacks(r, seen, 0, SIZE_MAX);
 	h.r = *r;
-	h.r.ids = NULL, h.r.idcap = 0, h.r.locs = NULL, h.r.lcap = 0;
+	h.r.locs = NULL, h.r.lcap = 0;
 	h.r.name = NULL, h.r.ncap = 0, h.r.used = 0;
 	h.r.set = pprof_set_new();
 	h.seen = seen;
@@ -415,7 +378,7 @@ static void all_stacks(struct pprof_build *r, const struct pprof_kset *seen, int
 	r->used += h.r.used;
 	pprof_set_take(r->set, h.r.set);
 	pprof_set_free(h.r.set);
-	free(h.r.ids), free(h.r.locs), free(h.r.name);
+	free(h.r.locs), free(h.r.name);
 }
 
 struct pprof_build *pprof_build_new(const struct pprof_prof *p, struct pprof_set *set,
@@ -443,7 +406,7 @@ void pprof_build_free(struct pprof_build *b)
 {
 	if (!b)
 		return;
-	free(b->rec), free(b->pool), free(b->ids), free(b->fname);
+	free(b->rec), free(b->pool), free(b->fname);
 	free(b->locs), free(b->name);
 	free(b);
 }
