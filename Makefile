@@ -52,7 +52,7 @@ COLLAPSE_OBJ := $(COLLAPSE_SRC:%.c=$(B)/%.o)
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 TESTTOOLS  := $(B)/tests/svgframes $(B)/tests/genfolded $(B)/tests/runstat $(B)/tests/genwpa \
-              $(B)/tests/genpv $(B)/tests/genetl
+              $(B)/tests/genpv $(B)/tests/genetl $(B)/tests/memlat
 FUZZ_SRC   := $(wildcard tests/fuzz/fuzz_*.c)
 REPLAY_BIN := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=$(B)/tests/replay_%)
 

@@ -94,6 +94,13 @@ cpu_ms() {
 
 cat "$OUT"/big.dtrace "$OUT"/big.sample "$OUT"/rep.sample "$OUT"/big.pprof "$OUT"/few.pprof \
 	"$OUT"/distinct.pprof "$OUT"/perf100.txt "$OUT"/perf106.txt > /dev/null
+# The memory's answer to loads at random, before and after the rounds:
+# the pprof rows read a table of keys at random, the perf rows text in
+# order, so their ratio moves with it from one machine (or hour) to the
+# next.
+[ -x "$B/tests/memlat" ] || make -s "$B/tests/memlat" B="$B" > /dev/null
+lat() { "$B/tests/memlat" 1 16 2> /dev/null | awk '{ printf "%s%s MB %s ns", (NR > 1 ? ", " : ""), $1, $2 }'; }
+lat0=$(lat)
 : > "$OUT/pb.t"
 r=0
 while [ $r -lt "$ROUNDS" ]; do
@@ -128,6 +135,7 @@ awk '{ n[$1]++; v[$1, n[$1]] = $2; size[$1] = $3; if (!($1 in order)) { order[$1
 			printf "the same profile: perf text %.1f ms, as pprof %.1f ms (%.1fx)\n",
 				ms["perf-real"], ms["pprof-of-perf-real"], ms["perf-real"] / ms["pprof-of-perf-real"]
 	}' "$OUT/pb.t"
+echo "a load at random: $lat0 before the rounds, $(lat) after (tests/tools/memlat)"
 
 # Wall-clock milliseconds of one run (GNU date's nanoseconds).
 wall_ms() {

@@ -9,6 +9,8 @@ OUT=bench/out
 mkdir -p "$OUT"
 FG=$B/flamegraph
 RUN=$B/tests/runstat
+# make bench builds it; perbyte.sh and a run by hand may come first.
+[ -x "$RUN" ] || make -s "$RUN" B="$B" > /dev/null || { echo "bench: cannot build $RUN" >&2; exit 1; }
 LINES=${BENCH_LINES:-1000000}
 DISTINCT=${BENCH_DISTINCT:-90000}
 
