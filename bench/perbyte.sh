@@ -21,9 +21,12 @@
 #                           (flame --to pprof, inflated): the same
 #                           profile in both formats, so the last line
 #                           compares the two collapsers per profile
-# The CPU rows run both collapsers on one thread; a last table gives the
+# The CPU rows run both collapsers on one thread; a second table gives the
 # wall-clock time of the two on their default threads (as many as cores:
-# perf's workers, pprof's sample readers), in turns too.
+# perf's workers, pprof's sample readers), in turns too, and a last one
+# the instructions of flame's rows (callgrind, when valgrind is here):
+# those do not move with the host.  The memory's latency at random
+# (tests/tools/memlat) is printed too: the CPU ratios move with it.
 # INFERNO_BIN: where inferno-collapse-{dtrace,sample} are (else PATH).
 # BEFORE: a build directory of an older flame to run in the same turns.
 B=${B:-build}
@@ -168,4 +171,31 @@ awk '{ n[$1]++; v[$1, n[$1]] = $2; size[$1] = $3 }
 		printf "perf-real %.1f MB %d ms, pprof %.1f MB %d ms: pprof per byte %.2fx the perf collapser\n",
 			size["perf-real"] / 1e6, p, size["pprof"] / 1e6, q, (size["pprof"] / q) / (size["perf-real"] / p)
 	}' "$OUT/pb.w"
+# Instructions, which do not move with the host: each of flame's rows once
+# under callgrind (PERBYTE_INSTR=0 leaves it out; about a minute and a
+# half).  Per byte against the perf collapser's they say how much of a
+# ratio above is work and how much waiting on memory.
+if [ "${PERBYTE_INSTR:-1}" != 0 ] && command -v valgrind > /dev/null 2>&1; then
+	: > "$OUT/pb.i"
+	grep -v -e '^inferno-' -e '^before-' "$OUT/pb.runs" | while read -r name in prog; do
+		# shellcheck disable=SC2086
+		valgrind --tool=callgrind --callgrind-out-file=/dev/null $prog "$OUT/$in" \
+			< /dev/null > /dev/null 2> "$OUT/pb.err" || { echo "perbyte: $prog $OUT/$in failed under valgrind" >&2; continue; }
+		awk -v n="$name" -v size="$(wc -c < "$OUT/$in")" '/I *refs:/ { gsub(",", "", $NF); print n, $NF, size }' \
+			"$OUT/pb.err" >> "$OUT/pb.i"
+	done
+	echo "instructions (callgrind, one run each; the same on any host)"
+	awk '{ ins[$1] = $2; size[$1] = $3; names[++k] = $1 }
+		END {
+			printf "%-24s %8s %12s %10s %12s\n", "program", "MB", "M instr", "instr/B", "x perf-real"
+			for (i = 1; i <= k; i++) {
+				m = names[i]
+				printf "%-24s %8.1f %12.1f %10.2f %12.2f\n", m, size[m] / 1e6, ins[m] / 1e6, ins[m] / size[m],
+					(ins[m] / size[m]) / (ins["perf-real"] / size["perf-real"])
+			}
+		}' "$OUT/pb.i"
+	rm -f "$OUT/pb.i"
+elif [ "${PERBYTE_INSTR:-1}" != 0 ]; then
+	echo "instructions: skipped (valgrind is not installed)"
+fi
 rm -f "$OUT/pb.cpu" "$OUT/pb.err"
