@@ -171,27 +171,29 @@ awk '{ n[$1]++; v[$1, n[$1]] = $2; size[$1] = $3 }
 		printf "perf-real %.1f MB %d ms, pprof %.1f MB %d ms: pprof per byte %.2fx the perf collapser\n",
 			size["perf-real"] / 1e6, p, size["pprof"] / 1e6, q, (size["pprof"] / q) / (size["perf-real"] / p)
 	}' "$OUT/pb.w"
-# Instructions, which do not move with the host: each of flame's rows once
-# under callgrind (PERBYTE_INSTR=0 leaves it out; about a minute and a
-# half).  Per byte against the perf collapser's they say how much of a
-# ratio above is work and how much waiting on memory.
+# Instructions, which do not move with the host: each of flame's rows
+# (BEFORE's too) once under callgrind (PERBYTE_INSTR=0 leaves it out;
+# about a minute and a half).  Per byte against the perf collapser's they
+# say how much of a ratio above is work and how much waiting on memory;
+# before and after a change, what it took off whatever the host did.
 if [ "${PERBYTE_INSTR:-1}" != 0 ] && command -v valgrind > /dev/null 2>&1; then
 	: > "$OUT/pb.i"
-	grep -v -e '^inferno-' -e '^before-' "$OUT/pb.runs" | while read -r name in prog; do
+	grep -v '^inferno-' "$OUT/pb.runs" | while read -r name in prog; do
 		# shellcheck disable=SC2086
 		valgrind --tool=callgrind --callgrind-out-file=/dev/null $prog "$OUT/$in" \
 			< /dev/null > /dev/null 2> "$OUT/pb.err" || { echo "perbyte: $prog $OUT/$in failed under valgrind" >&2; continue; }
 		awk -v n="$name" -v size="$(wc -c < "$OUT/$in")" '/I *refs:/ { gsub(",", "", $NF); print n, $NF, size }' \
 			"$OUT/pb.err" >> "$OUT/pb.i"
 	done
-	echo "instructions (callgrind, one run each; the same on any host)"
+	echo "instructions (callgrind, one run each: the same on any host, within about 0.5% from run to run, as hashes are seeded anew)"
 	awk '{ ins[$1] = $2; size[$1] = $3; names[++k] = $1 }
 		END {
+			p = ("perf-real" in ins) ? ins["perf-real"] / size["perf-real"] : 0
 			printf "%-24s %8s %12s %10s %12s\n", "program", "MB", "M instr", "instr/B", "x perf-real"
 			for (i = 1; i <= k; i++) {
 				m = names[i]
-				printf "%-24s %8.1f %12.1f %10.2f %12.2f\n", m, size[m] / 1e6, ins[m] / 1e6, ins[m] / size[m],
-					(ins[m] / size[m]) / (ins["perf-real"] / size["perf-real"])
+				printf "%-24s %8.1f %12.1f %10.2f %12s\n", m, size[m] / 1e6, ins[m] / 1e6, ins[m] / size[m],
+					p ? sprintf("%.2f", ins[m] / size[m] / p) : "-"
 			}
 		}' "$OUT/pb.i"
 	rm -f "$OUT/pb.i"
