@@ -172,7 +172,8 @@ awk '{ n[$1]++; v[$1, n[$1]] = $2; size[$1] = $3 }
 			size["perf-real"] / 1e6, p, size["pprof"] / 1e6, q, (size["pprof"] / q) / (size["perf-real"] / p)
 	}' "$OUT/pb.w"
 # Instructions, which do not move with the host: each of flame's rows
-# (BEFORE's too) once under callgrind (PERBYTE_INSTR=0 leaves it out;
+# (BEFORE's too) once under callgrind, its hashes seeded the same each
+# time (else counts move by up to 0.5%) (PERBYTE_INSTR=0 leaves it out;
 # about a minute and a half).  Per byte against the perf collapser's they
 # say how much of a ratio above is work and how much waiting on memory;
 # before and after a change, what it took off whatever the host did.
@@ -180,12 +181,12 @@ if [ "${PERBYTE_INSTR:-1}" != 0 ] && command -v valgrind > /dev/null 2>&1; then
 	: > "$OUT/pb.i"
 	grep -v '^inferno-' "$OUT/pb.runs" | while read -r name in prog; do
 		# shellcheck disable=SC2086
-		valgrind --tool=callgrind --callgrind-out-file=/dev/null $prog "$OUT/$in" \
+		FLAME_HASH_SEED=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null $prog "$OUT/$in" \
 			< /dev/null > /dev/null 2> "$OUT/pb.err" || { echo "perbyte: $prog $OUT/$in failed under valgrind" >&2; continue; }
 		awk -v n="$name" -v size="$(wc -c < "$OUT/$in")" '/I *refs:/ { gsub(",", "", $NF); print n, $NF, size }' \
 			"$OUT/pb.err" >> "$OUT/pb.i"
 	done
-	echo "instructions (callgrind, one run each: the same on any host, within about 0.5% from run to run, as hashes are seeded anew)"
+	echo "instructions (callgrind, one run each, hashes seeded alike: the same on any host and in any run)"
 	awk '{ ins[$1] = $2; size[$1] = $3; names[++k] = $1 }
 		END {
 			p = ("perf-real" in ins) ? ins["perf-real"] / size["perf-real"] : 0
