@@ -172,11 +172,12 @@ awk '{ n[$1]++; v[$1, n[$1]] = $2; size[$1] = $3 }
 			size["perf-real"] / 1e6, p, size["pprof"] / 1e6, q, (size["pprof"] / q) / (size["perf-real"] / p)
 	}' "$OUT/pb.w"
 # Instructions, which do not move with the host: each of flame's rows
-# (BEFORE's too) once under callgrind, its hashes seeded the same each
-# time (else counts move by up to 0.5%) (PERBYTE_INSTR=0 leaves it out;
-# about a minute and a half).  Per byte against the perf collapser's they
-# say how much of a ratio above is work and how much waiting on memory;
-# before and after a change, what it took off whatever the host did.
+# (BEFORE's too) once under callgrind, about a minute and a half
+# (PERBYTE_INSTR=0 leaves it out).  Its hashes are seeded the same each
+# time: a drawn seed moved the counts by up to 0.5%.  Per byte against
+# the perf collapser's they say how much of a ratio above is work and how
+# much waiting on memory; before and after a change, what it took off
+# whatever the host did.
 if [ "${PERBYTE_INSTR:-1}" != 0 ] && command -v valgrind > /dev/null 2>&1; then
 	: > "$OUT/pb.i"
 	grep -v '^inferno-' "$OUT/pb.runs" | while read -r name in prog; do
