@@ -106,15 +106,23 @@ static inline uint64_t pprof_kset_differ_words(const unsigned char *a, const uns
 
 #ifdef __SSE2__
 #if PPROF_KSET_WIDE != 128
-#error "pprof_kset_differ reads 128 bytes in eight loads"
+#error "pprof_kset_differ reads 128 bytes in two halves of 64"
 #endif
-/* The 16 bytes at a and b xored, masked by those at m. */
-static inline __m128i pprof_kset_xm(const unsigned char *a, const unsigned char *b,
-				    const unsigned char *m)
+/* The 64 bytes at a and b xored, masked by those at m, and the four
+ * 16-byte pieces ored. */
+static inline __m128i pprof_kset_xm64(const unsigned char *a, const unsigned char *b,
+				      const unsigned char *m)
 {
-	return _mm_and_si128(_mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)a),
-					   _mm_loadu_si128((const __m128i *)(const void *)b)),
-			     _mm_loadu_si128((const __m128i *)(const void *)m));
+	__m128i x[4];
+	int i;
+
+#pragma GCC unroll 4
+	for (i = 0; i < 4; i++)
+		x[i] = _mm_and_si128(
+			_mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(a + 16 * i)),
+				      _mm_loadu_si128((const __m128i *)(const void *)(b + 16 * i))),
+			_mm_loadu_si128((const __m128i *)(const void *)(m + 16 * i)));
+	return _mm_or_si128(_mm_or_si128(x[0], x[1]), _mm_or_si128(x[2], x[3]));
 }
 
 /* pprof_kset_differ_words 16 bytes at a time, with SSE2 (every x86-64
@@ -124,17 +132,10 @@ static inline uint64_t pprof_kset_differ(const unsigned char *a, const unsigned 
 					 size_t len)
 {
 	const unsigned char *m = pprof_kset_ones + PPROF_KSET_WIDE - len;
-	__m128i d = _mm_or_si128(_mm_or_si128(pprof_kset_xm(a, b, m),
-					      pprof_kset_xm(a + 16, b + 16, m + 16)),
-				 _mm_or_si128(pprof_kset_xm(a + 32, b + 32, m + 32),
-					      pprof_kset_xm(a + 48, b + 48, m + 48)));
+	__m128i d = pprof_kset_xm64(a, b, m);
 
 	if (len > PPROF_KSET_WIDE / 2)
-		d = _mm_or_si128(d, _mm_or_si128(_mm_or_si128(pprof_kset_xm(a + 64, b + 64, m + 64),
-							      pprof_kset_xm(a + 80, b + 80, m + 80)),
-						 _mm_or_si128(pprof_kset_xm(a + 96, b + 96, m + 96),
-							      pprof_kset_xm(a + 112, b + 112,
-									    m + 112))));
+		d = _mm_or_si128(d, pprof_kset_xm64(a + 64, b + 64, m + 64));
 	return (uint64_t)(_mm_movemask_epi8(_mm_cmpeq_epi8(d, _mm_setzero_si128())) ^ 0xffff);
 }
 #else
