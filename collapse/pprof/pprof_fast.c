@@ -123,12 +123,42 @@ static int quick(const unsigned char *s, size_t n, struct pend *e, size_t *cnt)
 	return 1;
 }
 
-/* Sample s (n bytes) into e as quick reads it when it has two values
- * (most profiles: pprofgen's, perf's): no loop over the values, no
- * count; else 0, for quick and fields to read it. */
-static int quick2(const unsigned char *s, size_t n, struct pend *e)
+/* The varint at p when it has at most 5 bytes (a value below 2^35:
+ * counts and nanoseconds of most samples), into *v; returns the byte
+ * after it, or NULL when it goes on.  No loop and no bounds check: the
+ * caller has 5 bytes at p.  A loop over the bytes with a check of each
+ * (pb_short_varint) was a fifth of the sample pass's instructions. */
+static inline const unsigned char *value5(const unsigned char *p, uint64_t *v)
+{
+	uint64_t x = p[0];
+
+	if (x < 0x80)
+		return *v = x, p + 1;
+	x = (x & 0x7f) | (uint64_t)p[1] << 7;
+	if (p[1] < 0x80)
+		return *v = x, p + 2;
+	x = (x & 0x3fff) | (uint64_t)p[2] << 14;
+	if (p[2] < 0x80)
+		return *v = x, p + 3;
+	x = (x & 0x1fffff) | (uint64_t)p[3] << 21;
+	if (p[3] < 0x80)
+		return *v = x, p + 4;
+	x = (x & 0xfffffff) | (uint64_t)p[4] << 28;
+	if (p[4] < 0x80)
+		return *v = x, p + 5;
+	return NULL;
+}
+
+/* Sample s (n bytes, the input ending at lim) into e as quick reads it
+ * when it has two values (most profiles: pprofgen's, perf's): no loop
+ * over the values, no count; else 0, for quick and fields to read it.
+ * Values of up to 5 bytes each are read by value5 where the input has
+ * 5 bytes past the sample (a second value that would end past it then
+ * makes this 0), any other the long way. */
+static int quick2(const unsigned char *s, size_t n, const unsigned char *lim, struct pend *e)
 {
 	size_t i = pprof_packed_locs(s, n);
+	const unsigned char *p;
 	uint64_t a, b;
 
 	if (!i)
@@ -136,8 +166,12 @@ static int quick2(const unsigned char *s, size_t n, struct pend *e)
 	e->key = s;
 	e->klen = i;
 	i += 2;
-	if (pb_short_varint(s, &i, n, &a) < 0 || pb_short_varint(s, &i, n, &b) < 0 || i != n ||
-	    (a | b) >> 63)
+	if ((size_t)(lim - s) - n >= 5 && (p = value5(s + i, &a)) != NULL &&
+	    (p = value5(p, &b)) != NULL) {
+		if (p != s + n)
+			return 0;
+	} else if (pb_short_varint(s, &i, n, &a) < 0 || pb_short_varint(s, &i, n, &b) < 0 ||
+		   i != n || (a | b) >> 63)
 		return 0;
 	e->v[0] = a;
 	e->v[1] = b;
@@ -187,11 +221,12 @@ static int fields(const unsigned char *s, size_t n, struct pend *e, size_t *cnt)
 /* Sample s (n bytes) into e (the packed shape looked for first, as
  * pprofgen and writers of more than two values write it, then any),
  * with values as many as the first sample's and none negative; else 0. */
-static int parse(struct lane *l, const unsigned char *s, size_t n, struct pend *e)
+static int parse(struct lane *l, const unsigned char *s, size_t n, const unsigned char *lim,
+		 struct pend *e)
 {
 	size_t cnt;
 
-	if (l->nv == 2 && quick2(s, n, e))
+	if (l->nv == 2 && quick2(s, n, lim, e))
 		return 1;
 	if ((!quick(s, n, e, &cnt) && !fields(s, n, e, &cnt)) || !cnt)
 		return 0;
@@ -231,7 +266,7 @@ static void lane_sample(struct lane *l, const unsigned char *at, const unsigned 
 	if (l->bad)
 		return;
 	pprof_read_ahead(end);
-	if (!parse(l, at, (size_t)(end - at), e)) {
+	if (!parse(l, at, (size_t)(end - at), lim, e)) {
 		l->bad = 1;
 		atomic_store_explicit(l->quit, 1, memory_order_relaxed);
 		return;
