@@ -147,6 +147,19 @@ if have_python; then
 		|| fail "pprof: the same bytes read on 1, 2 or 3 threads" "$_bad"
 	[ "$(wc -l < "$P/want")" -gt 10000 ] && pass "pprof: big2.pb has stacks enough for two threads" \
 		|| fail "pprof: big2.pb has stacks enough for two threads" "$(wc -l < "$P/want")"
+	# The samples' keys hashed by the folds (FLAME_HASH_FOLDS), not by
+	# AES rounds (the default where the processor has them): the same
+	# bytes, on one thread and on two.
+	"$SPP" --threads 1 "$P/big2.pb" > "$P/want" 2> /dev/null
+	_bad=
+	for _n in 1 2; do
+		FLAME_PPROF_JOB=4096 "$SPP" --threads $_n "$P/big2.pb" > "$P/got" 2> /dev/null
+		FLAME_HASH_FOLDS=1 FLAME_PPROF_JOB=4096 "$SPP" --threads $_n "$P/big2.pb" \
+			> "$P/got2" 2> /dev/null
+		cmp -s "$P/want" "$P/got" && cmp -s "$P/want" "$P/got2" || _bad="$_bad --threads $_n"
+	done
+	[ -z "$_bad" ] && pass "pprof: the same bytes with the keys hashed either way" \
+		|| fail "pprof: the same bytes with the keys hashed either way" "$_bad"
 	# By default as many threads as cores, jobs of 2 MB (several here).
 	"$SPP" --threads 1 "$P/big2.pb" "$P/big1.pb" > "$P/want" 2> /dev/null
 	FLAME_PPROF_JOB=262144 "$SPP" "$P/big2.pb" "$P/big1.pb" > "$P/got" 2> /dev/null

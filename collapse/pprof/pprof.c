@@ -204,30 +204,6 @@ static void read_entry(struct pprof_prof *p, struct caps *c, const struct pb *r,
 		skip(p, what[f->num], err);
 }
 
-/* The sample field (tag 0x12) at q: where it ends (its bytes from
- * *body), when its length takes one or two bytes (nearly every sample)
- * and fits before end; else NULL, for pb_next to read (and name what is
- * wrong). */
-static const unsigned char *quick_sample(const unsigned char *q, const unsigned char *end,
-					 const unsigned char **body)
-{
-	size_t n;
-
-	if (end - q < 2)
-		return NULL;
-	n = q[1];
-	if (n < 0x80)
-		q += 2;
-	else {
-		if (end - q < 3 || q[2] >= 0x80)
-			return NULL;
-		n = (n & 0x7f) | (size_t)q[2] << 7;
-		q += 3;
-	}
-	*body = q;
-	return n <= (size_t)(end - q) ? q + n : NULL;
-}
-
 /* Notes the samples in [at, end): the last run grows when it ends where
  * they start. */
 static void note_run(struct pprof_prof *p, size_t *cap, const unsigned char *at,
@@ -275,17 +251,21 @@ static const unsigned char *samples_from(struct pprof_prof *p, size_t *cap,
 	size_t n = 0;
 
 	stop = (size_t)(end - q) > STREAK ? q + STREAK : end;
-	while (q < stop && *q == (F_SAMPLE << 3 | PB_LEN) && (next = quick_sample(q, end, &body))) {
-		/* A hook of runs reads them after: each field's place is known
-		 * only once the one before it is read, so the bytes are asked
-		 * for ahead. */
-		if (hook && hook->run)
-			pprof_read_ahead(q);
-		else if (hook)
-			hook->sample(hook->ctx, body, next, lim);
-		q = next;
-		n++;
-	}
+	if (hook && hook->streak)
+		q = hook->streak(hook->ctx, q, stop, end, lim, &n);
+	else
+		while (q < stop && *q == PPROF_SAMPLE_TAG &&
+		       (next = pprof_quick_sample(q, end, &body))) {
+			/* A hook of runs reads them after: each field's place is
+			 * known only once the one before it is read, so the bytes
+			 * are asked for ahead. */
+			if (hook && hook->run)
+				pprof_read_ahead(q);
+			else if (hook)
+				hook->sample(hook->ctx, body, next, lim);
+			q = next;
+			n++;
+		}
 	if (n && hook && hook->run)
 		hook->run(hook->ctx, p, at, q);
 	if (n) {

@@ -25,6 +25,34 @@ static inline void pprof_read_ahead(const unsigned char *at)
 	__builtin_prefetch(at + 8192, 0, 1);
 }
 
+/* A sample field's tag (field 2, of a length). */
+#define PPROF_SAMPLE_TAG 0x12
+
+/* The sample field (tag 0x12) at q: where it ends (its bytes from
+ * *body), when its length takes one or two bytes (nearly every sample)
+ * and fits before end; else NULL, for pb_next to read (and name what is
+ * wrong). */
+static inline const unsigned char *pprof_quick_sample(const unsigned char *q,
+						      const unsigned char *end,
+						      const unsigned char **body)
+{
+	size_t n;
+
+	if (end - q < 2)
+		return NULL;
+	n = q[1];
+	if (n < 0x80)
+		q += 2;
+	else {
+		if (end - q < 3 || q[2] >= 0x80)
+			return NULL;
+		n = (n & 0x7f) | (size_t)q[2] << 7;
+		q += 3;
+	}
+	*body = q;
+	return n <= (size_t)(end - q) ? q + n : NULL;
+}
+
 struct pprof_span {
 	const unsigned char *p;	/* bytes in the input... */
 	size_t n;		/* ...and how many */
@@ -122,7 +150,16 @@ struct pprof_hook {
 	 * pprof_read's. */
 	void (*run)(void *ctx, const struct pprof_prof *p, const unsigned char *at,
 		    const unsigned char *end);
-	void *ctx;	/* for sample and run */
+	/* When not NULL, told of most samples a streak at a time instead
+	 * of sample (which is told of the others): it steps over the sample
+	 * fields from at that begin before stop (tag PPROF_SAMPLE_TAG, read
+	 * by pprof_quick_sample within end), as far as one of another form,
+	 * and returns where it stopped, their count in *n; lim is where the
+	 * input ends.  No call a sample, and a streak's bytes read once. */
+	const unsigned char *(*streak)(void *ctx, const unsigned char *at,
+				       const unsigned char *stop, const unsigned char *end,
+				       const unsigned char *lim, size_t *n);
+	void *ctx;	/* for sample, run and streak */
 };
 
 /* pprof_read telling hook (NULL: no one) of each sample. */

@@ -11,13 +11,18 @@
 #include "pprof_stack.h"
 #include "pbuf.h"
 #include "tpool.h"
-#include "hkey.h"
 #include "xalloc.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The per-sample path is inline in the loops over samples (GCC, left
+ * to itself, kept parts of it out of line there: a call cost some 40
+ * instructions a sample with its prologue); the rare shapes are not. */
+#define HOT static inline __attribute__((always_inline))
+#define COLD static __attribute__((noinline))
 
 /* Value types a sample may have here: more go to pprof_stack_add. */
 #define TYPES 4
@@ -26,12 +31,13 @@
 #define AHEAD 16
 #define AHEAD_KEY 8
 /* A key's slot is fetched ahead at every size; its record, through the
- * probe to the slot of its tag (pprof_kset_prefetch_rec, a call), only
- * once the table is larger than FAR bytes (looked at every FAR_EVERY
- * samples).  A smaller table stays in the cache, where that call costs
- * more than it saves (a tenth of the run with 1,000 keys); hinting the
- * record of the slot's first probe inline instead made no difference
- * (1,000 keys: 64.8 -> 64.9 ms; 10,000: 29.9 -> 29.8). */
+ * probe to the slot of its tag (pprof_kset_prefetch_rec), only once the
+ * table is larger than FAR bytes (looked at every FAR_EVERY samples).  A
+ * smaller table stays in the cache, where the hint costs more than it
+ * saves (a tenth of the run with 1,000 keys, as a call); hinting the
+ * record of the slot's first probe inline made no difference there
+ * (1,000 keys: 64.8 -> 64.9 ms; 10,000: 29.9 -> 29.8).  For a large
+ * table the first slot is looked at inline, the others by a call. */
 #define FAR ((size_t)1 << 20)
 #define FAR_EVERY 1024
 
@@ -57,7 +63,7 @@ struct pend {
  * thread writes its own at every sample. */
 struct lane {
 	struct pprof_kset *seen;	/* keys met, made at the first sample */
-	const uint64_t *mix;		/* hkey_words(): the keys' hash's secret */
+	const uint64_t *mix;		/* pprof_kset_mix(1): the keys' hash's */
 	size_t nv;			/* values per sample (the first's) */
 	int bad;			/* a sample not taken: of no use */
 	int far;			/* the keys outgrew the cache: fetched ahead */
@@ -109,7 +115,7 @@ static int key_part(const unsigned char *s, size_t at, size_t end, struct pend *
 
 /* Sample s (n bytes) into e's key and values (*cnt) when it is a packed
  * run of locations then a packed run of values ending it; else 0. */
-static int quick(const unsigned char *s, size_t n, struct pend *e, size_t *cnt)
+COLD int quick(const unsigned char *s, size_t n, struct pend *e, size_t *cnt)
 {
 	size_t i = pprof_packed_locs(s, n);
 
@@ -155,7 +161,7 @@ static inline const unsigned char *value5(const unsigned char *p, uint64_t *v)
  * Values of up to 5 bytes each are read by value5 where the input has
  * 5 bytes past the sample (a second value that would end past it then
  * makes this 0), any other the long way. */
-static int quick2(const unsigned char *s, size_t n, const unsigned char *lim, struct pend *e)
+HOT int quick2(const unsigned char *s, size_t n, const unsigned char *lim, struct pend *e)
 {
 	size_t i = pprof_packed_locs(s, n);
 	const unsigned char *p;
@@ -181,7 +187,7 @@ static int quick2(const unsigned char *s, size_t n, const unsigned char *lim, st
 /* Sample s (n bytes) into e's key and values (*cnt) when its fields are
  * locations (field 1) and values (field 2), each packed or not, the
  * locations side by side, and labels (field 3, passed over); else 0. */
-static int fields(const unsigned char *s, size_t n, struct pend *e, size_t *cnt)
+COLD int fields(const unsigned char *s, size_t n, struct pend *e, size_t *cnt)
 {
 	size_t i = 0, at, len = 0;
 	uint64_t x;
@@ -221,8 +227,8 @@ static int fields(const unsigned char *s, size_t n, struct pend *e, size_t *cnt)
 /* Sample s (n bytes) into e (the packed shape looked for first, as
  * pprofgen and writers of more than two values write it, then any),
  * with values as many as the first sample's and none negative; else 0. */
-static int parse(struct lane *l, const unsigned char *s, size_t n, const unsigned char *lim,
-		 struct pend *e)
+HOT int parse(struct lane *l, const unsigned char *s, size_t n, const unsigned char *lim,
+	      struct pend *e)
 {
 	size_t cnt;
 
@@ -238,7 +244,7 @@ static int parse(struct lane *l, const unsigned char *s, size_t n, const unsigne
 }
 
 /* Looks sample e up and adds its values to its key's sums. */
-static void take(struct lane *l, const struct pend *e)
+HOT void take(struct lane *l, const struct pend *e)
 {
 	/* A sum that would wrap (the table's count would too, but whether
 	 * it wrapped to 0 is not followed here), or keys made to share a
@@ -258,8 +264,8 @@ static void drain(struct lane *l)
 
 /* The sample [at, end) (input ending at lim) read ahead into l; the one
  * AHEAD before it looked up. */
-static void lane_sample(struct lane *l, const unsigned char *at, const unsigned char *end,
-			const unsigned char *lim)
+HOT void lane_sample(struct lane *l, const unsigned char *at, const unsigned char *end,
+		     const unsigned char *lim)
 {
 	struct pend *e = &l->ring[l->head % AHEAD];
 
@@ -319,6 +325,25 @@ static void work(void *lane, void *job)
 {
 	lane_run(lane, job);
 	free(job);
+}
+
+/* The hook's streak, on one thread: the sample fields from q on, read
+ * into the caller's lane as they are stepped over. */
+static const unsigned char *on_streak(void *ctx, const unsigned char *q,
+				      const unsigned char *stop, const unsigned char *end,
+				      const unsigned char *lim, size_t *n)
+{
+	struct pprof_fast *f = ctx;
+	const unsigned char *body, *next;
+	size_t k = 0;
+
+	while (q < stop && *q == PPROF_SAMPLE_TAG && (next = pprof_quick_sample(q, end, &body))) {
+		lane_sample(&f->lane[0], body, next, lim);
+		q = next;
+		k++;
+	}
+	*n = k;
+	return q;
 }
 
 /* The hook's sample: into the caller's lane. */
@@ -384,12 +409,13 @@ struct pprof_fast *pprof_fast_new(int threads, size_t job)
 	atomic_init(&f->quit, 0);
 	for (i = 0; i < f->threads; i++) {
 		f->lane[i].quit = &f->quit;
-		f->lane[i].mix = hkey_words();
+		f->lane[i].mix = pprof_kset_mix(1);
 	}
 	f->hook.sample = on_sample;
-	/* On one thread the samples are read as the reader steps over them,
-	 * while their bytes are in the cache: no runs. */
+	/* On one thread the samples are read as the hook steps over them, a
+	 * streak at a time, while their bytes are in the cache: no runs. */
 	f->hook.run = f->threads > 1 ? on_run : NULL;
+	f->hook.streak = f->threads > 1 ? NULL : on_streak;
 	f->hook.ctx = f;
 	return f;
 }

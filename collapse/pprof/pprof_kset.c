@@ -14,6 +14,7 @@
 #include "hkey.h"
 #include "xalloc.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -59,30 +60,61 @@ uint64_t pprof_kset_hash_long(const void *p, size_t len)
 	return hkey(p, len);
 }
 
-void pprof_kset_prefetch_rec(const struct pprof_kset *k, uint64_t h, size_t len)
+#if HKEY_SECRET / 8 < PPROF_KSET_MIX_ROUNDS
+#error "hkey_words() has too few words for pprof_kset_mix"
+#endif
+
+/* pprof_kset_mix's: [0] the folds, [1] the rounds where there are. */
+static uint64_t mixes[2][PPROF_KSET_MIX];
+static pthread_once_t mixed = PTHREAD_ONCE_INIT;
+
+/* Whether the processor has AES rounds, and FLAME_HASH_FOLDS does not
+ * ask for the folds (to compare the two). */
+static int has_rounds(void)
+{
+	const char *env = getenv("FLAME_HASH_FOLDS");
+
+	if (env && *env)
+		return 0;
+#ifdef PPROF_KSET_AES
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("aes") != 0;
+#else
+	return 0;
+#endif
+}
+
+static void make_mixes(void)
+{
+	memcpy(mixes[0], hkey_words(), PPROF_KSET_MIX_ROUNDS * sizeof(mixes[0][0]));
+	memcpy(mixes[1], mixes[0], sizeof(mixes[1]));
+	mixes[1][PPROF_KSET_MIX_ROUNDS] = (uint64_t)has_rounds();
+}
+
+const uint64_t *pprof_kset_mix(int rounds)
+{
+	pthread_once(&mixed, make_mixes);
+	return mixes[rounds != 0];
+}
+
+void pprof_kset_prefetch_probe(const struct pprof_kset *k, uint64_t h, size_t len)
 {
 	size_t j = POS(h, k->ix.mask), probes;
 	uint64_t v;
-	const uint64_t *r;
 
 	/* An effect: without one GCC takes this for a function of none and
-	 * drops its calls in this file (merge's were, unseen). */
+	 * drops its calls (merge's were, unseen). */
 	__asm__ __volatile__("");
-	/* The first slots of its probe, as far as one with its tag. */
-	for (probes = 0; probes < 4 && (v = k->ix.slot[j]) != 0; probes++, j = (j + 1) & k->ix.mask)
+	/* The next slots of its probe, as far as one with its tag. */
+	for (probes = 1; probes < 4; probes++) {
+		j = (j + 1) & k->ix.mask;
+		if (!(v = k->ix.slot[j]))
+			return;
 		if (SLOT_TAG(v) == TAG(h)) {
-			r = k->ix.rec + PLACE(v);
-			/* The sums and length, and the key's words as same()
-			 * reads them. */
-			__builtin_prefetch(r);
-			__builtin_prefetch(r + 8);
-			if (len > PPROF_KSET_WIDE / 2) {
-				__builtin_prefetch(r + 16);
-				__builtin_prefetch(r + k->ix.nv + WORDS);
-			} else
-				__builtin_prefetch(r + k->ix.nv + WORDS / 2);
+			pprof_kset_prefetch_lines(k->ix.rec + PLACE(v), k->ix.nv, len);
 			return;
 		}
+	}
 }
 
 /* A block of n bytes for the index or the records: from 2 MB on, on

@@ -16,6 +16,10 @@
 
 struct pprof_kset;
 
+/* What the per-sample path calls: inline even where the caller is large
+ * (pprof_fast's loop over samples). */
+#define PPROF_KSET_INLINE static inline __attribute__((always_inline))
+
 /* An empty set of keys of nv (>= 1) sums each; free with
  * pprof_kset_free (NULL: does nothing). */
 struct pprof_kset *pprof_kset_new(size_t nv);
@@ -108,6 +112,12 @@ static inline uint64_t pprof_kset_differ_words(const unsigned char *a, const uns
 #if PPROF_KSET_WIDE != 128
 #error "pprof_kset_differ reads 128 bytes in two halves of 64"
 #endif
+/* The 16 bytes at p. */
+static inline __m128i pprof_kset_load(const void *p)
+{
+	return _mm_loadu_si128((const __m128i *)p);
+}
+
 /* The 64 bytes at a and b xored, masked by those at m, and the four
  * 16-byte pieces ored. */
 static inline __m128i pprof_kset_xm64(const unsigned char *a, const unsigned char *b,
@@ -119,9 +129,8 @@ static inline __m128i pprof_kset_xm64(const unsigned char *a, const unsigned cha
 #pragma GCC unroll 4
 	for (i = 0; i < 4; i++)
 		x[i] = _mm_and_si128(
-			_mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(a + 16 * i)),
-				      _mm_loadu_si128((const __m128i *)(const void *)(b + 16 * i))),
-			_mm_loadu_si128((const __m128i *)(const void *)(m + 16 * i)));
+			_mm_xor_si128(pprof_kset_load(a + 16 * i), pprof_kset_load(b + 16 * i)),
+			pprof_kset_load(m + 16 * i));
 	return _mm_or_si128(_mm_or_si128(x[0], x[1]), _mm_or_si128(x[2], x[3]));
 }
 
@@ -142,12 +151,68 @@ static inline uint64_t pprof_kset_differ(const unsigned char *a, const unsigned 
 #define pprof_kset_differ pprof_kset_differ_words
 #endif
 
-/* The hash of the len bytes at s, with mix: hkey_words()' (at least
- * PPROF_KSET_WORDS + 2 of them), which the caller keeps at hand. */
-static inline uint64_t pprof_kset_hash(const uint64_t *mix, const void *s, size_t len)
+#if defined(__x86_64__) && defined(__SSE2__) && defined(__GNUC__)
+#define PPROF_KSET_AES 1
+/* One round of AES on st with round key k (aesenc, written as assembly:
+ * the compiler then needs no -maes, and the caller checks the processor
+ * has it, pprof_kset_aes). */
+static inline __m128i pprof_kset_round(__m128i st, __m128i k)
+{
+#ifdef __AVX__
+	__asm__("vaesenc %2, %1, %0" : "=x"(st) : "x"(st), "x"(k));
+#else
+	__asm__("aesenc %1, %0" : "+x"(st) : "x"(k));
+#endif
+	return st;
+}
+
+/* The hash of len bytes at s (at most WIDE) as pprof_kset_hash's, by
+ * rounds of AES: each 16 bytes (those past len masked off) the round key
+ * of a round on the state, which starts as the secret and the length;
+ * two rounds with secret keys after the last (every bit of the state
+ * then depends on every bit of the key).  A third of the instructions
+ * of the folds. */
+static inline uint64_t pprof_kset_aes_hash(const uint64_t *mix, const unsigned char *s,
+					   size_t len, size_t blocks)
+{
+	const unsigned char *m = pprof_kset_ones + PPROF_KSET_WIDE - len;
+	__m128i st = _mm_xor_si128(pprof_kset_load(mix), _mm_cvtsi64_si128((long long)len));
+	size_t i;
+
+#pragma GCC unroll 8
+	for (i = 0; i < blocks; i++)
+		st = pprof_kset_round(st, _mm_and_si128(pprof_kset_load(s + 16 * i),
+							pprof_kset_load(m + 16 * i)));
+	st = pprof_kset_round(st, pprof_kset_load(mix + 2));
+	st = pprof_kset_round(st, pprof_kset_load(mix + 4));
+	return (uint64_t)_mm_cvtsi128_si64(st);
+}
+#endif
+
+/* The words of pprof_kset_mix: the secret's, then whether the hash is
+ * made of AES rounds. */
+#define PPROF_KSET_MIX_ROUNDS (PPROF_KSET_WORDS + 2)
+#define PPROF_KSET_MIX (PPROF_KSET_MIX_ROUNDS + 1)
+
+/* The words pprof_kset_hash mixes keys with (made once): hkey_words()',
+ * and AES rounds used when rounds is set and the processor has them
+ * (else the folds).  The two hash alike in distribution, not in value:
+ * the keys of one set are hashed with one mix. */
+const uint64_t *pprof_kset_mix(int rounds);
+
+/* The hash of the len bytes at s, with mix (pprof_kset_mix's), which
+ * the caller keeps at hand. */
+PPROF_KSET_INLINE uint64_t pprof_kset_hash(const uint64_t *mix, const void *s, size_t len)
 {
 	if (len > PPROF_KSET_WIDE)
 		return pprof_kset_hash_long(s, len);
+#ifdef PPROF_KSET_AES
+	if (mix[PPROF_KSET_MIX_ROUNDS]) {
+		if (len <= PPROF_KSET_WIDE / 2)
+			return pprof_kset_aes_hash(mix, s, len, PPROF_KSET_WIDE / 32);
+		return pprof_kset_aes_hash(mix, s, len, PPROF_KSET_WIDE / 16);
+	}
+#endif
 	/* Most keys are short: half the folds. */
 	if (len <= PPROF_KSET_WIDE / 2)
 		return pprof_kset_folds(mix, s, len, PPROF_KSET_WORDS / 2);
@@ -197,7 +262,36 @@ static inline __attribute__((always_inline)) void pprof_kset_prefetch(const stru
 	__builtin_prefetch(&x->slot[PPROF_KSET_POS(h, x->mask)]);
 }
 
-void pprof_kset_prefetch_rec(const struct pprof_kset *k, uint64_t h, size_t len);
+/* The record's lines of a key of len bytes at r, hinted. */
+PPROF_KSET_INLINE void pprof_kset_prefetch_lines(const uint64_t *r, size_t nv, size_t len)
+{
+	/* The sums and length, and the key's words as the compare reads
+	 * them. */
+	__builtin_prefetch(r);
+	__builtin_prefetch(r + 8);
+	if (len > PPROF_KSET_WIDE / 2) {
+		__builtin_prefetch(r + 16);
+		__builtin_prefetch(r + nv + PPROF_KSET_WORDS);
+	} else
+		__builtin_prefetch(r + nv + PPROF_KSET_WORDS / 2);
+}
+
+/* pprof_kset_prefetch_rec past the first slot of the probe. */
+void pprof_kset_prefetch_probe(const struct pprof_kset *k, uint64_t h, size_t len);
+
+/* Hints the record of key of hash h (len bytes), found through the
+ * first slots of its probe (fetched by pprof_kset_prefetch some adds
+ * before); inline for the first (nearly every key's). */
+PPROF_KSET_INLINE void pprof_kset_prefetch_rec(const struct pprof_kset *k, uint64_t h, size_t len)
+{
+	const struct pprof_kset_head *x = (const void *)k;
+	const uint64_t e = x->slot[PPROF_KSET_POS(h, x->mask)];
+
+	if (e && e >> PPROF_KSET_PLACE_BITS == PPROF_KSET_TAG(h))
+		pprof_kset_prefetch_lines(x->rec + (e & PPROF_KSET_PLACE_MASK) - 1, x->nv, len);
+	else if (e)
+		pprof_kset_prefetch_probe(k, h, len);
+}
 
 /* Far more than a probe of a table at most half full ever takes (the
  * longest in 2^26 slots is about a hundred). */
@@ -218,8 +312,8 @@ int pprof_kset_add_any(struct pprof_kset *k, const void *s, size_t len, uint64_t
  * seen before in the first slot of its probe, of at most WIDE bytes,
  * with two sums (nearly every sample of most profiles): no call, no
  * probe loop. */
-static inline int pprof_kset_add(struct pprof_kset *k, const void *s, size_t len, uint64_t h,
-				 const uint64_t *v)
+PPROF_KSET_INLINE int pprof_kset_add(struct pprof_kset *k, const void *s, size_t len, uint64_t h,
+				      const uint64_t *v)
 {
 	const struct pprof_kset_head *x = (const void *)k;
 	const uint64_t e = x->slot[PPROF_KSET_POS(h, x->mask)];

@@ -80,14 +80,16 @@ static int same_lines(struct pprof_set *set, const struct strtab *t)
 	return ok;
 }
 
-/* pprof_fast's stacks of type vi, spelled into a table; NULL when it
- * does not take the profile.  Its lines must be those of want (written
- * as the table's are). */
-static struct strtab *fast_stacks(const uint8_t *data, size_t size, int vi,
+/* pprof_fast's stacks of type vi, read on threads (1: as the reader
+ * steps over them, a streak at a time; 2: in runs of 64 bytes handed to
+ * a worker), spelled into a table; NULL when it does not take the
+ * profile.  Its lines must be those of want (written as the table's
+ * are). */
+static struct strtab *fast_stacks(const uint8_t *data, size_t size, int vi, int threads,
 				  const struct strtab *want)
 {
 	unsigned char *buf = xmalloc(size + 1);
-	struct pprof_fast *f = pprof_fast_new(2, 64);
+	struct pprof_fast *f = pprof_fast_new(threads, 64);
 	struct pprof_set *set = pprof_set_new();
 	struct strtab *t = NULL;
 	struct pprof_prof *p;
@@ -134,14 +136,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct strtab *t, *back;
 	char err[300];
 	size_t len;
-	int vi;
+	int vi, i;
 
 	pprof_fmt_sniff((const char *)data, size);
 	for (vi = 0; vi < 3; vi++)
 		strtab_free(stacks(data, size, vi, vi == 1));
-	for (vi = 0; vi < 3; vi += 2) {
+	/* Types 0 and 2, each on one thread and on two. */
+	for (i = 0; i < 4; i++) {
+		vi = i / 2 * 2;
 		t = stacks(data, size, vi, 0);
-		if ((back = fast_stacks(data, size, vi, t)) && !same(t, back))
+		if ((back = fast_stacks(data, size, vi, 1 + i % 2, t)) && !same(t, back))
 			abort();	/* the two readings differ */
 		strtab_free(t);
 		strtab_free(back);

@@ -3,13 +3,15 @@
  * order, on one set and on two merged: every key comes back once, in
  * the order it first came, with its sums; the index grows past the
  * size where it is made from its slots alone, and 20k keys, looked up
- * between growths below that size, where it is made from the records.  Keys that differ in their last byte only, or in length
- * only, stay apart.  Sums that would pass 2^64 are refused.  The compare
- * of 16 bytes at a time tells the same as the one of words, a byte
- * changed inside a key's length or past it. */
+ * between growths below that size, where it is made from the records.
+ * Keys that differ in their last byte only, or in length only, stay
+ * apart.  Sums that would pass 2^64 are refused.  All of it with either
+ * hash, the folds and the AES rounds, each of which spreads keys that
+ * differ in two bytes only as keys drawn at random would be.  The
+ * compare of 16 bytes at a time tells the same as the one of words, a
+ * byte changed inside a key's length or past it. */
 #include "check.h"
 #include "pprof_kset.h"
-#include "hkey.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -106,15 +108,60 @@ static int compare_agrees(void)
 	return bad;
 }
 
-int main(void)
+static int cmp_u64(const void *a, const void *b)
 {
-	const uint64_t *mix = hkey_words();
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Keys alike but for two bytes, taking every value: 65,536 of each
+ * length and place of the two.  Whether their hashes are all distinct,
+ * and their probes' first slots in a table of as many fill as many as
+ * slots drawn at random would (1 - 1/e of them, within 1%: a hash that
+ * passed over a byte, or mixed some bits too little, fills far fewer). */
+static int spread(const uint64_t *mix)
+{
+	static const size_t lens[] = { 2, 9, 40, 64, 65, 100, 128 };
+	static uint64_t h[1 << 16];
+	static unsigned char used[1 << 16];
+	unsigned char b[ROOM];
+	size_t l, at, i, filled, dup;
+	int ok = 1;
+
+	/* The two at the start, the middle and the end of each key (the
+	 * end of one of 64 or 128 bytes is the last that is hashed). */
+	for (l = 0; l < sizeof(lens) / sizeof(lens[0]) * 3; l++) {
+		at = l % 3 == 0 ? 0 : l % 3 == 1 ? lens[l / 3] / 2 - 1 : lens[l / 3] - 2;
+		{
+			memset(used, 0, sizeof(used));
+			for (i = 0; i < sizeof(b); i++)
+				b[i] = (unsigned char)(i * 29 + 7);
+			for (filled = 0, i = 0; i < 1 << 16; i++) {
+				b[at] = (unsigned char)i;
+				b[at + 1] = (unsigned char)(i >> 8);
+				h[i] = pprof_kset_hash(mix, b, lens[l / 3]);
+				filled += !used[PPROF_KSET_POS(h[i], 0xffff)];
+				used[PPROF_KSET_POS(h[i], 0xffff)] = 1;
+			}
+			qsort(h, 1 << 16, sizeof(h[0]), cmp_u64);
+			for (dup = 0, i = 1; i < 1 << 16; i++)
+				dup += h[i] == h[i - 1];
+			ok &= dup == 0 && filled > 41013 && filled < 41841;
+		}
+	}
+	return ok;
+}
+
+/* Everything above with the keys hashed with mix. */
+static void with_mix(const uint64_t *mix)
+{
 	struct pprof_kset *a = pprof_kset_new(2), *b = pprof_kset_new(2), *c;
 	unsigned char x[ROOM], y[ROOM];
 	uint64_t v[2] = { 5, 1 }, big[2] = { UINT64_MAX - 10, 1 };
 	size_t i;
 
-	CHECK(compare_agrees() == 0);
+	CHECK(spread(mix));
 	CHECK(add_range(a, mix, 0, KEYS));
 	/* Found often, so the index also goes a quarter full. */
 	pprof_kset_tune(a, 4 * KEYS);
@@ -173,5 +220,14 @@ int main(void)
 		CHECK(got[1][0] == 5 + (UINT64_MAX - 10) && got[1][1] == 2);
 	}
 	pprof_kset_free(a);
+}
+
+int main(void)
+{
+	CHECK(compare_agrees() == 0);
+	/* The folds, then the AES rounds (the folds again where the
+	 * processor has none). */
+	with_mix(pprof_kset_mix(0));
+	with_mix(pprof_kset_mix(1));
 	return check_done();
 }
