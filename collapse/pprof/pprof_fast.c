@@ -333,12 +333,12 @@ static const unsigned char *on_streak(void *ctx, const unsigned char *q,
 				      const unsigned char *stop, const unsigned char *end,
 				      const unsigned char *lim, size_t *n)
 {
-	struct pprof_fast *f = ctx;
+	struct lane *const l = &((struct pprof_fast *)ctx)->lane[0];
 	const unsigned char *body, *next;
 	size_t k = 0;
 
 	while (q < stop && *q == PPROF_SAMPLE_TAG && (next = pprof_quick_sample(q, end, &body))) {
-		lane_sample(&f->lane[0], body, next, lim);
+		lane_sample(l, body, next, lim);
 		q = next;
 		k++;
 	}

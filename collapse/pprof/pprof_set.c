@@ -214,18 +214,23 @@ static void prefetch_ids(const struct skey *k)
 	__builtin_prefetch(k->id + 16);
 }
 
-/* k's pre: the ranks (+ 1, 0 past its end) of its keys from d on. */
+/* k's pre: the ranks (+ 1, 0 past its end) of its keys from d on.  The
+ * keys it has are packed in a register, then moved up past the room of
+ * those it has not (a check of each against its end, and a store of
+ * pre at each, were three quarters of the instructions). */
 static void pack_pre(const struct pack *pk, struct skey *k, size_t d)
 {
-	size_t j, w;
+	const uint32_t *id = k->id, *rank = pk->rank;
+	size_t n = k->n, per = pk->per, j, end, w;
+	unsigned bits = pk->bits;
+	uint64_t x;
 
-	for (w = 0; w < 2; w++) {
-		k->pre[w] = 0;
-		for (j = d + w * pk->per; j < d + (w + 1) * pk->per; j++) {
-			uint64_t r = j < k->n ? pk->rank[(size_t)k->id[j] * 2 + (j + 1 == k->n)] + (uint64_t)1 : 0;
-
-			k->pre[w] = k->pre[w] << pk->bits | r;
-		}
+	for (w = 0; w < 2; w++, d += per) {
+		end = d + per < n ? d + per : n;
+		for (x = 0, j = d; j < end; j++)
+			x = x << bits | (rank[(size_t)id[j] * 2 + (j + 1 == n)] + (uint64_t)1);
+		/* Less than 64 bits up: per * bits is at most 64. */
+		k->pre[w] = end > d ? x << (bits * (per - (end - d))) : 0;
 	}
 }
 

@@ -75,20 +75,19 @@ static inline void pprof_tidy_name(char *d, const char *s, size_t n)
  * it for every sample. */
 static inline size_t pprof_packed_locs(const unsigned char *s, size_t n)
 {
-	size_t i = 2, len;
+	size_t i, v;
 
 	if (n < 4 || s[0] != 0x0a)
 		return 0;
-	if ((len = s[1]) >= 0x80) {
-		if (s[2] >= 0x80)
-			return 0;
-		len = (len & 0x7f) | (size_t)s[2] << 7;
-		i = 3;
-	}
-	if (len > n - i || n - i - len < 3)
+	if (s[1] < 0x80)
+		i = 2 + (size_t)s[1];
+	else if (s[2] < 0x80)
+		i = 3 + ((size_t)(s[1] & 0x7f) | (size_t)s[2] << 7);
+	else
 		return 0;
-	i += len;
-	if (s[i] != 0x12 || s[i + 1] >= 0x80 || s[i + 1] != n - i - 2)
+	/* The values' tag and one-byte length (v: the rest of the sample,
+	 * at least a byte), the two bytes compared at once. */
+	if (i + 3 > n || (v = n - i - 2) >= 0x80 || (s[i] | (size_t)s[i + 1] << 8) != (0x12 | v << 8))
 		return 0;
 	return i;
 }
