@@ -159,8 +159,9 @@ static inline const unsigned char *value5(const unsigned char *p, uint64_t *v)
  * when it has two values (most profiles: pprofgen's, perf's): no loop
  * over the values, no count; else 0, for quick and fields to read it.
  * Values of up to 5 bytes each are read by value5 where the input has
- * 5 bytes past the sample (a second value that would end past it then
- * makes this 0), any other the long way. */
+ * 5 bytes past the sample, the second only when the first ends inside
+ * it (a second that would end past it then makes this 0), any other the
+ * long way. */
 HOT int quick2(const unsigned char *s, size_t n, const unsigned char *lim, struct pend *e)
 {
 	size_t i = pprof_packed_locs(s, n);
@@ -172,7 +173,7 @@ HOT int quick2(const unsigned char *s, size_t n, const unsigned char *lim, struc
 	e->key = s;
 	e->klen = i;
 	i += 2;
-	if ((size_t)(lim - s) - n >= 5 && (p = value5(s + i, &a)) != NULL &&
+	if ((size_t)(lim - s) - n >= 5 && (p = value5(s + i, &a)) != NULL && p < s + n &&
 	    (p = value5(p, &b)) != NULL) {
 		if (p != s + n)
 			return 0;

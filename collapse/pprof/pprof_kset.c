@@ -83,12 +83,12 @@ static uint64_t mixes[2][PPROF_KSET_MIX];
 static pthread_once_t mixed = PTHREAD_ONCE_INIT;
 
 /* Whether the processor has AES rounds, and FLAME_HASH_FOLDS does not
- * ask for the folds (to compare the two). */
+ * ask for the folds (set and not 0: to compare the two). */
 static int has_rounds(void)
 {
 	const char *env = getenv("FLAME_HASH_FOLDS");
 
-	if (env && *env)
+	if (env && *env && strcmp(env, "0") != 0)
 		return 0;
 #ifdef PPROF_KSET_AES
 	__builtin_cpu_init();

@@ -167,23 +167,29 @@ static inline __m128i pprof_kset_round(__m128i st, __m128i k)
 }
 
 /* The hash of len bytes at s (at most WIDE) as pprof_kset_hash's, by
- * rounds of AES: each 16 bytes (those past len masked off) the round key
- * of a round on the state, which starts as the secret and the length;
- * two rounds with secret keys after the last (every bit of the state
- * then depends on every bit of the key).  A third of the instructions
- * of the folds. */
+ * rounds of AES on a state that starts as the secret and the length:
+ * each 16 bytes (those past len masked off) the round key of one round,
+ * then a round with a secret key; one more of those after the last
+ * (every bit of the state then depends on every bit of the key).
+ * Half the instructions of the folds.  With one round a block, keys
+ * could be made to collide without the secret: a byte's change comes
+ * out of one round as a change of four bytes that depends on one byte
+ * of the state, which 255 tries cover, and the next 16 bytes can undo
+ * it (test_kset's apart); after two it depends on four bytes. */
 static inline uint64_t pprof_kset_aes_hash(const uint64_t *mix, const unsigned char *s,
 					   size_t len, size_t blocks)
 {
 	const unsigned char *m = pprof_kset_ones + PPROF_KSET_WIDE - len;
+	const __m128i k = pprof_kset_load(mix + 2);
 	__m128i st = _mm_xor_si128(pprof_kset_load(mix), _mm_cvtsi64_si128((long long)len));
 	size_t i;
 
 #pragma GCC unroll 8
-	for (i = 0; i < blocks; i++)
+	for (i = 0; i < blocks; i++) {
 		st = pprof_kset_round(st, _mm_and_si128(pprof_kset_load(s + 16 * i),
 							pprof_kset_load(m + 16 * i)));
-	st = pprof_kset_round(st, pprof_kset_load(mix + 2));
+		st = pprof_kset_round(st, k);
+	}
 	st = pprof_kset_round(st, pprof_kset_load(mix + 4));
 	return (uint64_t)_mm_cvtsi128_si64(st);
 }

@@ -25,7 +25,7 @@
 
 static struct strtab *stacks(const uint8_t *data, size_t size, int vi, int labels)
 {
-	unsigned char *buf = xmalloc(size + 1);
+	unsigned char *buf = xmalloc(size);
 	struct strtab *t = strtab_new(sizeof(struct fcount));
 	struct pprof_tally st;
 	struct pprof_prof *p;
@@ -88,7 +88,7 @@ static int same_lines(struct pprof_set *set, const struct strtab *t)
 static struct strtab *fast_stacks(const uint8_t *data, size_t size, int vi, int threads,
 				  const struct strtab *want)
 {
-	unsigned char *buf = xmalloc(size + 1);
+	unsigned char *buf = xmalloc(size);
 	struct pprof_fast *f = pprof_fast_new(threads, 64);
 	struct pprof_set *set = pprof_set_new();
 	struct strtab *t = NULL;
