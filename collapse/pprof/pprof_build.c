@@ -14,11 +14,13 @@
 
 /* A location's frames, once built. */
 struct lrec {
-	uint32_t a;		/* its frames' place in pool; not built:
-				   its index in p->loc + 1 */
+	uint32_t end;		/* where its frames end in pool (they are
+				   copied back from there); not built: its
+				   index in p->loc + 1 */
 	uint32_t cnt;		/* how many (0: not built, or with a 0 no such
 				   location) */
-	uint32_t tlen;		/* their text's bytes (PPROF_MAX_STACK + 1: more) */
+	uint32_t tlen;		/* their text's bytes and a ';' (PPROF_MAX_STACK
+				   + 2: more) */
 };
 
 /* A function's frame, once named. */
@@ -40,11 +42,15 @@ struct pprof_build {
 	int direct;			/* ids run from 1 with few gaps (as
 					   nearly always): rec by id, no search */
 	int lazy;			/* few keys: locations built as met */
-	uint32_t *pool;			/* the locations' frames */
+	uint32_t *pool;			/* the locations' frames, after
+					   PPROF_SET_SLACK zeros */
 	size_t npool, poolcap;		/* ids used, room */
+	size_t maxl;			/* the most frames of a location */
+	size_t maxk;			/* keys longer make stacks of more
+					   frames than PPROF_MAX_STACK */
 	struct fname *fname;		/* each function's frame, by index */
-	const struct lrec **locs;	/* a key's locations' records */
-	size_t lcap;			/* room */
+	uint32_t *stk;			/* a key's frames, built from its end */
+	size_t scap;			/* room */
 	char *name;			/* a name being tidied */
 	size_t ncap;			/* room */
 	uint64_t used, budget;		/* bytes as pprof_stack counts them; its limit */
@@ -117,12 +123,9 @@ static void build_loc(struct pprof_build *r, const struct pprof_loc *l, struct l
 		r->pool[r->npool++] = id;
 		len += n + (r->npool - first > 1);
 	}
-	/* key_stack copies PPROF_SET_SLACK ids from a location's first:
-	 * those past the last location's are there and set. */
-	memset(r->pool + r->npool, 0, PPROF_SET_SLACK * sizeof(*r->pool));
 	e->cnt = (uint32_t)(r->npool - first);
-	e->a = (uint32_t)first;
-	e->tlen = len > PPROF_MAX_STACK ? (uint32_t)PPROF_MAX_STACK + 1 : (uint32_t)len;
+	e->end = (uint32_t)r->npool;
+	e->tlen = len > PPROF_MAX_STACK ? (uint32_t)PPROF_MAX_STACK + 2 : (uint32_t)len + 1;
 	/* Every location is counted, used or not: more than pprof_stack
 	 * counts, so a profile it would stop is not taken here either (a
 	 * lazy one's were counted by loc_len). */
@@ -165,96 +168,118 @@ static const struct lrec *loc_of(struct pprof_build *r, uint64_t id)
 		e = (l = pprof_loc(r->p, id)) ? &r->rec[l - r->p->loc] : NULL;
 	if (e && e->cnt)
 		return e;
-	if (!e || !e->a || r->npool >= UINT32_MAX - 1)
+	if (!e || !e->end || r->npool >= UINT32_MAX - 1)
 		return NULL;
-	build_loc(r, &r->p->loc[e->a - 1], e);
+	build_loc(r, &r->p->loc[e->end - 1], e);
 	return e;
 }
 
-/* Location id (of the key being made a stack) appended to r->locs
- * (*n so far, room made), its frames added to *len and its text's
- * bytes and a ';' to *slen.  Returns 0, or -1 for an id not in the
- * profile or a stack past PPROF_MAX_STACK.  Inline when the ids are
- * dense and the location built (nearly every one): no call of loc_of. */
-static inline int add_loc(struct pprof_build *r, uint64_t id, size_t *n, size_t *len, size_t *slen)
+/* The varint at s, when of at most 4 bytes (ids below 2^28: every
+ * location of a real profile), into *v; returns its length, 0 for a
+ * longer one.  No branch on its length (ids of 2 and 3 bytes alike were
+ * mispredicted), and in 32 bits, its masks immediates (pb_varint8's 64-bit
+ * ones were loaded at every id): it reads 4 bytes, which the caller has. */
+static inline size_t varint4(const unsigned char *s, uint32_t *v)
 {
-	const struct lrec *e = r->direct && id < r->nrec && r->rec[id].cnt ? &r->rec[id]
-									   : loc_of(r, id);
+	uint32_t x, stop;
 
-	if (!e || (*slen += e->tlen + 1) > PPROF_MAX_STACK)
-		return -1;
-	r->locs[(*n)++] = e;
-	*len += e->cnt;
-	return 0;
+	memcpy(&x, s, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap32(x);
+#endif
+	if (!(stop = ~x & 0x80808080u))
+		return 0;
+	/* Its bytes (those up to the first stop bit), their sevens
+	 * gathered a pair of bytes at a time, then the two pairs. */
+	x &= stop ^ (stop - 1);
+	x = (x & 0x007f007fu) | (x & 0x7f007f00u) >> 1;
+	*v = (x & 0x3fffu) | (x & 0x3fff0000u) >> 2;
+	return ((unsigned)__builtin_ctz(stop) >> 3) + 1;
 }
 
-/* The locations of key (klen bytes: field 1 entries, packed runs or
- * single varints) into r->locs, each looked up as its id is read; their
- * frames' count in *len, their text's bytes (and a ';' each) in *slen.
- * Returns how many, 0 when the key cannot be read, names a location not
- * in the profile or makes a stack past PPROF_MAX_STACK.  Packed ids are
- * read as pb_varint8 reads them (a loop over each one's bytes was
- * mispredicted a quarter of the ids: they are of 2 and 3 bytes alike),
- * a longer one, or one that would end past its run, the long way; that
- * reads 8 bytes from each id on: kset keys have room past them. */
-static size_t key_locs(struct pprof_build *r, const unsigned char *key, size_t klen, size_t *len,
-		       size_t *slen)
+/* Room in r->stk for the frames of a key of klen bytes, each location's
+ * copied back from its end: PPROF_SET_SLACK ids before (such a copy
+ * begins up to that far below the room) and after (the room is copied
+ * on in pieces of that many); returns the room's end.  No more frames
+ * than a location has for each byte of the key, nor than a stack of
+ * PPROF_MAX_STACK bytes holds (every frame a byte or a ';'). */
+static uint32_t *stk_room(struct pprof_build *r, size_t klen)
 {
-	size_t i = 0, n = 0, end, m;
-	uint64_t id;
+	size_t n = klen > r->maxk ? PPROF_MAX_STACK + 1 : klen * r->maxl;
 
-	*len = *slen = 0;
-	/* A varint is at least a byte: klen of them at most. */
-	if (klen > r->lcap)
-		xgrow(&r->locs, &r->lcap, klen, sizeof(*r->locs));
-	while (i < klen) {
-		if (key[i++] == 0x08) {
-			if (pb_short_varint(key, &i, klen, &id) < 0 || add_loc(r, id, &n, len, slen) < 0)
-				return 0;
-			continue;
-		}
-		if (key[i - 1] != 0x0a || pb_short_length(key, &i, klen, &end) < 0)
-			return 0;
-		for (end += i; i < end;) {
-			if ((m = pb_varint8(key + i, &id)) != 0 && m <= end - i)
-				i += m;
-			else if (pb_short_varint(key, &i, end, &id) < 0)
-				return 0;
-			if (add_loc(r, id, &n, len, slen) < 0)
-				return 0;
-		}
+	if (n + 2 * PPROF_SET_SLACK > r->scap) {
+		xgrow(&r->stk, &r->scap, n + 2 * PPROF_SET_SLACK, sizeof(*r->stk));
+		memset(r->stk, 0, r->scap * sizeof(*r->stk));
 	}
-	return n;
+	return r->stk + PPROF_SET_SLACK + n;
 }
 
-/* The stack of key (klen bytes) weighing c into the set, or r->bad:
- * its locations looked up (and its length checked) first, then their
- * frames copied into the set's room. */
+/* The stack of key (klen bytes: field 1 entries, packed runs or single
+ * varints) weighing c into the set, or r->bad when the key cannot be
+ * read, names a location not in the profile or makes a stack past
+ * PPROF_MAX_STACK.  One pass: each location is looked up as its id is
+ * read and its frames copied before those of the locations read before
+ * it (a key is leaf first, a stack root first), then the whole stack
+ * into the set.  A single id is read as a packed run of one; packed ids
+ * by varint4, a longer one the long way, one that would end past its
+ * run found when the run is done.  The records, the pool and the sums
+ * are locals: through r, each copy made the compiler reload them.  Reads
+ * 4 bytes from each packed id on: kset keys have room past them. */
 static void key_stack(struct pprof_build *r, const unsigned char *key, size_t klen, uint64_t c)
 {
-	size_t slen, len, n = key_locs(r, key, klen, &len, &slen), j;
-	const struct lrec *e;
-	uint32_t *d;
+	const struct lrec *rec = r->rec, *e;
+	const uint32_t *pool = r->pool;
+	const unsigned char *s, *send;
+	size_t i = 0, j, end, m, nrec = r->direct ? r->nrec : 0, cnt;
+	uint32_t *top = stk_room(r, klen), *d = top, *out, id4;
+	uint64_t tlen = 0, id;
 
-	if (!n) {
-		r->bad = 1;
-		return;
-	}
-	r->used += slen - 1;
-	d = pprof_set_grow(r->set, len);
-	while (n-- > 0) {
-		e = r->locs[n];
-		/* A few frames (nearly always) as one copy of a fixed size,
-		 * into the slack past the room when they are the last: no
-		 * branch on how many. */
-		if (e->cnt <= PPROF_SET_SLACK)
-			memcpy(d, r->pool + e->a, PPROF_SET_SLACK * sizeof(*d));
+	while (i < klen) {
+		if (key[i] == 0x08) {
+			end = ++i;
+			if (pb_short_varint(key, &end, klen, &id) < 0)
+				goto bad;
+		} else if (key[i++] != 0x0a || pb_short_length(key, &i, klen, &end) < 0)
+			goto bad;
 		else
-			for (j = 0; j < e->cnt; j++)
-				d[j] = r->pool[e->a + j];
-		d += e->cnt;
+			end += i;
+		for (s = key + i, send = key + end; s < send;) {
+			if ((m = varint4(s, &id4)) != 0)
+				s += m, id = id4;
+			else if (j = (size_t)(s - key), pb_short_varint(key, &j, end, &id) < 0)
+				goto bad;
+			else
+				s = key + j;
+			if (id < nrec && rec[id].cnt)
+				e = &rec[id];
+			else if ((e = loc_of(r, id)) != NULL)
+				pool = r->pool;
+			if (!e || (tlen += e->tlen) > PPROF_MAX_STACK + 1)
+				goto bad;
+			/* A few frames (nearly always) as one copy of a fixed
+			 * size, the ids below them written over later (or
+			 * below the stack): no branch on how many. */
+			cnt = e->cnt;
+			if (cnt <= PPROF_SET_SLACK)
+				memcpy(d - PPROF_SET_SLACK, pool + e->end - PPROF_SET_SLACK,
+				       PPROF_SET_SLACK * sizeof(*d));
+			else
+				memcpy(d - cnt, pool + e->end - cnt, cnt * sizeof(*d));
+			d -= cnt;
+		}
+		if (s > send)
+			goto bad;
+		i = end;
 	}
-	pprof_set_end(r->set, c);
+	if (!tlen)
+		goto bad;
+	r->used += tlen - 1;
+	out = pprof_set_add(r->set, (size_t)(top - d), c);
+	for (j = 0; j < (size_t)(top - d); j += PPROF_SET_SLACK)
+		memcpy(out + j, d + j, PPROF_SET_SLACK * sizeof(*d));
+	return;
+bad:
+	r->bad = 1;
 }
 
 /* Builds r's location records, by id when the ids are dense, in the
@@ -273,6 +298,11 @@ static int res_init(struct pprof_build *r, const struct pprof_prof *p)
 	if (!r->lazy)
 		pprof_set_reserve(r->set, p->nfn);
 	r->rec = xcalloc(r->nrec + 1, sizeof(*r->rec));
+	/* key_stack copies PPROF_SET_SLACK ids back from a location's
+	 * end: those before the first location's are there and set. */
+	r->pool = xcalloc(PPROF_SET_SLACK + 1, sizeof(*r->pool));
+	r->poolcap = PPROF_SET_SLACK + 1;
+	r->npool = PPROF_SET_SLACK;
 	r->fname = xmalloc((p->nfn + 1) * sizeof(*r->fname));
 	for (i = 0; i < p->nfn; i++)
 		r->fname[i].id = UINT32_MAX;
@@ -287,13 +317,18 @@ static int res_init(struct pprof_build *r, const struct pprof_prof *p)
 		 * affair. */
 		if ((i && p->loc[i].id == p->loc[i - 1].id) || r->npool >= UINT32_MAX - 1)
 			return -1;
+		if (p->loc[i].nlines > r->maxl)
+			r->maxl = p->loc[i].nlines;
 		if (!r->lazy)
 			build_loc(r, &p->loc[i], e);
 		else {
-			e->a = (uint32_t)(i + 1);
+			e->end = (uint32_t)(i + 1);
 			r->used += loc_len(r, &p->loc[i]);
 		}
 	}
+	/* A location of no lines has a frame (pprof_where's). */
+	r->maxl += !r->maxl;
+	r->maxk = PPROF_MAX_STACK / r->maxl;
 	/* pprof_stack's limit on the stacks' bytes (see there). */
 	r->budget = (uint64_t)p->len * 256 + ((uint64_t)64 << 20);
 	return 0;
@@ -363,7 +398,7 @@ static void all_stacks(struct pprof_build *r, const struct pprof_kset *seen, int
 	if (!par || r->lazy || n < HALVES)
 		return (void)key_stacks(r, seen, 0, SIZE_MAX);
 	h.r = *r;
-	h.r.locs = NULL, h.r.lcap = 0;
+	h.r.stk = NULL, h.r.scap = 0;
 	h.r.name = NULL, h.r.ncap = 0, h.r.used = 0;
 	h.r.set = pprof_set_new();
 	h.seen = seen;
@@ -378,7 +413,7 @@ static void all_stacks(struct pprof_build *r, const struct pprof_kset *seen, int
 	r->used += h.r.used;
 	pprof_set_take(r->set, h.r.set);
 	pprof_set_free(h.r.set);
-	free(h.r.locs), free(h.r.name);
+	free(h.r.stk), free(h.r.name);
 }
 
 struct pprof_build *pprof_build_new(const struct pprof_prof *p, struct pprof_set *set,
@@ -407,6 +442,6 @@ void pprof_build_free(struct pprof_build *b)
 	if (!b)
 		return;
 	free(b->rec), free(b->pool), free(b->fname);
-	free(b->locs), free(b->name);
+	free(b->stk), free(b->name);
 	free(b);
 }

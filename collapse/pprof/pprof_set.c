@@ -32,7 +32,6 @@ struct pprof_set {
 	uint32_t *pool;		/* every stack's frames, end to end */
 	size_t npool, poolcap;	/* ids used, room */
 	struct xbig poolmem;	/* pool's bytes */
-	size_t open;		/* where the stack being added begins */
 	struct stk *stk;	/* the stacks */
 	size_t nstk, stkcap;	/* how many, room */
 	struct xbig stkmem;	/* stk's bytes */
@@ -100,10 +99,12 @@ uint32_t pprof_set_name(struct pprof_set *s, const char *name, size_t len)
 	return pprof_names_id(&s->fn, name, len);
 }
 
-/* The pool and the stacks are xbig's (the pool of a million stacks is
- * 100 MB, which realloc copied at each doubling while glibc kept it on
- * its heap), on small pages (filled and read in order). */
-uint32_t *pprof_set_grow(struct pprof_set *s, size_t n)
+/* Room for n more ids at the pool's end (and PPROF_SET_SLACK past
+ * them), counted as used.  The pool and the stacks are xbig's (the pool
+ * of a million stacks is 100 MB, which realloc copied at each doubling
+ * while glibc kept it on its heap), on small pages (filled and read in
+ * order). */
+static uint32_t *pool_add(struct pprof_set *s, size_t n)
 {
 	if (s->npool + n + PPROF_SET_SLACK > s->poolcap)
 		s->pool = xbig_hold(&s->poolmem, s->npool + n + PPROF_SET_SLACK, sizeof(*s->pool),
@@ -112,22 +113,25 @@ uint32_t *pprof_set_grow(struct pprof_set *s, size_t n)
 	return s->pool + s->npool - n;
 }
 
-void pprof_set_end(struct pprof_set *s, uint64_t c)
+uint32_t *pprof_set_add(struct pprof_set *s, size_t n, uint64_t c)
 {
+	uint32_t *d = pool_add(s, n);
+	struct stk *t;
+
 	if (s->nstk == s->stkcap)
 		s->stk = xbig_hold(&s->stkmem, s->nstk + 1, sizeof(*s->stk), &s->stkcap);
-	s->stk[s->nstk].off = s->open;
-	s->stk[s->nstk].n = s->npool - s->open;
-	s->stk[s->nstk++].c = c;
-	s->open = s->npool;
+	t = &s->stk[s->nstk++];
+	t->off = (size_t)(d - s->pool);
+	t->n = n;
+	t->c = c;
+	return d;
 }
 
 void pprof_set_take(struct pprof_set *dst, struct pprof_set *src)
 {
 	size_t i, at = dst->npool;
 
-	pprof_set_grow(dst, src->npool);
-	memcpy(dst->pool + at, src->pool, src->npool * sizeof(*src->pool));
+	memcpy(pool_add(dst, src->npool), src->pool, src->npool * sizeof(*src->pool));
 	if (dst->nstk + src->nstk > dst->stkcap)
 		dst->stk = xbig_hold(&dst->stkmem, dst->nstk + src->nstk, sizeof(*dst->stk),
 				     &dst->stkcap);
@@ -135,8 +139,7 @@ void pprof_set_take(struct pprof_set *dst, struct pprof_set *src)
 		dst->stk[dst->nstk] = src->stk[i];
 		dst->stk[dst->nstk++].off += at;
 	}
-	dst->open = dst->npool;
-	src->npool = src->open = src->nstk = 0;
+	src->npool = src->nstk = 0;
 }
 
 size_t pprof_set_mark(const struct pprof_set *s)
@@ -148,7 +151,7 @@ void pprof_set_undo(struct pprof_set *s, size_t mark)
 {
 	if (mark > s->nstk)
 		return;
-	s->npool = s->open = mark < s->nstk ? s->stk[mark].off : s->open;
+	s->npool = mark < s->nstk ? s->stk[mark].off : s->npool;
 	s->nstk = mark;
 }
 

@@ -28,25 +28,22 @@ void pprof_set_reserve(struct pprof_set *s, size_t n);
  * split there, so ranks of whole names sort the stacks), added when new. */
 uint32_t pprof_set_name(struct pprof_set *s, const char *name, size_t len);
 
-/* Ids that may be written past the room pprof_set_grow gives (what the
+/* Ids that may be written past the room pprof_set_add gives (what the
  * next call's room will be): a copy of a fixed size may overrun. */
 #define PPROF_SET_SLACK 4
 
-/* Room for n more frame ids of the stack being added (root first), to be
- * filled before the next call, and PPROF_SET_SLACK more after it that
- * may be written over. */
-uint32_t *pprof_set_grow(struct pprof_set *s, size_t n);
-
-/* Ends the stack being added (its frames: those grown since the last
- * end), weighing c. */
-void pprof_set_end(struct pprof_set *s, uint64_t c);
+/* Adds a stack of n frames weighing c; returns the room for its frame
+ * ids (root first), to be filled before the next call, and
+ * PPROF_SET_SLACK more after it that may be written over.  One call a
+ * stack, not one to grow and one to end it. */
+uint32_t *pprof_set_add(struct pprof_set *s, size_t n, uint64_t c);
 
 /* Moves every stack of src (of frames named in dst: src's own names are
  * not looked at) to the end of dst, leaving src with none. */
 void pprof_set_take(struct pprof_set *dst, struct pprof_set *src);
 
 /* How many stacks there are; pprof_set_undo(s, mark) forgets those
- * added (and the frames grown) since. */
+ * added (and their frames) since. */
 size_t pprof_set_mark(const struct pprof_set *s);
 void pprof_set_undo(struct pprof_set *s, size_t mark);
 
