@@ -408,18 +408,36 @@ static struct skey *sorted(const struct pprof_set *s, struct xbig *mem, size_t *
 	return out;
 }
 
-/* c in decimal at o (room for 20 digits); returns the end. */
+/* "00" to "99". */
+static const char two_digits[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* c in decimal at o (room for 20 digits); returns the end.  Its digits
+ * counted first (from its bits, then one compare), then written from
+ * the last, two at a time: a weight of 10 digits, as pprof's nanosecond
+ * ones are, took a fifth of the writing a digit at a time and reversed. */
 static char *put_u64(char *o, uint64_t c)
 {
-	char d[24];
-	size_t n = 0;
+	static const uint64_t pow10[20] = {
+		1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
+		10000000000u, 100000000000u, 1000000000000u, 10000000000000u,
+		100000000000000u, 1000000000000000u, 10000000000000000u,
+		100000000000000000u, 1000000000000000000u, 10000000000000000000u
+	};
+	/* 1233 / 4096 is just above log10(2): t is the digits of 2^bits,
+	 * which c has or has one fewer. */
+	unsigned t = (unsigned)(64 - __builtin_clzll(c | 1)) * 1233 >> 12;
+	char *end = o + t + ((c | 1) >= pow10[t]), *d = end;
 
-	do
-		d[n++] = (char)('0' + c % 10);
-	while ((c /= 10) != 0);
-	while (n)
-		*o++ = d[--n];
-	return o;
+	for (; c >= 100; c /= 100)
+		memcpy(d -= 2, two_digits + c % 100 * 2, 2);
+	if (c >= 10)
+		memcpy(d - 2, two_digits + c * 2, 2);
+	else
+		d[-1] = (char)('0' + c);
+	return end;
 }
 
 /* A block of output being formatted: lines in buf; the last line's
@@ -470,7 +488,8 @@ static void put_line(struct out *o, const struct pprof_names *f, const struct sk
 		need += f->len[k->id[at]];
 	need += (j ? o->fend[j - 1] : 0) + CHUNK;
 	room(o, need);
-	xgrow(&o->fend, &o->fcap, k->n, sizeof(*o->fend));
+	if (k->n > o->fcap)
+		xgrow(&o->fend, &o->fcap, k->n, sizeof(*o->fend));
 	d = o->buf + o->len;
 	if (j) {
 		memcpy(d, o->buf + o->last, o->fend[j - 1]);
