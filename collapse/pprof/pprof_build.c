@@ -57,9 +57,38 @@ struct pprof_build {
 	int bad;			/* a key pprof_stack would not take */
 };
 
+/* Whether name (n bytes) may hold a byte pprof_tidy_name changes: one
+ * below 14 (tab, line ends, and some it leaves) or a ';'.  Eight bytes
+ * at a time: names are seldom tidied, and copying each a byte at a time
+ * to tidy it was half the naming. */
+static int may_tidy(const char *s, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+	uint64_t x, y, hit = 0;
+	size_t i = 0;
+
+	if (n < 8) {
+		for (; i < n; i++)
+			hit |= (unsigned char)s[i] < 14 || s[i] == ';' ? highs : 0;
+		return hit != 0;
+	}
+	/* The last 8 bytes read last, over some read before. */
+	for (;; i += 8) {
+		memcpy(&x, s + (i + 8 <= n ? i : n - 8), 8);
+		y = x ^ ones * ';';
+		/* Bytes below 14, bytes that are ';' (zero in y): their
+		 * high bits set (exactly when there is any). */
+		hit |= ((x - ones * 14) & ~x) | ((y - ones) & ~y);
+		if (i + 8 >= n)
+			return (hit & highs) != 0;
+	}
+}
+
 /* The frame of name (n bytes), tidied as pprof_stack tidies it. */
 static uint32_t name_id(struct pprof_build *r, const char *s, size_t n)
 {
+	if (!may_tidy(s, n))
+		return pprof_set_name(r->set, s, n);
 	xgrow(&r->name, &r->ncap, n + 1, 1);
 	pprof_tidy_name(r->name, s, n);
 	return pprof_set_name(r->set, r->name, n);
