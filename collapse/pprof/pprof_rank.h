@@ -23,7 +23,8 @@ struct pprof_rkey {
 void pprof_rkey_sort(struct pprof_rkey *v, struct pprof_rkey *tmp, size_t n);
 
 /* rank[k]: where key k (name k / 2 followed by ';' when k is even, by
- * the end when odd) is among all keys; the caller frees it.  The names
+ * the end when odd) is among all keys, from 1 (0 is left for none: the
+ * ranks are packed as they are); the caller frees it.  The names
  * are sorted once (name_sort); a name's end key sorts where the name
  * does, its ';' key after the names that go on from it with a byte below
  * ';' (they follow it): with names a, a!b and ab, a's end key, then

@@ -38,7 +38,7 @@ struct pprof_set {
 	int threads;		/* above 1: written on two threads */
 };
 
-/* A stack in the sort.  pre holds the ranks (+ 1, 0 past its end) of
+/* A stack in the sort.  pre holds the ranks (from 1, 0 past its end) of
  * its first keys, packed from the top bits down, so most compares need
  * no more than pre. */
 struct skey {
@@ -217,11 +217,13 @@ static void prefetch_ids(const struct skey *k)
 	__builtin_prefetch(k->id + 16);
 }
 
-/* k's pre: the ranks (+ 1, 0 past its end) of its keys from d on.  The
- * keys it has are packed in a register, then moved up past the room of
- * those it has not (a check of each against its end, and a store of
- * pre at each, were three quarters of the instructions). */
-static void pack_pre(const struct pack *pk, struct skey *k, size_t d)
+/* k's pre: the ranks (from 1, 0 past its end) of its keys from d on.
+ * The keys it has are packed in a register, then moved up past the room
+ * of those it has not (a check of each against its end, and a store of
+ * pre at each, were three quarters of the instructions).  Each frame is
+ * packed as its ';' key, the last one's then made its end key: no test
+ * of each frame for being the last. */
+static inline void pack_pre(const struct pack *pk, struct skey *k, size_t d)
 {
 	const uint32_t *id = k->id, *rank = pk->rank;
 	size_t n = k->n, per = pk->per, j, end, w;
@@ -231,7 +233,9 @@ static void pack_pre(const struct pack *pk, struct skey *k, size_t d)
 	for (w = 0; w < 2; w++, d += per) {
 		end = d + per < n ? d + per : n;
 		for (x = 0, j = d; j < end; j++)
-			x = x << bits | (rank[(size_t)id[j] * 2 + (j + 1 == n)] + (uint64_t)1);
+			x = x << bits | rank[(size_t)id[j] * 2];
+		if (end == n && end > d)
+			x ^= rank[(size_t)id[n - 1] * 2] ^ rank[(size_t)id[n - 1] * 2 + 1];
 		/* Less than 64 bits up: per * bits is at most 64. */
 		k->pre[w] = end > d ? x << (bits * (per - (end - d))) : 0;
 	}
