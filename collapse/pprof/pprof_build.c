@@ -1,5 +1,5 @@
-/* pprof_build: a location's frames are ids in a pool, copied into the
- * set for each key that names it; its record is found by id when the ids
+/* pprof_build: a location's frames are ids in its record (a few) or in
+ * a pool (more), copied into the set for each key that names it; its record is found by id when the ids
  * are dense (nearly always), else through pprof_loc. */
 #include "pprof_build.h"
 #include "pprof_kset.h"
@@ -12,15 +12,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Frames a location's record holds: one 16-byte copy, with no pool to
+ * look in (one line of cache, not two, for each location of a key). */
+#define LREC_FRAMES 4
+
 /* A location's frames, once built. */
 struct lrec {
-	uint32_t end;		/* where its frames end in pool (they are
-				   copied back from there); not built: its
-				   index in p->loc + 1 */
-	uint32_t cnt;		/* how many (0: not built, or with a 0 no such
-				   location) */
+	uint32_t cnt;		/* how many (0: not built, or with f[0] 0 no
+				   such location) */
 	uint32_t tlen;		/* their text's bytes and a ';' (PPROF_MAX_STACK
 				   + 2: more) */
+	uint32_t f[LREC_FRAMES];	/* up to LREC_FRAMES of them, root first,
+					   the last in the last; more: f[0] is
+					   their place in pool; not built: f[0]
+					   is its index in p->loc + 1 */
 };
 
 /* A function's frame, once named. */
@@ -42,8 +47,8 @@ struct pprof_build {
 	int direct;			/* ids run from 1 with few gaps (as
 					   nearly always): rec by id, no search */
 	int lazy;			/* few keys: locations built as met */
-	uint32_t *pool;			/* the locations' frames, after
-					   PPROF_SET_SLACK zeros */
+	uint32_t *pool;			/* the frames of the locations of more
+					   than LREC_FRAMES */
 	size_t npool, poolcap;		/* ids used, room */
 	size_t maxl;			/* the most frames of a location */
 	size_t maxk;			/* keys longer make stacks of more
@@ -146,14 +151,20 @@ static void build_loc(struct pprof_build *r, const struct pprof_loc *l, struct l
 			id = where_id(r, l, &n);
 		else
 			id = func_id(r, fn, &n);
-		if (r->npool + PPROF_SET_SLACK >= r->poolcap)
-			xgrow(&r->pool, &r->poolcap, r->npool + 1 + PPROF_SET_SLACK,
-			      sizeof(*r->pool));
+		if (r->npool == r->poolcap)
+			xgrow(&r->pool, &r->poolcap, r->npool + 1, sizeof(*r->pool));
 		r->pool[r->npool++] = id;
 		len += n + (r->npool - first > 1);
 	}
 	e->cnt = (uint32_t)(r->npool - first);
-	e->end = (uint32_t)r->npool;
+	/* A few: into the record, the last frame last, the pool's room
+	 * given back. */
+	if (e->cnt <= LREC_FRAMES) {
+		for (i = 0; i < e->cnt; i++)
+			e->f[LREC_FRAMES - e->cnt + i] = r->pool[first + i];
+		r->npool = first;
+	} else
+		e->f[0] = (uint32_t)first;
 	e->tlen = len > PPROF_MAX_STACK ? (uint32_t)PPROF_MAX_STACK + 2 : (uint32_t)len + 1;
 	/* Every location is counted, used or not: more than pprof_stack
 	 * counts, so a profile it would stop is not taken here either (a
@@ -197,9 +208,9 @@ static const struct lrec *loc_of(struct pprof_build *r, uint64_t id)
 		e = (l = pprof_loc(r->p, id)) ? &r->rec[l - r->p->loc] : NULL;
 	if (e && e->cnt)
 		return e;
-	if (!e || !e->end || r->npool >= UINT32_MAX - 1)
+	if (!e || !e->f[0] || r->npool >= UINT32_MAX - 1)
 		return NULL;
-	build_loc(r, &r->p->loc[e->end - 1], e);
+	build_loc(r, &r->p->loc[e->f[0] - 1], e);
 	return e;
 }
 
@@ -227,20 +238,20 @@ static inline size_t varint4(const unsigned char *s, uint32_t *v)
 }
 
 /* Room in r->stk for the frames of a key of klen bytes, each location's
- * copied back from its end: PPROF_SET_SLACK ids before (such a copy
- * begins up to that far below the room) and after (the room is copied
- * on in pieces of that many); returns the room's end.  No more frames
- * than a location has for each byte of the key, nor than a stack of
- * PPROF_MAX_STACK bytes holds (every frame a byte or a ';'). */
+ * copied back from its end: LREC_FRAMES ids before (such a copy begins
+ * up to that far below the room) and PPROF_SET_SLACK after (the room is
+ * copied on in pieces of that many); returns the room's end.  No more
+ * frames than a location has for each byte of the key, nor than a stack
+ * of PPROF_MAX_STACK bytes holds (every frame a byte or a ';'). */
 static uint32_t *stk_room(struct pprof_build *r, size_t klen)
 {
 	size_t n = klen > r->maxk ? PPROF_MAX_STACK + 1 : klen * r->maxl;
 
-	if (n + 2 * PPROF_SET_SLACK > r->scap) {
-		xgrow(&r->stk, &r->scap, n + 2 * PPROF_SET_SLACK, sizeof(*r->stk));
+	if (LREC_FRAMES + n + PPROF_SET_SLACK > r->scap) {
+		xgrow(&r->stk, &r->scap, LREC_FRAMES + n + PPROF_SET_SLACK, sizeof(*r->stk));
 		memset(r->stk, 0, r->scap * sizeof(*r->stk));
 	}
-	return r->stk + PPROF_SET_SLACK + n;
+	return r->stk + LREC_FRAMES + n;
 }
 
 /* The stack of key (klen bytes: field 1 entries, packed runs or single
@@ -257,55 +268,57 @@ static uint32_t *stk_room(struct pprof_build *r, size_t klen)
 static void key_stack(struct pprof_build *r, const unsigned char *key, size_t klen, uint64_t c)
 {
 	const struct lrec *rec = r->rec, *e;
-	const uint32_t *pool = r->pool;
-	const unsigned char *s, *send;
-	size_t i = 0, j, end, m, nrec = r->direct ? r->nrec : 0, cnt;
+	const unsigned char *s = key, *send;
+	size_t i, m, nrec = r->direct ? r->nrec : 0, cnt;
 	uint32_t *top = stk_room(r, klen), *d = top, *out, id4;
 	uint64_t tlen = 0, id;
 
-	while (i < klen) {
+	for (; s < key + klen; s = send) {
+		i = (size_t)(s - key);
 		if (key[i] == 0x08) {
-			end = ++i;
-			if (pb_short_varint(key, &end, klen, &id) < 0)
+			m = ++i;
+			if (pb_short_varint(key, &m, klen, &id) < 0)
 				goto bad;
-		} else if (key[i++] != 0x0a || pb_short_length(key, &i, klen, &end) < 0)
+		} else if (key[i++] != 0x0a || pb_short_length(key, &i, klen, &m) < 0)
 			goto bad;
 		else
-			end += i;
-		for (s = key + i, send = key + end; s < send;) {
+			m += i;
+		for (s = key + i, send = key + m; s < send;) {
 			if ((m = varint4(s, &id4)) != 0)
 				s += m, id = id4;
-			else if (j = (size_t)(s - key), pb_short_varint(key, &j, end, &id) < 0)
+			else if (m = 0, pb_short_varint(s, &m, (size_t)(send - s), &id) < 0)
 				goto bad;
 			else
-				s = key + j;
-			if (id < nrec && rec[id].cnt)
+				s += m;
+			/* A location built, of a few frames (nearly always):
+			 * they are one copy of a fixed size from its record,
+			 * the ids below them written over later (or below
+			 * the stack), with no branch on how many. */
+			if (id < nrec && (cnt = rec[id].cnt) - 1 < LREC_FRAMES) {
 				e = &rec[id];
-			else if ((e = loc_of(r, id)) != NULL)
-				pool = r->pool;
-			if (!e || (tlen += e->tlen) > PPROF_MAX_STACK + 1)
+				if ((tlen += e->tlen) > PPROF_MAX_STACK + 1)
+					goto bad;
+				memcpy(d - LREC_FRAMES, e->f, sizeof(e->f));
+				d -= cnt;
+				continue;
+			}
+			if (!(e = loc_of(r, id)) || (tlen += e->tlen) > PPROF_MAX_STACK + 1)
 				goto bad;
-			/* A few frames (nearly always) as one copy of a fixed
-			 * size, the ids below them written over later (or
-			 * below the stack): no branch on how many. */
-			cnt = e->cnt;
-			if (cnt <= PPROF_SET_SLACK)
-				memcpy(d - PPROF_SET_SLACK, pool + e->end - PPROF_SET_SLACK,
-				       PPROF_SET_SLACK * sizeof(*d));
+			d -= e->cnt;
+			if (e->cnt <= LREC_FRAMES)
+				memcpy(d, e->f + LREC_FRAMES - e->cnt, e->cnt * sizeof(*d));
 			else
-				memcpy(d - cnt, pool + e->end - cnt, cnt * sizeof(*d));
-			d -= cnt;
+				memcpy(d, r->pool + e->f[0], e->cnt * sizeof(*d));
 		}
 		if (s > send)
 			goto bad;
-		i = end;
 	}
 	if (!tlen)
 		goto bad;
 	r->used += tlen - 1;
 	out = pprof_set_add(r->set, (size_t)(top - d), c);
-	for (j = 0; j < (size_t)(top - d); j += PPROF_SET_SLACK)
-		memcpy(out + j, d + j, PPROF_SET_SLACK * sizeof(*d));
+	for (i = 0; i < (size_t)(top - d); i += PPROF_SET_SLACK)
+		memcpy(out + i, d + i, PPROF_SET_SLACK * sizeof(*d));
 	return;
 bad:
 	r->bad = 1;
@@ -327,11 +340,6 @@ static int res_init(struct pprof_build *r, const struct pprof_prof *p)
 	if (!r->lazy)
 		pprof_set_reserve(r->set, p->nfn);
 	r->rec = xcalloc(r->nrec + 1, sizeof(*r->rec));
-	/* key_stack copies PPROF_SET_SLACK ids back from a location's
-	 * end: those before the first location's are there and set. */
-	r->pool = xcalloc(PPROF_SET_SLACK + 1, sizeof(*r->pool));
-	r->poolcap = PPROF_SET_SLACK + 1;
-	r->npool = PPROF_SET_SLACK;
 	r->fname = xmalloc((p->nfn + 1) * sizeof(*r->fname));
 	for (i = 0; i < p->nfn; i++)
 		r->fname[i].id = UINT32_MAX;
@@ -351,7 +359,7 @@ static int res_init(struct pprof_build *r, const struct pprof_prof *p)
 		if (!r->lazy)
 			build_loc(r, &p->loc[i], e);
 		else {
-			e->end = (uint32_t)(i + 1);
+			e->f[0] = (uint32_t)(i + 1);
 			r->used += loc_len(r, &p->loc[i]);
 		}
 	}
