@@ -9,7 +9,6 @@
 #include "pprof_names.h"
 #include "pprof_rank.h"
 #include "blockout.h"
-#include "bytes.h"
 #include "folded.h"
 #include "outfile.h"
 #include "stacksink.h"
@@ -405,8 +404,8 @@ static struct skey *sorted(const struct pprof_set *s, struct xbig *mem, size_t *
 		    out[k - 1].pre[1] == out[i].pre[1] &&
 		    memcmp(out[k - 1].id, out[i].id, out[i].n * sizeof(*out[i].id)) == 0)
 			out[k - 1].c += out[i].c;
-		else
-			out[k++] = out[i];
+		else if (k++ != i)
+			out[k - 1] = out[i];
 	}
 	*n = k;
 	return out;
@@ -418,10 +417,22 @@ static const char two_digits[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
+/* x (below 10^8) as 8 digits at d. */
+static void put_8digits(char *d, uint32_t x)
+{
+	uint32_t hi = x / 10000, lo = x % 10000;
+
+	memcpy(d, two_digits + hi / 100 * 2, 2);
+	memcpy(d + 2, two_digits + hi % 100 * 2, 2);
+	memcpy(d + 4, two_digits + lo / 100 * 2, 2);
+	memcpy(d + 6, two_digits + lo % 100 * 2, 2);
+}
+
 /* c in decimal at o (room for 20 digits); returns the end.  Its digits
  * counted first (from its bits, then one compare), then written from
- * the last, two at a time: a weight of 10 digits, as pprof's nanosecond
- * ones are, took a fifth of the writing a digit at a time and reversed. */
+ * the last: 8 at a time in 32 bits while more than 8 are left, then two
+ * at a time.  A weight of 10 digits, as pprof's nanosecond ones are,
+ * took a fifth of the writing a digit at a time and reversed. */
 static char *put_u64(char *o, uint64_t c)
 {
 	static const uint64_t pow10[20] = {
@@ -434,13 +445,16 @@ static char *put_u64(char *o, uint64_t c)
 	 * which c has or has one fewer. */
 	unsigned t = (unsigned)(64 - __builtin_clzll(c | 1)) * 1233 >> 12;
 	char *end = o + t + ((c | 1) >= pow10[t]), *d = end;
+	uint32_t x;
 
-	for (; c >= 100; c /= 100)
-		memcpy(d -= 2, two_digits + c % 100 * 2, 2);
-	if (c >= 10)
-		memcpy(d - 2, two_digits + c * 2, 2);
+	for (; c >= 100000000; c /= 100000000)
+		put_8digits(d -= 8, (uint32_t)(c % 100000000));
+	for (x = (uint32_t)c; x >= 100; x /= 100)
+		memcpy(d -= 2, two_digits + x % 100 * 2, 2);
+	if (x >= 10)
+		memcpy(d - 2, two_digits + x * 2, 2);
 	else
-		d[-1] = (char)('0' + c);
+		d[-1] = (char)('0' + x);
 	return end;
 }
 
@@ -472,6 +486,27 @@ static void room(struct out *o, size_t need)
 		xgrow(&o->buf, &o->cap, o->len + need, 1);
 }
 
+/* How many of the first n ids of a and b are the same.  Four at a time
+ * (sorted stacks share most of theirs: two at a time was a tenth of the
+ * writing), in two words whose differences are or-ed. */
+static size_t ids_shared(const uint32_t *a, const uint32_t *b, size_t n)
+{
+	uint64_t a0, a1, b0, b1;
+	size_t i = 0;
+
+	for (; i + 4 <= n; i += 4) {
+		memcpy(&a0, a + i, 8);
+		memcpy(&a1, a + i + 2, 8);
+		memcpy(&b0, b + i, 8);
+		memcpy(&b1, b + i + 2, 8);
+		if ((a0 ^ b0) | (a1 ^ b1))
+			break;
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
 /* Appends the line of stack k. */
 static void put_line(struct out *o, const struct pprof_names *f, const struct skey *k)
 {
@@ -486,8 +521,7 @@ static void put_line(struct out *o, const struct pprof_names *f, const struct sk
 	 * at a time was a tenth of the writing: sorted stacks share most of
 	 * theirs). */
 	if (m)
-		j = bytes_mismatch((const char *)o->prev->id, m * sizeof(*k->id),
-				   (const char *)k->id, m * sizeof(*k->id)) / sizeof(*k->id);
+		j = ids_shared(o->prev->id, k->id, m);
 	for (at = j; at < k->n; at++)
 		need += f->len[k->id[at]];
 	need += (j ? o->fend[j - 1] : 0) + CHUNK;
