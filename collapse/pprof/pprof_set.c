@@ -157,7 +157,7 @@ void pprof_set_undo(struct pprof_set *s, size_t mark)
 /* Stacks that agree on their first pk->d keys, in bytewise order of
  * their text: by pre, then (pk->whole) by the keys after it; 0 only for
  * the same frames (or, not whole, the same pre). */
-static int stk_cmp(const struct pack *pk, const struct skey *a, const struct skey *b)
+static inline int stk_cmp(const struct pack *pk, const struct skey *a, const struct skey *b)
 {
 	size_t n = a->n < b->n ? a->n : b->n, k = pk->d + 2 * pk->per;
 	uint32_t ra, rb;
