@@ -1,6 +1,7 @@
 /* pprof_build: a location's frames are ids in its record (a few) or in
- * a pool (more), copied into the set for each key that names it; its record is found by id when the ids
- * are dense (nearly always), else through pprof_loc. */
+ * a pool (more), copied into the set for each key that names it; its
+ * record is found by id when the ids are dense (nearly always), else
+ * through pprof_loc. */
 #include "pprof_build.h"
 #include "pprof_kset.h"
 #include "pprof_set.h"
