@@ -329,6 +329,37 @@ else
 	skip "pprof: a full disk" "no python3 or /dev/full"
 fi
 
+# Stacks at the 4 MB limit (PPROF_MAX_STACK, its text and a byte): two
+# frames of 2,097,151 and 2,097,151 bytes make a stack of 4 MB less a
+# byte, kept; one byte more and it is skipped and named.  The fast
+# reading (frame ids) and the general one (FLAME_TABLE=1, pprof_stack)
+# draw the line at the same byte.
+if have_python; then
+	for _n in 2097151 2097152; do
+		python3 -c "
+import sys; sys.path.insert(0, 'tests/tools'); import pprofgen
+n = int(sys.argv[1])
+p = {'types': [('samples', 'count')], 'samples': [([1, 2], [1], []), ([1, 2], [2], [])],
+     'locations': {1: (0, 0x1000, [1]), 2: (0, 0x1010, [2])},
+     'functions': {1: ('f' * 2097151, 'f'), 2: ('g' * n, 'g')}, 'mappings': []}
+sys.stdout.buffer.write(pprofgen.encode(p))" $_n > "$P/edge$_n.pb"
+		"$SPP" --threads 1 "$P/edge$_n.pb" > "$P/got" 2> "$P/err"
+		FLAME_TABLE=1 "$FL" --collapsed "$P/edge$_n.pb" > "$P/want" 2> /dev/null
+		_size=$(wc -c < "$P/got")
+		if [ $_n = 2097151 ]; then
+			[ "$_size" = $((4194303 + 3)) ] && cmp -s "$P/want" "$P/got" &&
+				pass "pprof: a stack of 4 MB less a byte is kept" ||
+				fail "pprof: a stack of 4 MB less a byte is kept" "$_size bytes: $(head -c 200 "$P/err")"
+		else
+			[ "$_size" = 0 ] && [ ! -s "$P/want" ] && grep -q 'longer than 4 MB' "$P/err" &&
+				pass "pprof: a stack of 4 MB is skipped and named, as the general reading does" ||
+				fail "pprof: a stack of 4 MB is skipped and named" "$_size bytes: $(head -c 200 "$P/err")"
+		fi
+	done
+else
+	skip "pprof: stacks at the 4 MB limit" "no python3"
+fi
+
 # Keys made to share one value of the table's hash, its secret known
 # (FLAME_HASH_SEED: without it they cannot be made): 120,000 of them took
 # every add through all the others once, 20 s and more; the table gives

@@ -297,13 +297,13 @@ static void key_stack(struct pprof_build *r, const unsigned char *key, size_t kl
 			 * the stack), with no branch on how many. */
 			if (id < nrec && (cnt = rec[id].cnt) - 1 < LREC_FRAMES) {
 				e = &rec[id];
-				if ((tlen += e->tlen) > PPROF_MAX_STACK + 1)
+				if ((tlen += e->tlen) > PPROF_MAX_STACK)
 					goto bad;
 				memcpy(d - LREC_FRAMES, e->f, sizeof(e->f));
 				d -= cnt;
 				continue;
 			}
-			if (!(e = loc_of(r, id)) || (tlen += e->tlen) > PPROF_MAX_STACK + 1)
+			if (!(e = loc_of(r, id)) || (tlen += e->tlen) > PPROF_MAX_STACK)
 				goto bad;
 			d -= e->cnt;
 			if (e->cnt <= LREC_FRAMES)
