@@ -105,6 +105,28 @@ static inline size_t pb_varint8(const unsigned char *s, uint64_t *v)
 	return bits / 8;
 }
 
+/* pb_varint8 for a varint of at most 4 bytes (a value below 2^28: the
+ * location ids of any real profile), in 32 bits: its masks immediates
+ * (pb_varint8's 64-bit ones are loaded at every call).  It reads 4
+ * bytes: the caller has them. */
+static inline size_t pb_varint4(const unsigned char *s, uint32_t *v)
+{
+	uint32_t x, stop;
+
+	memcpy(&x, s, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap32(x);
+#endif
+	if (!(stop = ~x & 0x80808080u))
+		return 0;
+	/* Its bytes (those up to the first stop bit), their sevens
+	 * gathered a pair of bytes at a time, then the two pairs. */
+	x &= stop ^ (stop - 1);
+	x = (x & 0x007f007fu) | (x & 0x7f007f00u) >> 1;
+	*v = (x & 0x3fffu) | (x & 0x3fff0000u) >> 2;
+	return ((unsigned)__builtin_ctz(stop) >> 3) + 1;
+}
+
 /* The same for a field's length at s[*i], whose bytes must fit before
  * s[n] too: into *len, else -1. */
 static inline int pb_short_length(const unsigned char *s, size_t *i, size_t n, size_t *len)

@@ -215,29 +215,6 @@ static const struct lrec *loc_of(struct pprof_build *r, uint64_t id)
 	return e;
 }
 
-/* The varint at s, when of at most 4 bytes (ids below 2^28: every
- * location of a real profile), into *v; returns its length, 0 for a
- * longer one.  No branch on its length (ids of 2 and 3 bytes alike were
- * mispredicted), and in 32 bits, its masks immediates (pb_varint8's 64-bit
- * ones were loaded at every id): it reads 4 bytes, which the caller has. */
-static inline size_t varint4(const unsigned char *s, uint32_t *v)
-{
-	uint32_t x, stop;
-
-	memcpy(&x, s, 4);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	x = __builtin_bswap32(x);
-#endif
-	if (!(stop = ~x & 0x80808080u))
-		return 0;
-	/* Its bytes (those up to the first stop bit), their sevens
-	 * gathered a pair of bytes at a time, then the two pairs. */
-	x &= stop ^ (stop - 1);
-	x = (x & 0x007f007fu) | (x & 0x7f007f00u) >> 1;
-	*v = (x & 0x3fffu) | (x & 0x3fff0000u) >> 2;
-	return ((unsigned)__builtin_ctz(stop) >> 3) + 1;
-}
-
 /* Room in r->stk for the frames of a key of klen bytes, each location's
  * copied back from its end: LREC_FRAMES ids before (such a copy begins
  * up to that far below the room) and PPROF_SET_SLACK after (the room is
@@ -262,7 +239,7 @@ static uint32_t *stk_room(struct pprof_build *r, size_t klen)
  * read and its frames copied before those of the locations read before
  * it (a key is leaf first, a stack root first), then the whole stack
  * into the set.  A single id is read as a packed run of one; packed ids
- * by varint4, a longer one the long way, one that would end past its
+ * by pb_varint4, a longer one the long way, one that would end past its
  * run found when the run is done.  The records, the pool and the sums
  * are locals: through r, each copy made the compiler reload them.  Reads
  * 4 bytes from each packed id on: kset keys have room past them. */
@@ -285,7 +262,7 @@ static void key_stack(struct pprof_build *r, const unsigned char *key, size_t kl
 		else
 			m += i;
 		for (s = key + i, send = key + m; s < send;) {
-			if ((m = varint4(s, &id4)) != 0)
+			if ((m = pb_varint4(s, &id4)) != 0)
 				s += m, id = id4;
 			else if (m = 0, pb_short_varint(s, &m, (size_t)(send - s), &id) < 0)
 				goto bad;

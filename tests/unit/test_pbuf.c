@@ -1,8 +1,8 @@
 /* Unit tests for pbuf's hot-loop varints: pb_varint8 (no branch on the
  * length) must give what a plain byte-by-byte reading gives for every
  * length from 1 to 8 bytes, whatever bytes follow, and refuse (0) a
- * varint that goes on past its 8 bytes; pb_short_varint and
- * pb_count_varints agree with the same reading. */
+ * varint that goes on past its 8 bytes; pb_varint4 the same up to 4;
+ * pb_short_varint and pb_count_varints agree with the same reading. */
 #include "check.h"
 #include "pbuf.h"
 
@@ -45,6 +45,14 @@ static int reads_back(uint64_t v, unsigned char fill)
 		n = put(buf + at, v);
 		got = ~v;
 		ok &= pb_varint8(buf + at, &got) == n && got == v;
+		/* pb_varint4: the same up to 4 bytes, 0 (nothing written)
+		 * past them. */
+		{
+			uint32_t g4 = 12345;
+			size_t m = pb_varint4(buf + at, &g4);
+
+			ok &= n <= 4 ? m == n && g4 == v : m == 0 && g4 == 12345;
+		}
 		/* pb_short_varint reads the same (its bound: the varint's end). */
 		i = at;
 		ok &= pb_short_varint(buf, &i, at + n, &got) == 0 && i == at + n && got == v;
