@@ -29,6 +29,8 @@
 # (tests/tools/memlat) is printed too: the CPU ratios move with it.
 # INFERNO_BIN: where inferno-collapse-{dtrace,sample} are (else PATH).
 # BEFORE: a build directory of an older flame to run in the same turns.
+# PAIRS: how many pairs of the perf collapser and each of dtrace, sample
+# and pprof run back to back (default 3 * ROUNDS; see the table).
 B=${B:-build}
 OUT=${OUT:-bench/out}
 ROUNDS=${ROUNDS:-7}
@@ -139,6 +141,48 @@ awk '{ n[$1]++; v[$1, n[$1]] = $2; size[$1] = $3; if (!($1 in order)) { order[$1
 				ms["perf-real"], ms["pprof-of-perf-real"], ms["perf-real"] / ms["pprof-of-perf-real"]
 	}' "$OUT/pb.t"
 echo "a load at random: $lat0 before the rounds, $(lat) after (tests/tools/memlat)"
+
+# The same ratios from pairs: each of issue 20's rows run right after the
+# perf collapser or right before it (the order swapped every round), and
+# the median of the pairs' ratios.  A round above runs every program once,
+# so a row and perf-real there may be seconds apart; on a host whose
+# speed drifts by a third within a minute, the ratio of two medians
+# moves with the drift, and a pair's much less.
+PAIRS=${PAIRS:-$((ROUNDS * 3))}
+: > "$OUT/pb.p"
+for run in "dtrace big.dtrace $B/stackcollapse-dtrace" "sample big.sample $B/stackcollapse-sample" \
+	"pprof big.pprof $B/stackcollapse-pprof --threads 1"; do
+	set -- $run
+	name=$1 in=$2
+	shift 2
+	r=0
+	while [ $r -lt "$PAIRS" ]; do
+		r=$((r + 1))
+		if [ $((r % 2)) = 1 ]; then
+			a=$(cpu_ms "$B/stackcollapse-perf" --threads 1 "$OUT/perf100.txt") &&
+				b=$(cpu_ms "$@" "$OUT/$in") || { echo "perbyte: $* $OUT/$in failed" >&2; exit 1; }
+		else
+			b=$(cpu_ms "$@" "$OUT/$in") &&
+				a=$(cpu_ms "$B/stackcollapse-perf" --threads 1 "$OUT/perf100.txt") ||
+				{ echo "perbyte: $* $OUT/$in failed" >&2; exit 1; }
+		fi
+		echo "$name $a $b $(wc -c < "$OUT/perf100.txt") $(wc -c < "$OUT/$in")" >> "$OUT/pb.p"
+	done
+done
+echo "per byte against the perf collapser in pairs, $PAIRS pairs each, the order swapped every pair"
+awk '{ n[$1]++; v[$1, n[$1]] = ($5 / $3) / ($4 / $2); if (!($1 in seen)) { seen[$1] = 1; names[++k] = $1 } }
+	function sorted(x, a,   i, j, t) {
+		for (i = 1; i <= n[x]; i++) a[i] = v[x, i]
+		for (i = 2; i <= n[x]; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	}
+	END {
+		for (i = 1; i <= k; i++) {
+			m = names[i]
+			sorted(m, a)
+			printf "%-24s median %.2fx (quartiles %.2fx to %.2fx)\n", m, a[int((n[m] + 1) / 2)],
+				a[int((n[m] + 3) / 4)], a[int((3 * n[m] + 1) / 4)]
+		}
+	}' "$OUT/pb.p"
 
 # Wall-clock milliseconds of one run (GNU date's nanoseconds).
 wall_ms() {
