@@ -2,6 +2,7 @@
 #include "folded.h"
 #include "bytes.h"
 #include "lread.h"
+#include "numfmt.h"
 #include "outfile.h"
 #include "strtab.h"
 #include "xalloc.h"
@@ -151,8 +152,13 @@ double fcount_value(const struct fcount *c)
 
 size_t fcount_format(const struct fcount *c, char *buf)
 {
-	if (c->frac == 0)
-		return (size_t)snprintf(buf, 32, "%llu", (unsigned long long)c->n);
+	size_t n;
+
+	if (c->frac == 0) {
+		n = numfmt_u64(buf, c->n);
+		buf[n] = '\0';
+		return n;
+	}
 	return (size_t)snprintf(buf, 32, "%.15g", fcount_value(c));
 }
 
@@ -174,20 +180,10 @@ int folded_write(FILE *f, const char *stack, size_t len, const struct fcount *c)
  * counts without snprintf, as there is one a stack. */
 static size_t count_tail(const struct fcount *c, char *d)
 {
-	char tmp[24];
-	size_t k = 0, n = 1;
-	uint64_t v = c->n;
+	size_t n = 1;
 
 	d[0] = ' ';
-	if (c->frac != 0) {
-		n += fcount_format(c, d + 1);
-	} else {
-		do
-			tmp[k++] = (char)('0' + v % 10);
-		while ((v /= 10) != 0);
-		while (k > 0)
-			d[n++] = tmp[--k];
-	}
+	n += fcount_format(c, d + 1);
 	d[n++] = '\n';
 	return n;
 }

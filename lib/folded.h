@@ -40,7 +40,8 @@ void fcount_add(struct fcount *acc, const struct fcount *c);
 double fcount_value(const struct fcount *c);
 
 /* Writes c to buf (at least 32 bytes) as an integer when it is one, else
- * as a decimal of up to 15 significant digits; returns the length. */
+ * as a decimal of up to 15 significant digits, and a NUL; returns the
+ * length. */
 size_t fcount_format(const struct fcount *c, char *buf);
 
 /* Stacks in the order they came, consecutive samples of one stack

@@ -7,18 +7,51 @@
 
 static const double scale[] = { 1, 10, 100, 1000 };
 
-/* Writes the whole number k (not negative) in decimal; returns the length. */
-static size_t whole(char *buf, unsigned long long k)
-{
-	char tmp[24];
-	size_t n = 0, i;
+/* "00" to "99". */
+static const char two_digits[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
 
-	do {
-		tmp[n++] = (char)('0' + k % 10);
-		k /= 10;
-	} while (k);
-	for (i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
+/* x (below 10^8) as 8 digits at d. */
+static void put_8digits(char *d, uint32_t x)
+{
+	uint32_t hi = x / 10000, lo = x % 10000;
+
+	memcpy(d, two_digits + hi / 100 * 2, 2);
+	memcpy(d + 2, two_digits + hi % 100 * 2, 2);
+	memcpy(d + 4, two_digits + lo / 100 * 2, 2);
+	memcpy(d + 6, two_digits + lo % 100 * 2, 2);
+}
+
+/* Its digits counted first (from its bits, then one compare), then
+ * written from the last: 8 at a time in 32 bits while more than 8 are
+ * left, then two at a time.  A weight of 10 digits, as pprof's
+ * nanosecond ones are, took a fifth of pprof's writing a digit at a
+ * time and reversed. */
+size_t numfmt_u64(char *buf, uint64_t v)
+{
+	static const uint64_t pow10[20] = {
+		1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
+		10000000000u, 100000000000u, 1000000000000u, 10000000000000u,
+		100000000000000u, 1000000000000000u, 10000000000000000u,
+		100000000000000000u, 1000000000000000000u, 10000000000000000000u
+	};
+	/* 1233 / 4096 is just above log10(2): t is the digits of 2^bits,
+	 * which v has or has one fewer. */
+	unsigned t = (unsigned)(64 - __builtin_clzll(v | 1)) * 1233 >> 12;
+	size_t n = t + ((v | 1) >= pow10[t]);
+	char *d = buf + n;
+	uint32_t x;
+
+	for (; v >= 100000000; v /= 100000000)
+		put_8digits(d -= 8, (uint32_t)(v % 100000000));
+	for (x = (uint32_t)v; x >= 100; x /= 100)
+		memcpy(d -= 2, two_digits + x % 100 * 2, 2);
+	if (x >= 10)
+		memcpy(d - 2, two_digits + x * 2, 2);
+	else
+		d[-1] = (char)('0' + x);
 	return n;
 }
 
@@ -36,7 +69,7 @@ static size_t put_scaled(char *buf, unsigned long long k, int decimals, int neg)
 
 	if (neg)
 		buf[n++] = '-';
-	n += whole(buf + n, k / unit);
+	n += numfmt_u64(buf + n, k / unit);
 	if (decimals) {
 		buf[n++] = '.';
 		for (i = decimals - 1, k %= unit; i >= 0; i--, k /= 10)
@@ -79,7 +112,7 @@ size_t numfmt_g15(char *buf, double v)
 	if (v == floor(v) && fabs(v) < 1e15 && !(v == 0 && signbit(v))) {
 		if (v < 0)
 			buf[n++] = '-';
-		n += whole(buf + n, (unsigned long long)fabs(v));
+		n += numfmt_u64(buf + n, (uint64_t)fabs(v));
 		buf[n] = '\0';
 		return n;
 	}

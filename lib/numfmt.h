@@ -5,9 +5,14 @@
 #define FLAME_NUMFMT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Room a buffer needs: "%.3f" of the largest double. */
 #define NUMFMT_MAX 352
+
+/* v in decimal ("%llu") into buf (room: 20 bytes); returns the length.
+ * For the counts written at the end of every line. */
+size_t numfmt_u64(char *buf, uint64_t v);
 
 /* v as "%.*f" with decimals 0 to 3 into buf (room: NUMFMT_MAX bytes);
  * returns the length. */

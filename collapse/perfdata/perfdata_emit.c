@@ -9,6 +9,7 @@
 #include "perf_header.h"
 #include "perfsym.h"
 #include "perfunwind.h"
+#include "numfmt.h"
 #include "xalloc.h"
 
 #include <inttypes.h>
@@ -382,20 +383,11 @@ static void emit_chain(struct pd *d, struct pd_proc *user)
 
 static size_t dec(char *out, uint32_t v)
 {
-	char tmp[12];
-	size_t n = 0, i = 0;
-
 	if (v == UINT32_MAX) {	/* -1: no such id */
 		memcpy(out, "-1", 2);
 		return 2;
 	}
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		out[i++] = tmp[--n];
-	return i;
+	return numfmt_u64(out, v);
 }
 
 void pd_emit(struct pd *d, const struct pd_sample *s)

@@ -9,7 +9,9 @@
 #include "pprof_names.h"
 #include "pprof_rank.h"
 #include "blockout.h"
+#include "bytes.h"
 #include "folded.h"
+#include "numfmt.h"
 #include "outfile.h"
 #include "stacksink.h"
 #include "strtab.h"
@@ -411,53 +413,6 @@ static struct skey *sorted(const struct pprof_set *s, struct xbig *mem, size_t *
 	return out;
 }
 
-/* "00" to "99". */
-static const char two_digits[201] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
-/* x (below 10^8) as 8 digits at d. */
-static void put_8digits(char *d, uint32_t x)
-{
-	uint32_t hi = x / 10000, lo = x % 10000;
-
-	memcpy(d, two_digits + hi / 100 * 2, 2);
-	memcpy(d + 2, two_digits + hi % 100 * 2, 2);
-	memcpy(d + 4, two_digits + lo / 100 * 2, 2);
-	memcpy(d + 6, two_digits + lo % 100 * 2, 2);
-}
-
-/* c in decimal at o (room for 20 digits); returns the end.  Its digits
- * counted first (from its bits, then one compare), then written from
- * the last: 8 at a time in 32 bits while more than 8 are left, then two
- * at a time.  A weight of 10 digits, as pprof's nanosecond ones are,
- * took a fifth of the writing a digit at a time and reversed. */
-static char *put_u64(char *o, uint64_t c)
-{
-	static const uint64_t pow10[20] = {
-		1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
-		10000000000u, 100000000000u, 1000000000000u, 10000000000000u,
-		100000000000000u, 1000000000000000u, 10000000000000000u,
-		100000000000000000u, 1000000000000000000u, 10000000000000000000u
-	};
-	/* 1233 / 4096 is just above log10(2): t is the digits of 2^bits,
-	 * which c has or has one fewer. */
-	unsigned t = (unsigned)(64 - __builtin_clzll(c | 1)) * 1233 >> 12;
-	char *end = o + t + ((c | 1) >= pow10[t]), *d = end;
-	uint32_t x;
-
-	for (; c >= 100000000; c /= 100000000)
-		put_8digits(d -= 8, (uint32_t)(c % 100000000));
-	for (x = (uint32_t)c; x >= 100; x /= 100)
-		memcpy(d -= 2, two_digits + x % 100 * 2, 2);
-	if (x >= 10)
-		memcpy(d - 2, two_digits + x * 2, 2);
-	else
-		d[-1] = (char)('0' + x);
-	return end;
-}
-
 /* A block of output being formatted: lines in buf; the last line's
  * frames end at fend[j] bytes from its start, so the next line copies
  * the frames the two share in one piece. */
@@ -486,27 +441,6 @@ static void room(struct out *o, size_t need)
 		xgrow(&o->buf, &o->cap, o->len + need, 1);
 }
 
-/* How many of the first n ids of a and b are the same.  Four at a time
- * (sorted stacks share most of theirs: two at a time was a tenth of the
- * writing), in two words whose differences are or-ed. */
-static size_t ids_shared(const uint32_t *a, const uint32_t *b, size_t n)
-{
-	uint64_t a0, a1, b0, b1;
-	size_t i = 0;
-
-	for (; i + 4 <= n; i += 4) {
-		memcpy(&a0, a + i, 8);
-		memcpy(&a1, a + i + 2, 8);
-		memcpy(&b0, b + i, 8);
-		memcpy(&b1, b + i + 2, 8);
-		if ((a0 ^ b0) | (a1 ^ b1))
-			break;
-	}
-	while (i < n && a[i] == b[i])
-		i++;
-	return i;
-}
-
 /* Appends the line of stack k. */
 static void put_line(struct out *o, const struct pprof_names *f, const struct skey *k)
 {
@@ -521,7 +455,8 @@ static void put_line(struct out *o, const struct pprof_names *f, const struct sk
 	 * at a time was a tenth of the writing: sorted stacks share most of
 	 * theirs). */
 	if (m)
-		j = ids_shared(o->prev->id, k->id, m);
+		j = bytes_mismatch((const char *)o->prev->id, m * sizeof(*k->id),
+				   (const char *)k->id, m * sizeof(*k->id)) / sizeof(*k->id);
 	for (at = j; at < k->n; at++)
 		need += f->len[k->id[at]];
 	need += (j ? o->fend[j - 1] : 0) + CHUNK;
@@ -549,7 +484,7 @@ static void put_line(struct out *o, const struct pprof_names *f, const struct sk
 	}
 	d += fend[nf - 1];
 	*d++ = ' ';
-	d = put_u64(d, k->c);
+	d += numfmt_u64(d, k->c);
 	*d++ = '\n';
 	o->len = (size_t)(d - o->buf);
 	o->prev = k;

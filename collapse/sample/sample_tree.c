@@ -395,22 +395,12 @@ static void line(struct walk *w, uint32_t node, size_t plen)
 {
 	const struct fcount *c = &w->t->val[w->t->node[node].val - 1];
 	char num[40];
-	size_t n = sizeof(num);
-	uint64_t v = c->n;
+	size_t n;
 
 	if (w->sink) {
 		w->sink->stack(w->sink->ctx, w->ids, w->depth, c);
 	} else if (w->f) {
 		put(w, w->path, plen);
-		num[--n] = '\n';
-		if (c->frac == 0) {	/* fcount_format's "%llu", without printf */
-			do
-				num[--n] = (char)('0' + v % 10);
-			while ((v /= 10) != 0);
-			num[--n] = ' ';
-			put(w, num + n, sizeof(num) - n);
-			return;
-		}
 		num[0] = ' ';
 		n = 1 + fcount_format(c, num + 1);
 		num[n++] = '\n';

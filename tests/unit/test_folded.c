@@ -108,7 +108,9 @@ int main(void)
 	d.n = 1;
 	fcount_add(&c, &d);
 	CHECK(c.n == (1ULL << 53) + 1);
-	fcount_format(&c, buf);
+	/* Over bytes not 0: the number ends the string itself. */
+	memset(buf, 'x', 32);
+	CHECK(fcount_format(&c, buf) == 16);
 	CHECK_STR(buf, "9007199254740993");
 	d.n = 0;
 	d.frac = 0.25;

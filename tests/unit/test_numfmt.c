@@ -1,12 +1,15 @@
 /* Unit tests for numfmt: byte for byte what snprintf's "%.Nf" and
  * "%.15g" write, over a million values of the shapes the renderer
- * prints (coordinates, shares, counts, ties, negatives, huge ones). */
+ * prints (coordinates, shares, counts, ties, negatives, huge ones);
+ * numfmt_u64 what "%llu" writes, at every power of ten and either side
+ * of it, 2^64 - 1, and a million values of every length. */
 #include "check.h"
 #include "numfmt.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 static uint64_t rng = 88172645463325252ull;
 
@@ -35,6 +38,17 @@ static double pick(void)
 	}
 }
 
+/* Whether numfmt_u64 writes v as "%llu" does, and no byte past it. */
+static int u64_ok(uint64_t v)
+{
+	char want[32], got[32];
+	int n = snprintf(want, sizeof(want), "%llu", (unsigned long long)v);
+
+	memset(got, 'x', sizeof(got));
+	return numfmt_u64(got, v) == (size_t)n && memcmp(got, want, (size_t)n) == 0 &&
+	       got[n] == 'x';
+}
+
 int main(void)
 {
 	char want[NUMFMT_MAX], got[NUMFMT_MAX];
@@ -42,6 +56,14 @@ int main(void)
 				       -1e-9, 1e300, INFINITY, -INFINITY };
 	unsigned long bad = 0, i;
 	int d;
+	uint64_t p;
+	int ok = u64_ok(UINT64_MAX) && u64_ok(0);
+
+	for (p = 1; p <= UINT64_MAX / 10; p *= 10)
+		ok &= u64_ok(p - 1) && u64_ok(p) && u64_ok(p + 1) && u64_ok(p * 10 - 1);
+	for (i = 0; i < 1000000; i++)
+		ok &= u64_ok(next() >> (next() % 64));
+	CHECK(ok);
 
 	for (i = 0; i < 1000000 + sizeof(edge) / sizeof(edge[0]); i++) {
 		double v = i < sizeof(edge) / sizeof(edge[0]) ? edge[i] : pick();
