@@ -30,8 +30,6 @@
 
 struct pprof_kset {
 	struct pprof_kset_head ix;	/* the index (first: see the header) */
-	size_t late;		/* a record starts no later in its line than
-				   this word (start) */
 	size_t n;		/* keys */
 	size_t len, cap;	/* words used, room */
 	size_t adds;		/* adds so far, as pprof_kset_tune last heard */
@@ -42,19 +40,20 @@ struct pprof_kset {
  * line when the lines a lookup reads of a short key's record (its sums,
  * length and WIDE / 2 bytes) would then take three lines, not two: a
  * miss more, for a quarter of the keys with two sums.  (The arena's
- * large blocks start at a line.) */
+ * large blocks start at a line.)  With more sums than fit two lines so,
+ * at. */
 static size_t start(const struct pprof_kset *k, size_t at)
 {
-	return (at & 7) > k->late ? (at + 7) & ~(size_t)7 : at;
+	size_t reads = k->ix.nv + 1 + WORDS / 2;
+
+	return reads <= 16 && (at & 7) > 16 - reads ? (at + 7) & ~(size_t)7 : at;
 }
 
 struct pprof_kset *pprof_kset_new(size_t nv)
 {
 	struct pprof_kset *k = xcalloc(1, sizeof(*k));
-	size_t reads = nv + 1 + WORDS / 2;
 
 	k->ix.nv = nv;
-	k->late = reads <= 16 ? 16 - reads : 7;
 	k->ix.mask = 4095;
 	k->ix.slot = xcalloc(k->ix.mask + 1, sizeof(*k->ix.slot));
 	return k;

@@ -154,8 +154,8 @@ static inline uint64_t pprof_kset_differ(const unsigned char *a, const unsigned 
 #if defined(__x86_64__) && defined(__SSE2__) && defined(__GNUC__)
 #define PPROF_KSET_AES 1
 /* One round of AES on st with round key k (aesenc, written as assembly:
- * the compiler then needs no -maes, and the caller checks the processor
- * has it, pprof_kset_aes). */
+ * the compiler then needs no -maes, and pprof_kset_mix checks the
+ * processor has it). */
 static inline __m128i pprof_kset_round(__m128i st, __m128i k)
 {
 #ifdef __AVX__
@@ -260,8 +260,7 @@ struct pprof_kset_head {
  * takes a function of loads and prefetches only for one without
  * effects, and drops its calls unless it was inlined first (an inline
  * hint of the record, for small tables, was so dropped unseen). */
-static inline __attribute__((always_inline)) void pprof_kset_prefetch(const struct pprof_kset *k,
-								      uint64_t h)
+PPROF_KSET_INLINE void pprof_kset_prefetch(const struct pprof_kset *k, uint64_t h)
 {
 	const struct pprof_kset_head *x = (const void *)k;
 
