@@ -29,7 +29,13 @@ goraw() {
 if ! have_python; then
 	skip "pprof: generated profiles" "no python3"
 else
-	for k in basic shuffled unpacked default baddefault heap notypes huge deep long wrap prefixes bigids; do
+	# Each also on one thread, by the loop for every x86-64 and by the
+	# one for x86-64-v3 (the default where the processor has AVX2 and
+	# BMI2; FLAME_BASELINE=1 asks for the other).
+	grep -qw avx2 /proc/cpuinfo 2> /dev/null && grep -qw bmi2 /proc/cpuinfo ||
+		skip "pprof: the x86-64-v3 loop" "no AVX2 and BMI2 here: the baseline's loop reads both ways"
+	for k in basic shuffled unpacked default baddefault heap notypes huge deep long wrap prefixes \
+		bigids values; do
 		$PG make $k "$P/$k.pb"
 		$PG make $k "$P/$k.pb.gz" --gzip
 		for o in "" "--labels"; do
@@ -38,6 +44,10 @@ else
 			psame "$k $o" "$P/want" "$P/got"
 			"$FL" --collapsed $o "$P/$k.pb.gz" > "$P/got" 2> /dev/null
 			psame "flame $k.pb.gz $o" "$P/want" "$P/got"
+			for _base in 0 1; do
+				FLAME_BASELINE=$_base "$SPP" --threads 1 $o "$P/$k.pb" > "$P/got" 2> /dev/null
+				psame "$k $o, one thread, FLAME_BASELINE=$_base" "$P/want" "$P/got"
+			done
 		done
 	done
 	for t in samples cpu; do

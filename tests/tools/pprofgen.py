@@ -153,6 +153,16 @@ def kinds():
     bsamples = [([brnd.choice(ids) for _ in range(brnd.randrange(1, 12))],
                  [brnd.randrange(1, 9), brnd.randrange(1, 2**40)], []) for _ in range(400)]
     out["bigids"] = dict(base, samples=bsamples, locations=blocs, functions=bfuncs, mappings=[])
+    # Two values of every length from one byte to nine, in every pair:
+    # up to 8 bytes in all read by pext (the x86-64-v3 loop), up to 5
+    # each by value5, the others the long way.  None negative (that
+    # profile is read another way) and each stack's sums below 2^64:
+    # every sample is read by pprof_fast.
+    vs = [0, 0x7F, 0x80, 2**14 - 1, 2**14, 2**21, 2**28 + 1, 2**35 - 1, 2**35, 2**42 + 3,
+          2**49, 2**56 + 5]
+    vsamples = [([1 + i % 3, 7], [a, b], []) for i, (a, b) in
+                enumerate((a, b) for a in vs for b in vs)]
+    out["values"] = dict(base, samples=vsamples)
     # Names that begin one another, going on with bytes below and above
     # ';' (and a ';' tidied to ':'): bytewise order puts "a b;x" before
     # "a;x" before "a<;x", so a stack's order is not its names' order.

@@ -1,0 +1,369 @@
+/* pprof_lane: pprof_fast's reading of samples, the per-sample path and
+ * the loops over samples, built twice: in pprof_fast.c for every
+ * x86-64, and in pprof_fast_v3.c for processors with AVX2 and BMI2
+ * (of x86-64-v3), where the compare of keys and the reading of values take
+ * fewer instructions (pprof_fast picks one when it starts).  Included by
+ * those two alone: all of it static but the three at its end. */
+#ifndef FLAME_PPROF_LANE_H
+#define FLAME_PPROF_LANE_H
+
+#include "pprof.h"
+#include "pprof_kset.h"
+#include "pprof_stack.h"
+#include "pbuf.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+
+/* The per-sample path is inline in the loops over samples (GCC, left
+ * to itself, kept parts of it out of line there: a call cost some 40
+ * instructions a sample with its prologue); the rare shapes are not. */
+#define HOT static inline __attribute__((always_inline))
+#define COLD static __attribute__((noinline))
+
+/* Value types a sample may have here: more go to pprof_stack_add. */
+#define TYPES 4
+/* How far ahead (in samples) the slots, and the keys in them, are
+ * fetched. */
+#define AHEAD 16
+#define AHEAD_KEY 8
+/* A key's slot is fetched ahead at every size; its record, through the
+ * probe to the slot of its tag (pprof_kset_prefetch_rec), only once the
+ * table is larger than FAR bytes (looked at every FAR_EVERY samples).  A
+ * smaller table stays in the cache, where the hint costs more than it
+ * saves (a tenth of the run with 1,000 keys, as a call); hinting the
+ * record of the slot's first probe inline made no difference there
+ * (1,000 keys: 64.8 -> 64.9 ms; 10,000: 29.9 -> 29.8).  For a large
+ * table the first slot is looked at inline, the others by a call. */
+#define FAR ((size_t)1 << 20)
+#define FAR_EVERY 1024
+
+/* A sample read, not yet looked up: 64 bytes, a place of the ring
+ * found by a shift. */
+struct pend {
+	const unsigned char *key;	/* its location field... */
+	size_t klen;			/* ...of this many bytes */
+	uint64_t h;			/* their hash */
+	uint64_t v[TYPES];		/* its values */
+	uint64_t unused;
+};
+
+/* The keys one thread has met: the caller's, or a worker's of the pool
+ * (merged at the end).  Lanes side by side share no cache line: each
+ * thread writes its own at every sample. */
+struct lane {
+	struct pprof_kset *seen;	/* keys met, made at the first sample */
+	const uint64_t *mix;		/* pprof_kset_mix(1): the keys' hash's */
+	size_t nv;			/* values per sample (the first's) */
+	int bad;			/* a sample not taken: of no use */
+	int far;			/* the keys outgrew the cache: fetched ahead */
+	struct pend ring[AHEAD];	/* samples read ahead */
+	/* A key of the ring near the input's end, copied where pprof_kset
+	 * may read WIDE bytes of it: one for each place. */
+	unsigned char own[AHEAD][PPROF_KSET_WIDE];
+	size_t head, tail;		/* read, looked up */
+	atomic_int *quit;		/* set by a lane that went bad: the
+					   others' jobs are of no use either */
+	int v3;				/* read by the x86-64-v3 build */
+	unsigned char gap[128];		/* away from the next lane's lines */
+};
+
+/* Runs of samples (whole fields) in p's input, for one lane. */
+struct job {
+	const struct pprof_prof *p;	/* the profile */
+	const unsigned char *at, *end;	/* the fields */
+};
+
+/* The value at s[*i] (a varint before s[n]) into e's next, as long as
+ * there is room and it is not negative; else -1. */
+static int value(const unsigned char *s, size_t *i, size_t n, struct pend *e, size_t *cnt)
+{
+	if (*cnt == TYPES || pb_short_varint(s, i, n, &e->v[*cnt]) < 0 || e->v[*cnt] >> 63)
+		return -1;
+	++*cnt;
+	return 0;
+}
+
+/* Field 1 (a packed run, tag 0x0a, or one varint, 0x08) from s[at] to
+ * s[end] into e's key: the key is the location fields side by side, so
+ * one after other fields is not taken (-1). */
+static int key_part(const unsigned char *s, size_t at, size_t end, struct pend *e)
+{
+	if (!e->key)
+		e->key = s + at;
+	else if (e->key + e->klen != s + at)
+		return -1;
+	e->klen = (size_t)(s + end - e->key);
+	return 0;
+}
+
+/* Sample s (n bytes) into e's key and values (*cnt) when it is a packed
+ * run of locations then a packed run of values ending it; else 0. */
+COLD int quick(const unsigned char *s, size_t n, struct pend *e, size_t *cnt)
+{
+	size_t i = pprof_packed_locs(s, n);
+
+	if (!i)
+		return 0;
+	e->key = s;
+	e->klen = i;
+	for (*cnt = 0, i += 2; i < n;)
+		if (value(s, &i, n, e, cnt) < 0)
+			return 0;
+	return 1;
+}
+
+/* The varint at p when it has at most 5 bytes (a value below 2^35:
+ * counts and nanoseconds of most samples), into *v; returns the byte
+ * after it, or NULL when it goes on.  No loop and no bounds check: the
+ * caller has 5 bytes at p.  A loop over the bytes with a check of each
+ * (pb_short_varint) was a fifth of the sample pass's instructions. */
+static inline const unsigned char *value5(const unsigned char *p, uint64_t *v)
+{
+	uint64_t x = p[0];
+
+	if (x < 0x80)
+		return *v = x, p + 1;
+	x = (x & 0x7f) | (uint64_t)p[1] << 7;
+	if (p[1] < 0x80)
+		return *v = x, p + 2;
+	x = (x & 0x3fff) | (uint64_t)p[2] << 14;
+	if (p[2] < 0x80)
+		return *v = x, p + 3;
+	x = (x & 0x1fffff) | (uint64_t)p[3] << 21;
+	if (p[3] < 0x80)
+		return *v = x, p + 4;
+	x = (x & 0xfffffff) | (uint64_t)p[4] << 28;
+	if (p[4] < 0x80)
+		return *v = x, p + 5;
+	return NULL;
+}
+
+#ifdef PPROF_V3
+/* The two varints that are the v bytes at p, when they have 8 bytes in
+ * all at most (8 bytes at p to read): into *a and *b, by pext, with no
+ * branch on their lengths; else 0.  (The decode of value5 had a branch
+ * a byte.)  Each has 7 bytes at most: none is negative. */
+static inline int values8(const unsigned char *p, size_t v, uint64_t *a, uint64_t *b)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7f;
+	uint64_t x, ends, first, second;
+
+	memcpy(&x, p, 8);
+	/* The high bit of each byte clear where a varint ends: the first
+	 * two such, the second the last of the v bytes. */
+	ends = _andn_u64(x, ~low7);
+	first = _blsi_u64(ends);
+	second = _blsi_u64(_blsr_u64(ends));
+	if (v - 2 > 6 || second != (uint64_t)0x80 << 8 * (v - 1))
+		return 0;
+	*a = _pext_u64(x, _blsmsk_u64(first) & low7);
+	*b = _pext_u64(x, (_blsmsk_u64(second) ^ _blsmsk_u64(first)) & low7);
+	return 1;
+}
+#endif
+
+/* The two values of sample s (n bytes, the input ending at lim) from
+ * s[i], into *a and *b, when they are its last bytes and not negative;
+ * else 0.  Values of up to 5 bytes each are read by value5 where the
+ * input has 5 bytes past the sample, the second only when the first
+ * ends inside it (a second that would end past it then makes this 0),
+ * any other the long way; in the x86-64-v3 build two of 8 bytes in all
+ * by values8 first. */
+HOT int quick_values(const unsigned char *s, size_t i, size_t n, const unsigned char *lim,
+		     uint64_t *a, uint64_t *b)
+{
+	const unsigned char *p;
+
+#ifdef PPROF_V3
+	if ((size_t)(lim - s) - i >= 8 && values8(s + i, n - i, a, b))
+		return 1;
+#endif
+	if ((size_t)(lim - s) - n >= 5 && (p = value5(s + i, a)) != NULL && p < s + n &&
+	    (p = value5(p, b)) != NULL)
+		return p == s + n;
+	return pb_short_varint(s, &i, n, a) == 0 && pb_short_varint(s, &i, n, b) == 0 &&
+	       i == n && !((*a | *b) >> 63);
+}
+
+/* Sample s (n bytes, the input ending at lim) into e as quick reads it
+ * when it has two values (most profiles: pprofgen's, perf's): no loop
+ * over the values, no count; else 0, for quick and fields to read it. */
+HOT int quick2(const unsigned char *s, size_t n, const unsigned char *lim, struct pend *e)
+{
+	size_t i = pprof_packed_locs(s, n);
+	uint64_t a, b;
+
+	if (!i || !quick_values(s, i + 2, n, lim, &a, &b))
+		return 0;
+	e->key = s;
+	e->klen = i;
+	e->v[0] = a;
+	e->v[1] = b;
+	return 1;
+}
+
+/* Sample s (n bytes) into e's key and values (*cnt) when its fields are
+ * locations (field 1) and values (field 2), each packed or not, the
+ * locations side by side, and labels (field 3, passed over); else 0. */
+COLD int fields(const unsigned char *s, size_t n, struct pend *e, size_t *cnt)
+{
+	size_t i = 0, at, len = 0;
+	uint64_t x;
+	int bad = 0;
+
+	e->key = NULL;
+	e->klen = 0;
+	for (*cnt = 0; !bad && i < n;) {
+		at = i++;
+		switch (s[at]) {
+		case 0x08:
+			bad = pb_short_varint(s, &i, n, &x) < 0 || key_part(s, at, i, e) < 0;
+			break;
+		case 0x0a:
+			bad = pb_short_length(s, &i, n, &len) < 0 || key_part(s, at, i += len, e) < 0;
+			break;
+		case 0x10:
+			bad = value(s, &i, n, e, cnt) < 0;
+			break;
+		case 0x12:
+			if ((bad = pb_short_length(s, &i, n, &len) < 0))
+				break;
+			for (len += i; !bad && i < len;)
+				bad = value(s, &i, len, e, cnt) < 0;
+			break;
+		case 0x1a:
+			bad = pb_short_length(s, &i, n, &len) < 0;
+			i += len;
+			break;
+		default:
+			bad = 1;
+		}
+	}
+	return !bad && e->key;
+}
+
+/* Sample s (n bytes) into e (the packed shape looked for first, as
+ * pprofgen and writers of more than two values write it, then any),
+ * with values as many as the first sample's and none negative; else 0. */
+HOT int parse(struct lane *l, const unsigned char *s, size_t n, const unsigned char *lim,
+	      struct pend *e)
+{
+	size_t cnt;
+
+	if (l->nv == 2 && quick2(s, n, lim, e))
+		return 1;
+	if ((!quick(s, n, e, &cnt) && !fields(s, n, e, &cnt)) || !cnt)
+		return 0;
+	if (!l->nv) {
+		l->nv = cnt;
+		l->seen = pprof_kset_new(cnt);
+	}
+	return cnt == l->nv;
+}
+
+/* Looks sample e up and adds its values to its key's sums. */
+HOT void take(struct lane *l, const struct pend *e)
+{
+	/* A sum that would wrap (the table's count would too, but whether
+	 * it wrapped to 0 is not followed here), or keys made to share a
+	 * hash: pprof_stack reads the profile. */
+	if (pprof_kset_add(l->seen, e->key, e->klen, e->h, e->v) < 0) {
+		l->bad = 1;
+		atomic_store_explicit(l->quit, 1, memory_order_relaxed);
+	}
+}
+
+/* The lookups still pending in l's ring, done. */
+static void drain(struct lane *l)
+{
+	while (l->tail < l->head && !l->bad)
+		take(l, &l->ring[l->tail++ % AHEAD]);
+}
+
+/* The sample [at, end) (input ending at lim) read ahead into l; the one
+ * AHEAD before it looked up. */
+HOT void lane_sample(struct lane *l, const unsigned char *at, const unsigned char *end,
+		     const unsigned char *lim)
+{
+	const size_t place = l->head % AHEAD;
+	struct pend *e = &l->ring[place];
+
+	if (l->bad)
+		return;
+	pprof_read_ahead(end);
+	if (!parse(l, at, (size_t)(end - at), lim, e)) {
+		l->bad = 1;
+		atomic_store_explicit(l->quit, 1, memory_order_relaxed);
+		return;
+	}
+	/* pprof_kset reads a short key as WIDE bytes: here, not past lim. */
+	if (e->klen <= PPROF_KSET_WIDE && (size_t)(lim - e->key) < PPROF_KSET_WIDE)
+		e->key = memcpy(memset(l->own[place], 0, PPROF_KSET_WIDE), e->key, e->klen);
+	e->h = pprof_kset_hash(l->mix, e->key, e->klen);
+	/* Whether the keys outgrew the cache is looked at now and then. */
+	if ((l->head & (FAR_EVERY - 1)) == 0) {
+		l->far = pprof_kset_bytes(l->seen) > FAR;
+		pprof_kset_tune(l->seen, l->tail);
+	}
+	pprof_kset_prefetch(l->seen, e->h);
+	if (++l->head - l->tail < AHEAD)
+		return;
+	if (l->far)
+		pprof_kset_prefetch_rec(l->seen, l->ring[(l->tail + AHEAD_KEY) % AHEAD].h,
+					l->ring[(l->tail + AHEAD_KEY) % AHEAD].klen);
+	take(l, &l->ring[l->tail++ % AHEAD]);
+}
+
+/* Job j's samples into l, every lookup done, then its pages given back:
+ * they are not read again (tpool's job function: l is the worker's). */
+static inline void lane_job(struct lane *l, const struct job *j)
+{
+	const unsigned char *q = j->at, *body, *lim = j->p->buf + j->p->len;
+	size_t n;
+
+	/* The fields were read and checked: a tag, a length of one or two
+	 * bytes, the sample.  None is read once a lane went bad. */
+	if (atomic_load_explicit(l->quit, memory_order_relaxed))
+		l->bad = 1;
+	while (q < j->end && !l->bad) {
+		n = q[1] & 0x7f;
+		body = q + 2;
+		if (q[1] & 0x80)
+			n |= (size_t)q[2] << 7, body++;
+		lane_sample(l, body, body + n, lim);
+		q = body + n;
+	}
+	drain(l);
+	pprof_give_back(j->p, (size_t)(j->at - j->p->buf), (size_t)(j->end - j->at));
+}
+
+/* The hook's streak (pprof_hook's), on one thread: the sample fields
+ * from q on, read into lane l as they are stepped over. */
+static inline const unsigned char *lane_streak(struct lane *l, const unsigned char *q,
+					       const unsigned char *stop,
+					       const unsigned char *end,
+					       const unsigned char *lim, size_t *n)
+{
+	const unsigned char *body, *next;
+	size_t k = 0;
+
+	while (q < stop && *q == PPROF_SAMPLE_TAG && (next = pprof_quick_sample(q, end, &body))) {
+		lane_sample(l, body, next, lim);
+		q = next;
+		k++;
+	}
+	*n = k;
+	return q;
+}
+
+/* Whether this processor runs pprof_fast_v3.c's build (FLAME_BASELINE
+ * not set), and the same two loops as that build has them. */
+int pprof_lane_v3(void);
+void pprof_lane_job_v3(struct lane *l, const struct job *j);
+const unsigned char *pprof_lane_streak_v3(struct lane *l, const unsigned char *q,
+					  const unsigned char *stop, const unsigned char *end,
+					  const unsigned char *lim, size_t *n);
+
+#endif
