@@ -110,24 +110,25 @@ const uint64_t *pprof_kset_mix(int rounds)
 	return mixes[rounds != 0];
 }
 
-void pprof_kset_prefetch_probe(const struct pprof_kset *k, uint64_t h, size_t len)
+uint64_t pprof_kset_prefetch_probe(const struct pprof_kset *k, uint64_t h, size_t len)
 {
 	size_t j = POS(h, k->ix.mask), probes;
 	uint64_t v;
 
 	/* An effect: without one GCC takes this for a function of none and
-	 * drops its calls (merge's were, unseen). */
+	 * drops its calls where what it returns is not used. */
 	__asm__ __volatile__("");
 	/* The next slots of its probe, as far as one with its tag. */
 	for (probes = 1; probes < 4; probes++) {
 		j = (j + 1) & k->ix.mask;
 		if (!(v = k->ix.slot[j]))
-			return;
+			return 0;
 		if (SLOT_TAG(v) == TAG(h)) {
 			pprof_kset_prefetch_lines(k->ix.rec + PLACE(v), k->ix.nv, len);
-			return;
+			return v & PPROF_KSET_PLACE_MASK;
 		}
 	}
+	return 0;
 }
 
 /* A block of n bytes for the index or the records: from 2 MB on, on
@@ -319,6 +320,7 @@ int pprof_kset_merge(struct pprof_kset *dst, const struct pprof_kset *src)
 		size_t len;
 		uint64_t h;
 		const uint64_t *sums;
+		uint64_t at;		/* pprof_kset_prefetch_rec's, or 0 */
 	} ring[MERGE_AHEAD], *e;
 	size_t pos = 0, head = 0, tail = 0;
 
@@ -331,6 +333,7 @@ int pprof_kset_merge(struct pprof_kset *dst, const struct pprof_kset *src)
 			/* The hash as the length word keeps it: all the index
 			 * uses (the same secret: one process). */
 			e->h = e->sums[src->ix.nv] & ~LEN_MASK;
+			e->at = 0;
 			pprof_kset_prefetch(dst, e->h);
 			head++;
 		}
@@ -338,10 +341,10 @@ int pprof_kset_merge(struct pprof_kset *dst, const struct pprof_kset *src)
 			return 0;
 		if (head - tail > MERGE_AHEAD / 2) {
 			e = &ring[(tail + MERGE_AHEAD / 2) % MERGE_AHEAD];
-			pprof_kset_prefetch_rec(dst, e->h, e->len);
+			e->at = pprof_kset_prefetch_rec(dst, e->h, e->len);
 		}
 		e = &ring[tail++ % MERGE_AHEAD];
-		if (pprof_kset_add_any(dst, e->s, e->len, e->h, e->sums) < 0)
+		if (pprof_kset_add_at(dst, e->at, e->s, e->len, e->h, e->sums) < 0)
 			return -1;
 	}
 }

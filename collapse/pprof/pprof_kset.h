@@ -321,20 +321,23 @@ PPROF_KSET_INLINE void pprof_kset_prefetch_lines(const uint64_t *r, size_t nv, s
 }
 
 /* pprof_kset_prefetch_rec past the first slot of the probe. */
-void pprof_kset_prefetch_probe(const struct pprof_kset *k, uint64_t h, size_t len);
+uint64_t pprof_kset_prefetch_probe(const struct pprof_kset *k, uint64_t h, size_t len);
 
 /* Hints the record of key of hash h (len bytes), found through the
  * first slots of its probe (fetched by pprof_kset_prefetch some adds
- * before); inline for the first (nearly every key's). */
-PPROF_KSET_INLINE void pprof_kset_prefetch_rec(const struct pprof_kset *k, uint64_t h, size_t len)
+ * before); inline for the first (nearly every key's).  Returns where it
+ * was found, for pprof_kset_add_at: its place + 1, or 0. */
+PPROF_KSET_INLINE uint64_t pprof_kset_prefetch_rec(const struct pprof_kset *k, uint64_t h,
+						   size_t len)
 {
 	const struct pprof_kset_head *x = (const void *)k;
 	const uint64_t e = x->slot[PPROF_KSET_POS(h, x->mask)];
 
-	if (e && e >> PPROF_KSET_PLACE_BITS == PPROF_KSET_TAG(h))
+	if (e && e >> PPROF_KSET_PLACE_BITS == PPROF_KSET_TAG(h)) {
 		pprof_kset_prefetch_lines(x->rec + (e & PPROF_KSET_PLACE_MASK) - 1, x->nv, len);
-	else if (e)
-		pprof_kset_prefetch_probe(k, h, len);
+		return e & PPROF_KSET_PLACE_MASK;
+	}
+	return e ? pprof_kset_prefetch_probe(k, h, len) : 0;
 }
 
 /* Far more than a probe of a table at most half full ever takes (the
@@ -345,29 +348,13 @@ PPROF_KSET_INLINE void pprof_kset_prefetch_rec(const struct pprof_kset *k, uint6
 int pprof_kset_add_any(struct pprof_kset *k, const void *s, size_t len, uint64_t h,
 		       const uint64_t *v);
 
-/* Adds the nv values v to the sums of key s (len bytes, hash h), added
- * with sums of 0 when new.  Returns 0, or -1 when a sum would pass
- * UINT64_MAX (it is left as it was) or the key is not met within
- * PPROF_KSET_PROBES slots of its probe: keys that share a hash far
- * beyond chance (the hash has the process's secret: they cannot be made
- * to), where every add would walk through all of them, or the key has
- * more bytes than its length word holds (16 MB), so the caller reads
- * the profile another way.  Inline for a key
- * seen before in the first slot of its probe, of at most WIDE bytes,
- * with two sums (nearly every sample of most profiles): no call, no
- * probe loop. */
-PPROF_KSET_INLINE int pprof_kset_add(struct pprof_kset *k, const void *s, size_t len, uint64_t h,
-				      const uint64_t *v)
+/* pprof_kset_add's end, for a key of at most WIDE bytes where the set
+ * has two sums, the record at r (its place) to be looked at first. */
+PPROF_KSET_INLINE int pprof_kset_add_rec(struct pprof_kset *k, uint64_t *r, const void *s,
+					 size_t len, uint64_t h, const uint64_t *v)
 {
-	const struct pprof_kset_head *x = (const void *)k;
-	const uint64_t e = x->slot[PPROF_KSET_POS(h, x->mask)];
-	uint64_t *r, d, a, b;
+	uint64_t d = pprof_kset_differ((const unsigned char *)(r + 3), s, len), a, b;
 
-	if (e == 0 || e >> PPROF_KSET_PLACE_BITS != PPROF_KSET_TAG(h) || x->nv != 2 ||
-	    len > PPROF_KSET_WIDE)
-		return pprof_kset_add_any(k, s, len, h, v);
-	r = x->rec + (e & PPROF_KSET_PLACE_MASK) - 1;
-	d = pprof_kset_differ((const unsigned char *)(r + 3), s, len);
 	if (r[2] != PPROF_KSET_LEN_WORD(len, h) || d)
 		return pprof_kset_add_any(k, s, len, h, v);
 	if (__builtin_add_overflow(r[0], v[0], &a) || __builtin_add_overflow(r[1], v[1], &b))
@@ -375,6 +362,42 @@ PPROF_KSET_INLINE int pprof_kset_add(struct pprof_kset *k, const void *s, size_t
 	r[0] = a;
 	r[1] = b;
 	return 0;
+}
+
+/* Adds the nv values v to the sums of key s (len bytes, hash h), added
+ * with sums of 0 when new.  Returns 0, or -1 when a sum would pass
+ * UINT64_MAX (it is left as it was) or the key is not met within
+ * PPROF_KSET_PROBES slots of its probe: keys that share a hash far
+ * beyond chance (the hash has the process's secret: they cannot be made
+ * to), where every add would walk through all of them, or the key has
+ * more bytes than its length word holds (16 MB), so the caller reads the
+ * profile another way.  Inline for a key seen before in the first slot
+ * of its probe, of at most WIDE bytes, with two sums (nearly every
+ * sample of most profiles): no call, no probe loop. */
+PPROF_KSET_INLINE int pprof_kset_add(struct pprof_kset *k, const void *s, size_t len, uint64_t h,
+				      const uint64_t *v)
+{
+	const struct pprof_kset_head *x = (const void *)k;
+	const uint64_t e = x->slot[PPROF_KSET_POS(h, x->mask)];
+
+	if (e == 0 || e >> PPROF_KSET_PLACE_BITS != PPROF_KSET_TAG(h) || x->nv != 2 ||
+	    len > PPROF_KSET_WIDE)
+		return pprof_kset_add_any(k, s, len, h, v);
+	return pprof_kset_add_rec(k, x->rec + (e & PPROF_KSET_PLACE_MASK) - 1, s, len, h, v);
+}
+
+/* pprof_kset_add where the record was looked for ahead: at is where
+ * the key may be (pprof_kset_prefetch_rec's, or the place + 1 of any
+ * record of k's: the compare of the key decides) or 0, and the slot is
+ * not read again. */
+PPROF_KSET_INLINE int pprof_kset_add_at(struct pprof_kset *k, uint64_t at, const void *s,
+					size_t len, uint64_t h, const uint64_t *v)
+{
+	const struct pprof_kset_head *x = (const void *)k;
+
+	if (!at || x->nv != 2 || len > PPROF_KSET_WIDE)
+		return pprof_kset_add_any(k, s, len, h, v);
+	return pprof_kset_add_rec(k, x->rec + at - 1, s, len, h, v);
 }
 
 /* Told that adds keys have been added so far: when at least half of

@@ -46,7 +46,9 @@ struct pend {
 	size_t klen;			/* ...of this many bytes */
 	uint64_t h;			/* their hash */
 	uint64_t v[TYPES];		/* its values */
-	uint64_t unused;
+	uint64_t at;			/* where its record was found ahead
+					   (pprof_kset_prefetch_rec's), or
+					   an earlier sample's place or 0 */
 };
 
 /* The keys one thread has met: the caller's, or a worker's of the pool
@@ -266,10 +268,17 @@ HOT int parse(struct lane *l, const unsigned char *s, size_t n, const unsigned c
 /* Looks sample e up and adds its values to its key's sums. */
 HOT void take(struct lane *l, const struct pend *e)
 {
+	/* A table out of the cache had the record looked for ahead (far
+	 * only grows; where it was not, at is 0, or a place of an earlier
+	 * sample's: a hint, which the key's compare takes or not); in one
+	 * in the cache, the first slot is read here. */
+	const int rc = l->far ? pprof_kset_add_at(l->seen, e->at, e->key, e->klen, e->h, e->v) :
+				pprof_kset_add(l->seen, e->key, e->klen, e->h, e->v);
+
 	/* A sum that would wrap (the table's count would too, but whether
 	 * it wrapped to 0 is not followed here), or keys made to share a
 	 * hash: pprof_stack reads the profile. */
-	if (pprof_kset_add(l->seen, e->key, e->klen, e->h, e->v) < 0) {
+	if (rc < 0) {
 		l->bad = 1;
 		atomic_store_explicit(l->quit, 1, memory_order_relaxed);
 	}
@@ -310,9 +319,11 @@ HOT void lane_sample(struct lane *l, const unsigned char *at, const unsigned cha
 	pprof_kset_prefetch(l->seen, e->h);
 	if (++l->head - l->tail < AHEAD)
 		return;
-	if (l->far)
-		pprof_kset_prefetch_rec(l->seen, l->ring[(l->tail + AHEAD_KEY) % AHEAD].h,
-					l->ring[(l->tail + AHEAD_KEY) % AHEAD].klen);
+	if (l->far) {
+		struct pend *f = &l->ring[(l->tail + AHEAD_KEY) % AHEAD];
+
+		f->at = pprof_kset_prefetch_rec(l->seen, f->h, f->klen);
+	}
 	take(l, &l->ring[l->tail++ % AHEAD]);
 }
 
