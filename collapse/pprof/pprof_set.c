@@ -44,6 +44,8 @@ struct skey {
 	const uint32_t *id;	/* its frames */
 	size_t n;		/* how many */
 	uint64_t c;		/* its weight */
+	size_t same;		/* how many it shares with the one before
+				   (below n; fewer is no fault) */
 };
 
 struct pprof_set *pprof_set_new(void)
@@ -199,13 +201,20 @@ static inline void put_rank(unsigned char *d, uint32_t r, unsigned w)
 		memcpy(d, &x, 4);
 }
 
-/* Spells the ';' keys of n frames id at d, w bytes each. */
+/* Spells the ';' keys of n frames id at d, w bytes each: four a turn
+ * of the loop (one a turn was half loop). */
 static inline void spell_frames(unsigned char *d, const uint32_t *id, size_t n,
 				const uint32_t *rank, unsigned w)
 {
 	size_t j;
 
-	for (j = 0; j < n; j++)
+	for (j = 0; j + 4 <= n; j += 4) {
+		put_rank(d + j * w, rank[(size_t)id[j] * 2], w);
+		put_rank(d + (j + 1) * w, rank[(size_t)id[j + 1] * 2], w);
+		put_rank(d + (j + 2) * w, rank[(size_t)id[j + 2] * 2], w);
+		put_rank(d + (j + 3) * w, rank[(size_t)id[j + 3] * 2], w);
+	}
+	for (; j < n; j++)
 		put_rank(d + j * w, rank[(size_t)id[j] * 2], w);
 }
 
@@ -506,7 +515,7 @@ static struct skey *sorted(const struct pprof_set *s, struct xbig *mem, size_t *
 	struct sel *v;
 	struct skey *out;
 	const struct stk *t;
-	size_t i, k = 0, len = 0;
+	size_t i, k = 0, len = 0, same;
 	unsigned char *sp;
 
 	o.stk = s->stk, o.pool = s->pool;
@@ -525,18 +534,21 @@ static struct skey *sorted(const struct pprof_set *s, struct xbig *mem, size_t *
 	}
 	sort_all(&o, v, s->nstk, s->threads > 1);
 	free((void *)(uintptr_t)o.rank);
-	xbig_free(&tmem), xbig_free(&amem), xbig_free(&smem);
+	xbig_free(&tmem);
 	out = xbig_hold(mem, s->nstk + 1, sizeof(*out), NULL);
 	for (i = 0; i < s->nstk; i++) {
 		t = &s->stk[v[i].i];
-		if (k && out[k - 1].n == t->n &&
-		    memcmp(out[k - 1].id, s->pool + t->off, t->n * sizeof(*out->id)) == 0) {
+		same = i ? bytes_mismatch((const char *)o.at[v[i - 1].i], spelled(&o, v[i - 1].i),
+					  (const char *)o.at[v[i].i], spelled(&o, v[i].i)) : 0;
+		/* Spelled alike to the end: the same frames. */
+		if (i && same == spelled(&o, v[i].i) && same == spelled(&o, v[i - 1].i)) {
 			out[k - 1].c += t->c;
 			continue;
 		}
-		out[k].id = s->pool + t->off, out[k].n = t->n, out[k++].c = t->c;
+		out[k].id = s->pool + t->off, out[k].n = t->n, out[k].c = t->c;
+		out[k++].same = same / o.width;
 	}
-	xbig_free(&vmem);
+	xbig_free(&vmem), xbig_free(&amem), xbig_free(&smem);
 	*n = k;
 	return out;
 }
@@ -572,19 +584,14 @@ static void room(struct out *o, size_t need)
 /* Appends the line of stack k. */
 static void put_line(struct out *o, const struct pprof_names *f, const struct skey *k)
 {
-	size_t j = 0, at, need = 24 + k->n, m = o->prev ? o->prev->n : 0, off, nf, *fend;
+	size_t j = o->prev ? k->same : 0, at, need = 24 + k->n, off, nf, *fend;
 	const size_t *len;
 	const uint32_t *id;
 	const char *const *name;
 	char *d;
 
-	m = m < k->n ? m : k->n;
-	/* The frames it shares with the last line, two ids at a time (one
-	 * at a time was a tenth of the writing: sorted stacks share most of
-	 * theirs). */
-	if (m)
-		j = bytes_mismatch((const char *)o->prev->id, m * sizeof(*k->id),
-				   (const char *)k->id, m * sizeof(*k->id)) / sizeof(*k->id);
+	/* The frames it shares with the last line (sorted stacks share most
+	 * of theirs) are copied from it in one piece. */
 	for (at = j; at < k->n; at++)
 		need += f->len[k->id[at]];
 	need += (j ? o->fend[j - 1] : 0) + CHUNK;
