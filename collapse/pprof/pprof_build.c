@@ -47,6 +47,8 @@ struct pprof_build {
 	size_t nrec;			/* how many */
 	int direct;			/* ids run from 1 with few gaps (as
 					   nearly always): rec by id, no search */
+	size_t nfast;			/* ids below this are read from rec
+					   directly (nrec when direct, else 0) */
 	int lazy;			/* few keys: locations built as met */
 	uint32_t *pool;			/* the frames of the locations of more
 					   than LREC_FRAMES */
@@ -232,24 +234,78 @@ static uint32_t *stk_room(struct pprof_build *r, size_t klen)
 	return r->stk + LREC_FRAMES + n;
 }
 
+/* Inlined into each caller, for a constant argument to fold. */
+#define HOT static inline __attribute__((always_inline))
+
+/* The frames of the locations whose ids are packed at *sp, up to send,
+ * copied below *dp (each location's before those of the ones read
+ * before it: a key is leaf first, a stack root first), their text's
+ * bytes added to *tlen; *sp, *dp and *tlen moved on.  Returns -1 for an
+ * id that cannot be read or names no location, or for a location's
+ * frames too many to number or making *tlen pass PPROF_MAX_STACK; that
+ * last is tested at each location only when checked (else the caller
+ * tests the sum: a key that short cannot fill its room before it ends).
+ * Ids by pb_varint4, a longer one the long way, one that would end past
+ * send left for the caller to find (*sp past send).  The records and the
+ * sums are locals: through r, each copy made the compiler reload them;
+ * the bound on ids is read from r, so the records keep a register (the
+ * loop's values live across loc_of's call are one more than the
+ * registers a call keeps). */
+HOT int loc_run(struct pprof_build *r, const unsigned char **sp, const unsigned char *send,
+		uint32_t **dp, uint64_t *tlen, int checked)
+{
+	const struct lrec *rec = r->rec, *e;
+	const unsigned char *s = *sp;
+	size_t m, cnt;
+	uint32_t *d = *dp, id4;
+	uint64_t t = *tlen, id;
+
+	while (s < send) {
+		if ((m = pb_varint4(s, &id4)) != 0)
+			s += m, id = id4;
+		else if (m = 0, pb_short_varint(s, &m, (size_t)(send - s), &id) < 0)
+			return -1;
+		else
+			s += m;
+		/* A location built, of a few frames (nearly always): they are
+		 * one copy of a fixed size from its record, the ids below
+		 * them written over later (or below the stack), with no
+		 * branch on how many. */
+		if (id < r->nfast && (cnt = rec[id].cnt) - 1 < LREC_FRAMES) {
+			e = &rec[id];
+			t += e->tlen;
+			if (checked && t > PPROF_MAX_STACK)
+				return -1;
+			memcpy(d - LREC_FRAMES, e->f, sizeof(e->f));
+			d -= cnt;
+			continue;
+		}
+		if (!(e = loc_of(r, id)) || (t += e->tlen) > PPROF_MAX_STACK)
+			return -1;
+		d -= e->cnt;
+		if (e->cnt <= LREC_FRAMES)
+			memcpy(d, e->f + LREC_FRAMES - e->cnt, e->cnt * sizeof(*d));
+		else
+			memcpy(d, r->pool + e->f[0], e->cnt * sizeof(*d));
+	}
+	*sp = s, *dp = d, *tlen = t;
+	return 0;
+}
+
 /* The stack of key (klen bytes: field 1 entries, packed runs or single
  * varints) weighing c into the set, or r->bad when the key cannot be
  * read, names a location not in the profile or makes a stack past
  * PPROF_MAX_STACK.  One pass: each location is looked up as its id is
- * read and its frames copied before those of the locations read before
- * it (a key is leaf first, a stack root first), then the whole stack
- * into the set.  A single id is read as a packed run of one; packed ids
- * by pb_varint4, a longer one the long way, one that would end past its
- * run found when the run is done.  The records, the pool and the sums
- * are locals: through r, each copy made the compiler reload them.  Reads
- * 4 bytes from each packed id on: kset keys have room past them. */
+ * read and its frames copied (loc_run), then the whole stack into the
+ * set.  A single id is read as a packed run of one.  Reads 4 bytes from
+ * each packed id on: kset keys have room past them. */
 static void key_stack(struct pprof_build *r, const unsigned char *key, size_t klen, uint64_t c)
 {
-	const struct lrec *rec = r->rec, *e;
 	const unsigned char *s = key, *send;
-	size_t i, m, nrec = r->direct ? r->nrec : 0, cnt;
-	uint32_t *top = stk_room(r, klen), *d = top, *out, id4;
+	size_t i, m;
+	uint32_t *top = stk_room(r, klen), *d = top, *out;
 	uint64_t tlen = 0, id;
+	int checked = klen > r->maxk;
 
 	for (; s < key + klen; s = send) {
 		i = (size_t)(s - key);
@@ -261,37 +317,12 @@ static void key_stack(struct pprof_build *r, const unsigned char *key, size_t kl
 			goto bad;
 		else
 			m += i;
-		for (s = key + i, send = key + m; s < send;) {
-			if ((m = pb_varint4(s, &id4)) != 0)
-				s += m, id = id4;
-			else if (m = 0, pb_short_varint(s, &m, (size_t)(send - s), &id) < 0)
-				goto bad;
-			else
-				s += m;
-			/* A location built, of a few frames (nearly always):
-			 * they are one copy of a fixed size from its record,
-			 * the ids below them written over later (or below
-			 * the stack), with no branch on how many. */
-			if (id < nrec && (cnt = rec[id].cnt) - 1 < LREC_FRAMES) {
-				e = &rec[id];
-				if ((tlen += e->tlen) > PPROF_MAX_STACK)
-					goto bad;
-				memcpy(d - LREC_FRAMES, e->f, sizeof(e->f));
-				d -= cnt;
-				continue;
-			}
-			if (!(e = loc_of(r, id)) || (tlen += e->tlen) > PPROF_MAX_STACK)
-				goto bad;
-			d -= e->cnt;
-			if (e->cnt <= LREC_FRAMES)
-				memcpy(d, e->f + LREC_FRAMES - e->cnt, e->cnt * sizeof(*d));
-			else
-				memcpy(d, r->pool + e->f[0], e->cnt * sizeof(*d));
-		}
-		if (s > send)
+		s = key + i, send = key + m;
+		if ((checked ? loc_run(r, &s, send, &d, &tlen, 1) : loc_run(r, &s, send, &d, &tlen, 0)) < 0 ||
+		    s > send)
 			goto bad;
 	}
-	if (!tlen)
+	if (!tlen || tlen > PPROF_MAX_STACK)
 		goto bad;
 	r->used += tlen - 1;
 	out = pprof_set_add(r->set, (size_t)(top - d), c);
@@ -341,6 +372,7 @@ static int res_init(struct pprof_build *r, const struct pprof_prof *p)
 			r->used += loc_len(r, &p->loc[i]);
 		}
 	}
+	r->nfast = r->direct ? r->nrec : 0;
 	/* A location of no lines has a frame (pprof_where's). */
 	r->maxl += !r->maxl;
 	r->maxk = PPROF_MAX_STACK / r->maxl;
