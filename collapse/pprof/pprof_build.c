@@ -121,53 +121,72 @@ static uint32_t where_id(struct pprof_build *r, const struct pprof_loc *l, size_
 	return name_id(r, r->name, *n);
 }
 
-/* Function fn's frame (its name, else its system name), named once;
- * the name's length in *n. */
-static uint32_t func_id(struct pprof_build *r, const struct pprof_func *fn, size_t *n)
+/* Names function fn's frame (its name, else its system name) into e. */
+static void name_func(struct pprof_build *r, const struct pprof_func *fn, struct fname *e)
+{
+	const char *s;
+	size_t n;
+
+	s = pprof_str(r->p, fn->name, &n);
+	if (!n)
+		s = pprof_str(r->p, fn->sysname, &n);
+	e->id = name_id(r, s, n);
+	e->len = n;
+}
+
+/* Function fn's frame, named once (inline: every line of every location
+ * asks, nearly always after the first time); the name's length in *n. */
+static inline uint32_t func_id(struct pprof_build *r, const struct pprof_func *fn, size_t *n)
 {
 	struct fname *e = &r->fname[fn - r->p->fn];
-	const char *s;
 
-	if (e->id != UINT32_MAX) {
-		*n = e->len;
-		return e->id;
-	}
-	s = pprof_str(r->p, fn->name, n);
-	if (!*n)
-		s = pprof_str(r->p, fn->sysname, n);
-	e->id = name_id(r, s, *n);
-	e->len = *n;
+	if (e->id == UINT32_MAX)
+		name_func(r, fn, e);
+	*n = e->len;
 	return e->id;
 }
 
-/* Location l's frames into e, root first (its last line first). */
+/* The function of id fid: by index when the ids are dense (as nearly
+ * always), else through pprof_func.  NULL for none. */
+static inline const struct pprof_func *func_of(const struct pprof_prof *p, uint64_t fid)
+{
+	if (fid - 1 < p->nfn && p->fn[fid - 1].id == fid)
+		return &p->fn[fid - 1];
+	return pprof_func(p, fid);
+}
+
+/* Line i's frame of location l (its where when it names no function, or
+ * l has no lines), its name's length in *n. */
+static inline uint32_t line_id(struct pprof_build *r, const struct pprof_loc *l, size_t i,
+			       size_t *n)
+{
+	const struct pprof_func *fn = l->nlines ? func_of(r->p, r->p->line_fn[l->line0 + i]) : NULL;
+
+	return fn ? func_id(r, fn, n) : where_id(r, l, n);
+}
+
+/* Location l's frames into e, root first (its last line first): into
+ * e itself when a few, the last in the last, else into the pool (its
+ * room grown once, not at each frame). */
 static void build_loc(struct pprof_build *r, const struct pprof_loc *l, struct lrec *e)
 {
-	const struct pprof_func *fn;
-	size_t i, n, first = r->npool;
-	uint64_t len = 0;
-	uint32_t id;
+	size_t k = l->nlines + !l->nlines, j, n;
+	uint64_t len = k - 1;
+	uint32_t *d;
 
-	for (i = l->nlines + !l->nlines; i-- > 0;) {
-		fn = l->nlines ? pprof_func(r->p, r->p->line_fn[l->line0 + i]) : NULL;
-		if (!fn)
-			id = where_id(r, l, &n);
-		else
-			id = func_id(r, fn, &n);
-		if (r->npool == r->poolcap)
-			xgrow(&r->pool, &r->poolcap, r->npool + 1, sizeof(*r->pool));
-		r->pool[r->npool++] = id;
-		len += n + (r->npool - first > 1);
+	if (k <= LREC_FRAMES)
+		d = e->f + LREC_FRAMES - k;
+	else {
+		xgrow(&r->pool, &r->poolcap, r->npool + k, sizeof(*r->pool));
+		d = r->pool + r->npool;
+		e->f[0] = (uint32_t)r->npool;
+		r->npool += k;
 	}
-	e->cnt = (uint32_t)(r->npool - first);
-	/* A few: into the record, the last frame last, the pool's room
-	 * given back. */
-	if (e->cnt <= LREC_FRAMES) {
-		for (i = 0; i < e->cnt; i++)
-			e->f[LREC_FRAMES - e->cnt + i] = r->pool[first + i];
-		r->npool = first;
-	} else
-		e->f[0] = (uint32_t)first;
+	for (j = 0; j < k; j++) {
+		d[j] = line_id(r, l, k - 1 - j, &n);
+		len += n;
+	}
+	e->cnt = (uint32_t)k;
 	e->tlen = len > PPROF_MAX_STACK ? (uint32_t)PPROF_MAX_STACK + 2 : (uint32_t)len + 1;
 	/* Every location is counted, used or not: more than pprof_stack
 	 * counts, so a profile it would stop is not taken here either (a
