@@ -75,6 +75,15 @@ void pprof_set_reserve(struct pprof_set *s, size_t n)
 	pprof_names_reserve(&s->fn, s->fn.n + (n < RESERVE_MAX ? n : RESERVE_MAX));
 }
 
+void pprof_set_room(struct pprof_set *s, size_t stacks, size_t frames)
+{
+	if (s->nstk + stacks > s->stkcap)
+		s->stk = xbig_hold(&s->stkmem, s->nstk + stacks, sizeof(*s->stk), &s->stkcap);
+	if (s->npool + frames + PPROF_SET_SLACK > s->poolcap)
+		s->pool = xbig_hold(&s->poolmem, s->npool + frames + PPROF_SET_SLACK, sizeof(*s->pool),
+				    &s->poolcap);
+}
+
 void pprof_set_threads(struct pprof_set *s, int threads)
 {
 	s->threads = threads;
@@ -351,8 +360,17 @@ static void sort_equal(const struct order *o, struct sel *v, size_t n, size_t d)
 {
 	size_t j;
 
+	struct sel x;
+
 	if (n < 2 || spelled(o, v[0].i) <= d + 8)
 		return;
+	/* Two (the most common, leaves of a tree): one compare of what
+	 * follows, no deeper group. */
+	if (n == 2) {
+		if (tail_cmp(o, v[0].i, v[1].i, d + 8) > 0)
+			x = v[0], v[0] = v[1], v[1] = x;
+		return;
+	}
 	if (d + 8 >= DEEP)
 		return sel_merge(o, v, n, d);
 	d += 8;
@@ -415,7 +433,8 @@ static void sel_few(const struct order *o, struct sel *v, size_t n, size_t d)
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && v[j].w == v[i].w; j++)
 			;
-		sort_equal(o, v + i, j - i, d);
+		if (j - i > 1)
+			sort_equal(o, v + i, j - i, d);
 	}
 }
 
