@@ -447,6 +447,10 @@ static void *second_half(void *arg)
 	return NULL;
 }
 
+/* Frames a stack is guessed to have, for the room made for them (more
+ * are made room for as they come). */
+#define FRAMES_GUESS 16
+
 /* Keys from this many on are made stacks on two threads (when read on
  * more than one: their locations are all built first then). */
 #define HALVES 8192
@@ -461,12 +465,14 @@ static void all_stacks(struct pprof_build *r, const struct pprof_kset *seen, int
 	size_t n = pprof_kset_count(seen);
 	uint64_t total;
 
+	pprof_set_room(r->set, n, n < SIZE_MAX / FRAMES_GUESS ? n * FRAMES_GUESS : n);
 	if (!par || r->lazy || n < HALVES)
 		return (void)key_stacks(r, seen, 0, SIZE_MAX);
 	h.r = *r;
 	h.r.stk = NULL, h.r.scap = 0;
 	h.r.name = NULL, h.r.ncap = 0, h.r.used = 0;
 	h.r.set = pprof_set_new();
+	pprof_set_room(h.r.set, n - n / 2, (n - n / 2) * FRAMES_GUESS);
 	h.seen = seen;
 	h.skip = n / 2;
 	if (pthread_create(&th, NULL, second_half, &h) != 0) {

@@ -24,6 +24,11 @@ void pprof_set_threads(struct pprof_set *s, int threads);
 /* Readies s for about n more frame names (no more than a hint). */
 void pprof_set_reserve(struct pprof_set *s, size_t n);
 
+/* Readies s for about this many more stacks and frames (no more than a
+ * hint): room made at once, not grown by doubling, each doubling below
+ * the size xbig maps copying what came before. */
+void pprof_set_room(struct pprof_set *s, size_t stacks, size_t frames);
+
 /* The id of the frame called name (len bytes, no ';': collapsed stacks
  * split there, so ranks of whole names sort the stacks), added when new. */
 uint32_t pprof_set_name(struct pprof_set *s, const char *name, size_t len);
