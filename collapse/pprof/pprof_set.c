@@ -174,6 +174,10 @@ struct order {
 	unsigned width;			/* bytes of a rank: 1, 2 or 4 */
 	unsigned char **at;		/* each stack's spelling */
 	struct sel *tmp;		/* room for a merge sort of every stack */
+	const struct sel *v0;		/* the whole array being sorted */
+	size_t *lcp;			/* by place in it: the bytes of
+					   spelling the stack there shares with
+					   the one before, once sorted */
 };
 
 /* Bytes of spelling a group is sorted by, a word at a time, before it
@@ -254,20 +258,43 @@ static inline size_t spelled(const struct order *o, size_t i)
 	return o->stk[i].n * o->width;
 }
 
-/* Stacks a and b, alike in their spellings' first k bytes, in bytewise
- * order of their text: 0 only for the same frames. */
-static int tail_cmp(const struct order *o, size_t a, size_t b, size_t k)
+/* The first byte from k (a multiple of 8) on at which the spellings of
+ * stacks a and b differ (they agree before k), or the shorter's length. */
+static size_t tail_diff(const struct order *o, size_t a, size_t b, size_t k)
 {
 	size_t la = spelled(o, a), lb = spelled(o, b), n = la < lb ? la : lb;
-	uint64_t x, y;
+	uint64_t x;
 
-	for (; k < n; k += 8) {
-		x = load_be64(o->at[a] + k);
-		y = load_be64(o->at[b] + k);
-		if (x != y)
-			return x < y ? -1 : 1;
-	}
+	for (; k < n; k += 8)
+		if ((x = load_be64(o->at[a] + k) ^ load_be64(o->at[b] + k)) != 0) {
+			k += (size_t)__builtin_clzll(x) / 8;
+			return k < n ? k : n;
+		}
+	return n;
+}
+
+/* Stacks a and b, alike in their spellings' first k bytes (k a multiple
+ * of 8), in bytewise order of their text: 0 only for the same frames. */
+static int tail_cmp(const struct order *o, size_t a, size_t b, size_t k)
+{
+	size_t m = tail_diff(o, a, b, k), la = spelled(o, a), lb = spelled(o, b);
+
+	if (m < la && m < lb)
+		return o->at[a][m] < o->at[b][m] ? -1 : 1;
 	return (la > lb) - (la < lb);
+}
+
+/* Where the sort records what the stack at v[0] shares with the one
+ * before it (and v[1] with v[0], ...). */
+static inline size_t *lcp_at(const struct order *o, const struct sel *v)
+{
+	return o->lcp + (v - o->v0);
+}
+
+/* The byte of the word at d where words x and y, not alike, differ. */
+static inline size_t word_diff(size_t d, uint64_t x, uint64_t y)
+{
+	return d + (size_t)__builtin_clzll(x ^ y) / 8;
 }
 
 /* Stacks a and b, alike in their spellings' first d bytes, words at d:
@@ -311,6 +338,17 @@ static void sel_merge(const struct order *o, struct sel *v, size_t n, size_t d)
 	memcpy(v, o->tmp, k * sizeof(*v));
 }
 
+/* sel_merge, then what each stack shares with the one before it
+ * recorded. */
+static void sel_merged(const struct order *o, struct sel *v, size_t n, size_t d)
+{
+	size_t *lcp = lcp_at(o, v), j;
+
+	sel_merge(o, v, n, d);
+	for (j = 1; j < n; j++)
+		lcp[j] = tail_diff(o, v[j - 1].i, v[j].i, d);
+}
+
 /* The median of the words of v's first, middle and last. */
 static uint64_t pivot(const struct sel *v, size_t n)
 {
@@ -322,22 +360,27 @@ static uint64_t pivot(const struct sel *v, size_t n)
 }
 
 /* Splits v (n) by word around p: those below to [0, *lt), those equal
- * to [*lt, *gt), those above after. */
-static void split3(struct sel *v, size_t n, uint64_t p, size_t *lt, size_t *gt)
+ * to [*lt, *gt), those above after; the highest word below p in *lo,
+ * the lowest above in *hi (what the parts' ends share with p). */
+static void split3(struct sel *v, size_t n, uint64_t p, size_t *lt, size_t *gt, uint64_t *lo,
+		   uint64_t *hi)
 {
 	size_t a = 0, i = 0, b = n;
+	uint64_t l = 0, h = UINT64_MAX;
 	struct sel x;
 
 	while (i < b) {
 		x = v[i];
-		if (x.w < p)
+		if (x.w < p) {
+			l = x.w > l ? x.w : l;
 			v[i++] = v[a], v[a++] = x;
-		else if (x.w > p)
+		} else if (x.w > p) {
+			h = x.w < h ? x.w : h;
 			v[i] = v[--b], v[b] = x;
-		else
+		} else
 			i++;
 	}
-	*lt = a, *gt = b;
+	*lt = a, *gt = b, *lo = l, *hi = h;
 }
 
 /* How many splits by pivots a group of n may take before it is merge
@@ -358,21 +401,26 @@ static void sel_sort(const struct order *o, struct sel *v, size_t n, size_t d, u
  * stack). */
 static void sort_equal(const struct order *o, struct sel *v, size_t n, size_t d)
 {
-	size_t j;
-
+	size_t j, *lcp = lcp_at(o, v), len;
 	struct sel x;
 
-	if (n < 2 || spelled(o, v[0].i) <= d + 8)
+	if (n < 2)
 		return;
+	if ((len = spelled(o, v[0].i)) <= d + 8) {
+		for (j = 1; j < n; j++)
+			lcp[j] = len;
+		return;
+	}
 	/* Two (the most common, leaves of a tree): one compare of what
 	 * follows, no deeper group. */
 	if (n == 2) {
 		if (tail_cmp(o, v[0].i, v[1].i, d + 8) > 0)
 			x = v[0], v[0] = v[1], v[1] = x;
+		lcp[1] = tail_diff(o, v[0].i, v[1].i, d + 8);
 		return;
 	}
 	if (d + 8 >= DEEP)
-		return sel_merge(o, v, n, d);
+		return sel_merged(o, v, n, d);
 	d += 8;
 	for (j = 0; j < n; j++)
 		v[j].w = load_be64(o->at[v[j].i] + d);
@@ -390,7 +438,7 @@ static void sort_equal(const struct order *o, struct sel *v, size_t n, size_t d)
  * each part alike in it on. */
 static void radix(const struct order *o, struct sel *v, size_t n, size_t d)
 {
-	size_t cnt[256], i, at, c;
+	size_t cnt[256], i, at, c, *lcp = lcp_at(o, v), first = 1;
 	uint64_t x = 0;
 	unsigned shift;
 
@@ -413,10 +461,17 @@ static void radix(const struct order *o, struct sel *v, size_t n, size_t d)
 	 * (callgrind, the measure here) a byte at a time. */
 	for (i = 0; i < n; i++)
 		v[i] = o->tmp[i];
-	/* cnt[i] is now where part i ends. */
-	for (at = 0, i = 0; i < 256; at = cnt[i++])
+	/* cnt[i] is now where part i ends; the parts after the first share
+	 * the bytes before that byte with the one before them. */
+	for (at = 0, i = 0; i < 256; at = cnt[i++]) {
+		if (cnt[i] == at)
+			continue;
+		if (!first)
+			lcp[at] = word_diff(d, 0, x);
+		first = 0;
 		if (cnt[i] - at > 1)
 			sel_sort(o, v + at, cnt[i] - at, d, budget_of(cnt[i] - at));
+	}
 }
 
 /* Sorts v (n, few, stacks alike in their first d bytes, words at d) by
@@ -436,6 +491,9 @@ static void sel_few(const struct order *o, struct sel *v, size_t n, size_t d)
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && v[j].w == v[i].w; j++)
 			;
+		/* Before the run is sorted on: its words change. */
+		if (j < n)
+			lcp_at(o, v)[j] = word_diff(d, v[j - 1].w, v[j].w);
 		if (j - i > 1)
 			sort_equal(o, v + i, j - i, d);
 	}
@@ -450,13 +508,18 @@ static void sel_few(const struct order *o, struct sel *v, size_t n, size_t d)
 static void sel_sort(const struct order *o, struct sel *v, size_t n, size_t d, unsigned budget)
 {
 	size_t lt, gt;
+	uint64_t p, lo, hi;
 
 	while (n > SEL_FEW) {
 		if (n >= RADIX_MIN)
 			return radix(o, v, n, d);
 		if (!budget--)
-			return sel_merge(o, v, n, d);
-		split3(v, n, pivot(v, n), &lt, &gt);
+			return sel_merged(o, v, n, d);
+		split3(v, n, p = pivot(v, n), &lt, &gt, &lo, &hi);
+		if (lt)
+			lcp_at(o, v)[lt] = word_diff(d, lo, p);
+		if (gt < n)
+			lcp_at(o, v)[gt] = word_diff(d, p, hi);
 		sort_equal(o, v + lt, gt - lt, d);
 		if (lt < n - gt) {
 			sel_sort(o, v, lt, d, budget);
@@ -517,6 +580,9 @@ static void sort_all(const struct order *o, struct sel *v, size_t n, int par)
 	while (i < n / 2)
 		o->tmp[k++] = v[i++];
 	memcpy(v, o->tmp, k * sizeof(*v));
+	/* Merged: what each shares with the one before it is found again. */
+	for (i = 1; i < n; i++)
+		o->lcp[i] = tail_diff(o, v[i - 1].i, v[i].i, 0);
 }
 
 /* Bytes of a rank of n names' keys (ranks 1 to 2n). */
@@ -532,12 +598,12 @@ static unsigned rank_width(size_t n)
 static struct skey *sorted(const struct pprof_set *s, struct xbig *mem, size_t *n)
 {
 	struct xbig vmem = { NULL, 0, 0 }, tmem = { NULL, 0, 0 }, amem = { NULL, 0, 0 };
-	struct xbig smem = { NULL, 0, 0 };
+	struct xbig smem = { NULL, 0, 0 }, lmem = { NULL, 0, 0 };
 	struct order o;
 	struct sel *v;
 	struct skey *out;
 	const struct stk *t;
-	size_t i, k = 0, len = 0, same;
+	size_t i, k = 0, len = 0;
 	unsigned char *sp;
 
 	o.stk = s->stk, o.pool = s->pool;
@@ -546,6 +612,9 @@ static struct skey *sorted(const struct pprof_set *s, struct xbig *mem, size_t *
 	v = xbig_hold(&vmem, s->nstk + 1, sizeof(*v), NULL);
 	o.tmp = xbig_hold(&tmem, s->nstk + 1, sizeof(*o.tmp), NULL);
 	o.at = xbig_hold(&amem, s->nstk + 1, sizeof(*o.at), NULL);
+	o.lcp = xbig_hold(&lmem, s->nstk + 1, sizeof(*o.lcp), NULL);
+	o.v0 = v;
+	o.lcp[0] = 0;
 	for (i = 0; i < s->nstk; i++)
 		len += s->stk[i].n * o.width + 8;
 	sp = xbig_hold(&smem, len + 1, 1, NULL);
@@ -560,17 +629,15 @@ static struct skey *sorted(const struct pprof_set *s, struct xbig *mem, size_t *
 	out = xbig_hold(mem, s->nstk + 1, sizeof(*out), NULL);
 	for (i = 0; i < s->nstk; i++) {
 		t = &s->stk[v[i].i];
-		same = i ? bytes_mismatch((const char *)o.at[v[i - 1].i], spelled(&o, v[i - 1].i),
-					  (const char *)o.at[v[i].i], spelled(&o, v[i].i)) : 0;
 		/* Spelled alike to the end: the same frames. */
-		if (i && same == spelled(&o, v[i].i) && same == spelled(&o, v[i - 1].i)) {
+		if (i && o.lcp[i] == t->n * o.width && o.lcp[i] == spelled(&o, v[i - 1].i)) {
 			out[k - 1].c += t->c;
 			continue;
 		}
 		out[k].id = s->pool + t->off, out[k].n = t->n, out[k].c = t->c;
-		out[k++].same = same / o.width;
+		out[k++].same = o.lcp[i] / o.width;
 	}
-	xbig_free(&vmem), xbig_free(&amem), xbig_free(&smem);
+	xbig_free(&vmem), xbig_free(&amem), xbig_free(&smem), xbig_free(&lmem);
 	*n = k;
 	return out;
 }
