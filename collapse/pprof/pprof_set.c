@@ -387,11 +387,7 @@ static void split3(struct sel *v, size_t n, uint64_t p, size_t *lt, size_t *gt, 
  * sorted: twice as many as good ones would. */
 static unsigned budget_of(size_t n)
 {
-	unsigned log = 0;
-
-	while ((size_t)1 << log < n)
-		log++;
-	return 2 * log + 4;
+	return 2 * (unsigned)(64 - __builtin_clzll((uint64_t)n | 1)) + 4;
 }
 
 static void sel_sort(const struct order *o, struct sel *v, size_t n, size_t d, unsigned budget);
@@ -652,6 +648,8 @@ struct out {
 	size_t *fend;		/* the ends of its frames */
 	size_t fcap;		/* room */
 	const struct skey *prev;	/* its stack, NULL: none yet */
+	size_t most;		/* room made for each name not shared (the
+				   longest's bytes), 0: their own bytes */
 };
 
 /* Names are copied CHUNK bytes at a time, not by a call of memcpy each
@@ -681,8 +679,11 @@ static void put_line(struct out *o, const struct pprof_names *f, const struct sk
 
 	/* The frames it shares with the last line (sorted stacks share most
 	 * of theirs) are copied from it in one piece. */
-	for (at = j; at < k->n; at++)
-		need += f->len[k->id[at]];
+	if (o->most)
+		need += (k->n - j) * (o->most + 1);
+	else
+		for (at = j; at < k->n; at++)
+			need += f->len[k->id[at]];
 	need += (j ? o->fend[j - 1] : 0) + CHUNK;
 	room(o, need);
 	if (k->n > o->fcap)
@@ -741,13 +742,14 @@ struct lines {
 	const struct skey *v;		/* its stacks in order */
 	size_t n;			/* how many */
 	size_t block;			/* in a block */
+	size_t most;			/* struct out's */
 };
 
 /* Block k of the lines into b (blockout's). */
 static void format_block(void *ctx, size_t k, struct blockbuf *b)
 {
 	const struct lines *l = ctx;
-	struct out o = { b->buf, 0, b->cap, 0, NULL, 0, NULL };
+	struct out o = { b->buf, 0, b->cap, 0, NULL, 0, NULL, l->most };
 	size_t i, end = (k + 1) * l->block < l->n ? (k + 1) * l->block : l->n;
 
 	for (i = k * l->block; i < end; i++) {
@@ -819,6 +821,22 @@ int pprof_set_emit(struct pprof_set *s, const struct stack_sink *sink)
 	return 0;
 }
 
+/* Names up to this long make room for a line by the longest. */
+#define MOST 256
+
+/* The longest of f's names, 0 when one passes MOST: a line's room is
+ * then made for the longest name for each frame it does not share with
+ * the line before, not by summing their lengths (a thirtieth of the
+ * writing), with few bytes unused. */
+static size_t longest_name(const struct pprof_names *f)
+{
+	size_t i, most = 0;
+
+	for (i = 0; i < f->n; i++)
+		most = f->len[i] > most ? f->len[i] : most;
+	return most > MOST ? 0 : most;
+}
+
 static int save_lines(FILE *f, void *ctx)
 {
 	struct pprof_set *s = ctx;
@@ -831,6 +849,7 @@ static int save_lines(FILE *f, void *ctx)
 	v = sorted(s, &mem, &n);
 	par = s->threads > 1 && n >= 2 * PAR_BLOCK;
 	l.s = s, l.v = v, l.n = n, l.block = par ? PAR_BLOCK : BLOCK;
+	l.most = longest_name(&s->fn);
 	rc = blockout_write(f, (n + l.block - 1) / l.block, format_block, &l, par);
 	xbig_free(&mem);
 	return rc;
