@@ -170,7 +170,8 @@ struct sel {
 struct order {
 	const struct stk *stk;		/* the stacks */
 	const uint32_t *pool;		/* their frames */
-	const uint32_t *rank;		/* key ranks (pprof_key_ranks) */
+	const unsigned char *key;	/* each key's rank (pprof_key_ranks)
+					   spelled: key k's at k * width */
 	unsigned width;			/* bytes of a rank: 1, 2 or 4 */
 	unsigned char **at;		/* each stack's spelling */
 	struct sel *tmp;		/* room for a merge sort of every stack */
@@ -214,41 +215,55 @@ static inline void put_rank(unsigned char *d, uint32_t r, unsigned w)
 		memcpy(d, &x, 4);
 }
 
-/* Spells the ';' keys of n frames id at d, w bytes each: four a turn
- * of the loop (one a turn was half loop). */
+/* The keys of rank (pprof_key_ranks: two for each of n names) spelled,
+ * w bytes each; the caller frees them. */
+static unsigned char *spell_keys(const uint32_t *rank, size_t n, unsigned w)
+{
+	unsigned char *key = xmalloc(2 * n * w + 1);
+	size_t k;
+
+	for (k = 0; k < 2 * n; k++)
+		put_rank(key + k * w, rank[k], w);
+	return key;
+}
+
+/* Spells the keys of n (above 0) frames id at d, w bytes each, the last
+ * its end key (a copy of the key's spelling: looking up its rank and
+ * turning it big-endian at each frame was twice the instructions): four
+ * a turn of the loop (one a turn was half loop). */
 static inline void spell_frames(unsigned char *d, const uint32_t *id, size_t n,
-				const uint32_t *rank, unsigned w)
+				const unsigned char *key, unsigned w)
 {
 	size_t j;
 
+	n--;
+	memcpy(d + n * w, key + ((size_t)id[n] * 2 + 1) * w, w);
 	for (j = 0; j + 4 <= n; j += 4) {
-		put_rank(d + j * w, rank[(size_t)id[j] * 2], w);
-		put_rank(d + (j + 1) * w, rank[(size_t)id[j + 1] * 2], w);
-		put_rank(d + (j + 2) * w, rank[(size_t)id[j + 2] * 2], w);
-		put_rank(d + (j + 3) * w, rank[(size_t)id[j + 3] * 2], w);
+		memcpy(d + j * w, key + (size_t)id[j] * 2 * w, w);
+		memcpy(d + (j + 1) * w, key + (size_t)id[j + 1] * 2 * w, w);
+		memcpy(d + (j + 2) * w, key + (size_t)id[j + 2] * 2 * w, w);
+		memcpy(d + (j + 3) * w, key + (size_t)id[j + 3] * 2 * w, w);
 	}
 	for (; j < n; j++)
-		put_rank(d + j * w, rank[(size_t)id[j] * 2], w);
+		memcpy(d + j * w, key + (size_t)id[j] * 2 * w, w);
 }
 
 /* Spells stack i at o->at[i]: its frames by a loop for each width (a
- * test of the width at each frame was two thirds of the spelling). */
+ * test of the width at each frame was two thirds of the spelling), the
+ * last as its end key. */
 static void spell(const struct order *o, size_t i)
 {
-	const uint32_t *id = o->pool + o->stk[i].off, *rank = o->rank;
+	const uint32_t *id = o->pool + o->stk[i].off;
 	size_t n = o->stk[i].n;
 	unsigned w = o->width;
 	unsigned char *d = o->at[i];
 
-	if (n) {
-		if (w == 1)
-			spell_frames(d, id, n - 1, rank, 1);
-		else if (w == 2)
-			spell_frames(d, id, n - 1, rank, 2);
-		else
-			spell_frames(d, id, n - 1, rank, 4);
-		put_rank(d + (n - 1) * w, rank[(size_t)id[n - 1] * 2 + 1], w);
-	}
+	if (n && w == 1)
+		spell_frames(d, id, n, o->key, 1);
+	else if (n && w == 2)
+		spell_frames(d, id, n, o->key, 2);
+	else if (n)
+		spell_frames(d, id, n, o->key, 4);
 	memset(d + n * w, 0, 8);
 }
 
@@ -601,10 +616,13 @@ static struct skey *sorted(const struct pprof_set *s, struct xbig *mem, size_t *
 	const struct stk *t;
 	size_t i, k = 0, len = 0;
 	unsigned char *sp;
+	uint32_t *rank;
 
 	o.stk = s->stk, o.pool = s->pool;
-	o.rank = pprof_key_ranks(&s->fn);
+	rank = pprof_key_ranks(&s->fn);
 	o.width = rank_width(s->fn.n);
+	o.key = spell_keys(rank, s->fn.n, o.width);
+	free(rank);
 	v = xbig_hold(&vmem, s->nstk + 1, sizeof(*v), NULL);
 	o.tmp = xbig_hold(&tmem, s->nstk + 1, sizeof(*o.tmp), NULL);
 	o.at = xbig_hold(&amem, s->nstk + 1, sizeof(*o.at), NULL);
@@ -620,7 +638,7 @@ static struct skey *sorted(const struct pprof_set *s, struct xbig *mem, size_t *
 		sp += s->stk[i].n * o.width + 8;
 	}
 	sort_all(&o, v, s->nstk, s->threads > 1);
-	free((void *)(uintptr_t)o.rank);
+	free((void *)(uintptr_t)o.key);
 	xbig_free(&tmem);
 	out = xbig_hold(mem, s->nstk + 1, sizeof(*out), NULL);
 	for (i = 0; i < s->nstk; i++) {
