@@ -23,8 +23,8 @@ struct lrec {
 				   such location) */
 	uint32_t tlen;		/* their text's bytes and a ';' (PPROF_MAX_STACK
 				   + 2: more) */
-	uint32_t f[LREC_FRAMES];	/* up to LREC_FRAMES of them, root first,
-					   the last in the last; more: f[0] is
+	uint32_t f[LREC_FRAMES];	/* up to LREC_FRAMES of them, leaf
+					   first, the rest 0; more: f[0] is
 					   their place in pool; not built: f[0]
 					   is its index in p->loc + 1 */
 };
@@ -57,8 +57,6 @@ struct pprof_build {
 	size_t maxk;			/* keys longer make stacks of more
 					   frames than PPROF_MAX_STACK */
 	struct fname *fname;		/* each function's frame, by index */
-	uint32_t *stk;			/* a key's frames, built from its end */
-	size_t scap;			/* room */
 	char *name;			/* a name being tidied */
 	size_t ncap;			/* room */
 	uint64_t used, budget;		/* bytes as pprof_stack counts them; its limit */
@@ -165,9 +163,9 @@ static inline uint32_t line_id(struct pprof_build *r, const struct pprof_loc *l,
 	return fn ? func_id(r, fn, n) : where_id(r, l, n);
 }
 
-/* Location l's frames into e, root first (its last line first): into
- * e itself when a few, the last in the last, else into the pool (its
- * room grown once, not at each frame). */
+/* Location l's frames into e, leaf first (its first line first): into
+ * e itself when a few, else into the pool (its room grown once, not at
+ * each frame). */
 static void build_loc(struct pprof_build *r, const struct pprof_loc *l, struct lrec *e)
 {
 	size_t k = l->nlines + !l->nlines, j, n;
@@ -175,7 +173,7 @@ static void build_loc(struct pprof_build *r, const struct pprof_loc *l, struct l
 	uint32_t *d;
 
 	if (k <= LREC_FRAMES)
-		d = e->f + LREC_FRAMES - k;
+		d = e->f;
 	else {
 		xgrow(&r->pool, &r->poolcap, r->npool + k, sizeof(*r->pool));
 		d = r->pool + r->npool;
@@ -183,7 +181,7 @@ static void build_loc(struct pprof_build *r, const struct pprof_loc *l, struct l
 		r->npool += k;
 	}
 	for (j = 0; j < k; j++) {
-		d[j] = line_id(r, l, k - 1 - j, &n);
+		d[j] = line_id(r, l, j, &n);
 		len += n;
 	}
 	e->cnt = (uint32_t)k;
@@ -236,29 +234,24 @@ static const struct lrec *loc_of(struct pprof_build *r, uint64_t id)
 	return e;
 }
 
-/* Room in r->stk for the frames of a key of klen bytes, each location's
- * copied back from its end: LREC_FRAMES ids before (such a copy begins
- * up to that far below the room) and PPROF_SET_SLACK after (the room is
- * copied on in pieces of that many); returns the room's end.  No more
- * frames than a location has for each byte of the key, nor than a stack
- * of PPROF_MAX_STACK bytes holds (every frame a byte or a ';'). */
+/* Where the frames of a key of klen bytes are written, in the set: room
+ * for no more frames than a location has for each byte of the key, nor
+ * than a stack of PPROF_MAX_STACK bytes holds (every frame a byte or a
+ * ';'), and PPROF_SET_SLACK after (a location's record is copied whole:
+ * LREC_FRAMES ids). */
 static uint32_t *stk_room(struct pprof_build *r, size_t klen)
 {
-	size_t n = klen > r->maxk ? PPROF_MAX_STACK + 1 : klen * r->maxl;
-
-	if (LREC_FRAMES + n + PPROF_SET_SLACK > r->scap) {
-		xgrow(&r->stk, &r->scap, LREC_FRAMES + n + PPROF_SET_SLACK, sizeof(*r->stk));
-		memset(r->stk, 0, r->scap * sizeof(*r->stk));
-	}
-	return r->stk + LREC_FRAMES + n;
+#if LREC_FRAMES > PPROF_SET_SLACK
+#error "a location's record is copied past what pprof_set leaves room for"
+#endif
+	return pprof_set_next(r->set, klen > r->maxk ? PPROF_MAX_STACK + 1 : klen * r->maxl);
 }
 
 /* Inlined into each caller, for a constant argument to fold. */
 #define HOT static inline __attribute__((always_inline))
 
 /* The frames of the locations whose ids are packed at *sp, up to send,
- * copied below *dp (each location's before those of the ones read
- * before it: a key is leaf first, a stack root first), their text's
+ * copied to *dp on (a key is leaf first, as the set keeps a stack), their text's
  * bytes added to *tlen; *sp, *dp and *tlen moved on.  Returns -1 for an
  * id that cannot be read or names no location, or for a location's
  * frames too many to number or making *tlen pass PPROF_MAX_STACK; that
@@ -287,25 +280,22 @@ HOT int loc_run(struct pprof_build *r, const unsigned char **sp, const unsigned 
 		else
 			s += m;
 		/* A location built, of a few frames (nearly always): they are
-		 * one copy of a fixed size from its record, the ids below
-		 * them written over later (or below the stack), with no
+		 * one copy of a fixed size from its record, the ids after
+		 * them written over later (or past the stack), with no
 		 * branch on how many. */
 		if (id < r->nfast && (cnt = rec[id].cnt) - 1 < LREC_FRAMES) {
 			e = &rec[id];
 			t += e->tlen;
 			if (checked && t > PPROF_MAX_STACK)
 				return -1;
-			memcpy(d - LREC_FRAMES, e->f, sizeof(e->f));
-			d -= cnt;
+			memcpy(d, e->f, sizeof(e->f));
+			d += cnt;
 			continue;
 		}
 		if (!(e = loc_of(r, id)) || (t += e->tlen) > PPROF_MAX_STACK)
 			return -1;
-		d -= e->cnt;
-		if (e->cnt <= LREC_FRAMES)
-			memcpy(d, e->f + LREC_FRAMES - e->cnt, e->cnt * sizeof(*d));
-		else
-			memcpy(d, r->pool + e->f[0], e->cnt * sizeof(*d));
+		memcpy(d, e->cnt <= LREC_FRAMES ? e->f : r->pool + e->f[0], e->cnt * sizeof(*d));
+		d += e->cnt;
 	}
 	*sp = s, *dp = d, *tlen = t;
 	return 0;
@@ -315,14 +305,13 @@ HOT int loc_run(struct pprof_build *r, const unsigned char **sp, const unsigned 
  * varints) weighing c into the set, or r->bad when the key cannot be
  * read, names a location not in the profile or makes a stack past
  * PPROF_MAX_STACK.  One pass: each location is looked up as its id is
- * read and its frames copied (loc_run), then the whole stack into the
- * set.  A single id is read as a packed run of one.  Reads 4 bytes from
+ * read and its frames copied (loc_run) where the set takes them.  A single id is read as a packed run of one.  Reads 4 bytes from
  * each packed id on: kset keys have room past them. */
 static void key_stack(struct pprof_build *r, const unsigned char *key, size_t klen, uint64_t c)
 {
 	const unsigned char *s = key, *send;
 	size_t i, m;
-	uint32_t *top = stk_room(r, klen), *d = top, *out;
+	uint32_t *start = stk_room(r, klen), *d = start;
 	uint64_t tlen = 0, id;
 	int checked = klen > r->maxk;
 
@@ -344,9 +333,7 @@ static void key_stack(struct pprof_build *r, const unsigned char *key, size_t kl
 	if (!tlen || tlen > PPROF_MAX_STACK)
 		goto bad;
 	r->used += tlen - 1;
-	out = pprof_set_add(r->set, (size_t)(top - d), c);
-	for (i = 0; i < (size_t)(top - d); i += PPROF_SET_SLACK)
-		memcpy(out + i, d + i, PPROF_SET_SLACK * sizeof(*d));
+	pprof_set_add(r->set, (size_t)(d - start), c);
 	return;
 bad:
 	r->bad = 1;
@@ -469,7 +456,6 @@ static void all_stacks(struct pprof_build *r, const struct pprof_kset *seen, int
 	if (!par || r->lazy || n < HALVES)
 		return (void)key_stacks(r, seen, 0, SIZE_MAX);
 	h.r = *r;
-	h.r.stk = NULL, h.r.scap = 0;
 	h.r.name = NULL, h.r.ncap = 0, h.r.used = 0;
 	h.r.set = pprof_set_new();
 	pprof_set_room(h.r.set, n - n / 2, (n - n / 2) * FRAMES_GUESS);
@@ -485,7 +471,7 @@ static void all_stacks(struct pprof_build *r, const struct pprof_kset *seen, int
 	r->used += h.r.used;
 	pprof_set_take(r->set, h.r.set);
 	pprof_set_free(h.r.set);
-	free(h.r.stk), free(h.r.name);
+	free(h.r.name);
 }
 
 struct pprof_build *pprof_build_new(const struct pprof_prof *p, struct pprof_set *set,
@@ -514,6 +500,6 @@ void pprof_build_free(struct pprof_build *b)
 	if (!b)
 		return;
 	free(b->rec), free(b->pool), free(b->fname);
-	free(b->stk), free(b->name);
+	free(b->name);
 	free(b);
 }

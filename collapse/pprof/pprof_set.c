@@ -1,10 +1,11 @@
-/* pprof_set: stacks as frame ids.  Sorting bytewise needs no text: a
- * stack's bytes are a list of keys, each frame's name followed by ';' or,
- * for the last frame, by the end (which sorts before any byte).  Names
- * hold no ';', so no key begins another, and stacks sort as the lists of
- * their keys' ranks: the keys (two per name) are ranked once, then
- * stacks are compared by ids while they agree and by the ranks of the
- * first keys that differ. */
+/* pprof_set: stacks as frame ids, kept leaf first (as a profile lists
+ * them: they are copied there as they are read), written root first.
+ * Sorting bytewise needs no text: a stack's bytes are a list of keys,
+ * each frame's name followed by ';' or, for the last frame, by the end
+ * (which sorts before any byte).  Names hold no ';', so no key begins
+ * another, and stacks sort as the lists of their keys' ranks: the keys
+ * (two per name) are ranked once, each stack spelled as its keys' ranks,
+ * and the spellings sorted (see struct order). */
 #include "pprof_set.h"
 #include "pprof_names.h"
 #include "pprof_rank.h"
@@ -106,6 +107,14 @@ static uint32_t *pool_add(struct pprof_set *s, size_t n)
 				    &s->poolcap);
 	s->npool += n;
 	return s->pool + s->npool - n;
+}
+
+uint32_t *pprof_set_next(struct pprof_set *s, size_t max)
+{
+	uint32_t *d = pool_add(s, max);
+
+	s->npool -= max;
+	return d;
 }
 
 uint32_t *pprof_set_add(struct pprof_set *s, size_t n, uint64_t c)
@@ -227,25 +236,27 @@ static unsigned char *spell_keys(const uint32_t *rank, size_t n, unsigned w)
 	return key;
 }
 
-/* Spells the keys of n (above 0) frames id at d, w bytes each, the last
- * its end key (a copy of the key's spelling: looking up its rank and
- * turning it big-endian at each frame was twice the instructions): four
- * a turn of the loop (one a turn was half loop). */
+/* Spells the keys of n (above 0) frames at d, w bytes each, root first:
+ * from e, the frame after the root, back to id (the leaf), which is
+ * spelled last as its end key (a copy of the key's spelling: looking up
+ * its rank and turning it big-endian at each frame was twice the
+ * instructions): four a turn of the loop (one a turn was half loop). */
 static inline void spell_frames(unsigned char *d, const uint32_t *id, size_t n,
 				const unsigned char *key, unsigned w)
 {
+	const uint32_t *e = id + n;
 	size_t j;
 
 	n--;
-	memcpy(d + n * w, key + ((size_t)id[n] * 2 + 1) * w, w);
+	memcpy(d + n * w, key + ((size_t)id[0] * 2 + 1) * w, w);
 	for (j = 0; j + 4 <= n; j += 4) {
-		memcpy(d + j * w, key + (size_t)id[j] * 2 * w, w);
-		memcpy(d + (j + 1) * w, key + (size_t)id[j + 1] * 2 * w, w);
-		memcpy(d + (j + 2) * w, key + (size_t)id[j + 2] * 2 * w, w);
-		memcpy(d + (j + 3) * w, key + (size_t)id[j + 3] * 2 * w, w);
+		memcpy(d + j * w, key + (size_t)e[-1 - (ptrdiff_t)j] * 2 * w, w);
+		memcpy(d + (j + 1) * w, key + (size_t)e[-2 - (ptrdiff_t)j] * 2 * w, w);
+		memcpy(d + (j + 2) * w, key + (size_t)e[-3 - (ptrdiff_t)j] * 2 * w, w);
+		memcpy(d + (j + 3) * w, key + (size_t)e[-4 - (ptrdiff_t)j] * 2 * w, w);
 	}
 	for (; j < n; j++)
-		memcpy(d + j * w, key + (size_t)id[j] * 2 * w, w);
+		memcpy(d + j * w, key + (size_t)e[-1 - (ptrdiff_t)j] * 2 * w, w);
 }
 
 /* Spells stack i at o->at[i]: its frames by a loop for each width (a
@@ -701,7 +712,7 @@ static void put_line(struct out *o, const struct pprof_names *f, const struct sk
 		need += (k->n - j) * (o->most + 1);
 	else
 		for (at = j; at < k->n; at++)
-			need += f->len[k->id[at]];
+			need += f->len[k->id[k->n - 1 - at]];
 	need += (j ? o->fend[j - 1] : 0) + CHUNK;
 	room(o, need);
 	if (k->n > o->fcap)
@@ -716,8 +727,8 @@ static void put_line(struct out *o, const struct pprof_names *f, const struct sk
 	 * anything). */
 	fend = o->fend, id = k->id, name = f->name, len = f->len, nf = k->n;
 	for (at = j, off = j ? fend[j - 1] + 1 : 0; at < nf; at++) {
-		size_t n = len[id[at]], c;
-		const char *src = name[id[at]];
+		size_t n = len[id[nf - 1 - at]], c;
+		const char *src = name[id[nf - 1 - at]];
 
 		/* The name and its ';' (the last's is written over). */
 		for (c = 0; c <= n; c += CHUNK)
@@ -790,8 +801,8 @@ void pprof_set_spell(const struct pprof_set *s, struct strtab *t)
 		const uint32_t *id = s->pool + s->stk[i].off;
 		struct fcount c = { s->stk[i].c, 0 };
 
-		for (len = 0, j = 0; j < s->stk[i].n; j++) {
-			if (j)
+		for (len = 0, j = s->stk[i].n; j-- > 0;) {
+			if (j + 1 < s->stk[i].n)
 				xappend(&buf, &len, &cap, ";", 1);
 			xappend(&buf, &len, &cap, s->fn.name[id[j]], s->fn.len[id[j]]);
 		}
@@ -821,7 +832,8 @@ int pprof_set_emit(struct pprof_set *s, const struct stack_sink *sink)
 	struct skey *v;
 	struct fcount c = { 0, 0 };
 	struct xbig mem = { NULL, 0, 0 };
-	size_t n, i, names = s->fn.n;
+	size_t n, i, j, names = s->fn.n, cap = 0;
+	uint32_t *root = NULL;
 
 	if (sums_may_wrap(s))
 		return -1;
@@ -829,9 +841,14 @@ int pprof_set_emit(struct pprof_set *s, const struct stack_sink *sink)
 	for (i = 0; i < names; i++)
 		sink->frame(sink->ctx, (uint32_t)i, s->fn.name[i], s->fn.len[i]);
 	for (i = 0; i < n; i++) {
+		/* The sink takes a stack root first. */
+		xgrow(&root, &cap, v[i].n + 1, sizeof(*root));
+		for (j = 0; j < v[i].n; j++)
+			root[j] = v[i].id[v[i].n - 1 - j];
 		c.n = v[i].c;
-		sink->stack(sink->ctx, v[i].id, v[i].n, &c);
+		sink->stack(sink->ctx, root, v[i].n, &c);
 	}
+	free(root);
 	xbig_free(&mem);
 	/* The sink draws from here: what the sort and the keys left is of
 	 * no more use. */

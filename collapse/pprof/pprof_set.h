@@ -38,10 +38,15 @@ uint32_t pprof_set_name(struct pprof_set *s, const char *name, size_t len);
 #define PPROF_SET_SLACK 4
 
 /* Adds a stack of n frames weighing c; returns the room for its frame
- * ids (root first), to be filled before the next call, and
- * PPROF_SET_SLACK more after it that may be written over.  One call a
- * stack, not one to grow and one to end it. */
+ * ids (leaf first: the order a profile lists them), to be filled before
+ * the next call, and PPROF_SET_SLACK more after it that may be written
+ * over.  One call a stack, not one to grow and one to end it. */
 uint32_t *pprof_set_add(struct pprof_set *s, size_t n, uint64_t c);
+
+/* The room the next pprof_set_add of up to max frames returns (it does
+ * not move till then), with PPROF_SET_SLACK more after: frames can be
+ * written there before their number is known. */
+uint32_t *pprof_set_next(struct pprof_set *s, size_t max);
 
 /* Moves every stack of src (of frames named in dst: src's own names are
  * not looked at) to the end of dst, leaving src with none. */
