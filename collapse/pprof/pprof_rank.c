@@ -1,5 +1,5 @@
 /* pprof_rank: the ranks of frame names' keys for pprof_set's sort, and
- * the radix sort of packed ranks it and the names' sort share (see
+ * the radix sort of packed keys the names and pprof_keys sort by (see
  * pprof_rank.h). */
 #include "pprof_rank.h"
 #include "strsort.h"
