@@ -100,9 +100,15 @@ static uint32_t name_id(struct pprof_build *r, const char *s, size_t n)
 	return pprof_set_name(r->set, r->name, n);
 }
 
+/* Inlined into each caller, for a constant argument to fold. */
+#define HOT static inline __attribute__((always_inline))
+/* Kept out of line: rare, and inlined it made its callers save more
+ * registers at every call. */
+#define COLD static __attribute__((noinline))
+
 /* Location l's frame when no function names it (pprof_where); its
  * length in *n. */
-static uint32_t where_id(struct pprof_build *r, const struct pprof_loc *l, size_t *n)
+COLD uint32_t where_id(struct pprof_build *r, const struct pprof_loc *l, size_t *n)
 {
 	struct pprof_where w;
 
@@ -120,7 +126,7 @@ static uint32_t where_id(struct pprof_build *r, const struct pprof_loc *l, size_
 }
 
 /* Names function fn's frame (its name, else its system name) into e. */
-static void name_func(struct pprof_build *r, const struct pprof_func *fn, struct fname *e)
+COLD void name_func(struct pprof_build *r, const struct pprof_func *fn, struct fname *e)
 {
 	const char *s;
 	size_t n;
@@ -247,8 +253,6 @@ static uint32_t *stk_room(struct pprof_build *r, size_t klen)
 	return pprof_set_next(r->set, klen > r->maxk ? PPROF_MAX_STACK + 1 : klen * r->maxl);
 }
 
-/* Inlined into each caller, for a constant argument to fold. */
-#define HOT static inline __attribute__((always_inline))
 
 /* The frames of the locations whose ids are packed at *sp, up to send,
  * copied to *dp on (a key is leaf first, as the set keeps a stack), their text's
