@@ -10,7 +10,6 @@
 #include "pprof_names.h"
 #include "pprof_rank.h"
 #include "blockout.h"
-#include "bytes.h"
 #include "folded.h"
 #include "numfmt.h"
 #include "outfile.h"
