@@ -23,8 +23,8 @@ struct lrec {
 				   such location) */
 	uint32_t tlen;		/* their text's bytes and a ';' (PPROF_MAX_STACK
 				   + 2: more) */
-	uint32_t f[LREC_FRAMES];	/* up to LREC_FRAMES of them, root first,
-					   the last in the last; more: f[0] is
+	uint32_t f[LREC_FRAMES];	/* up to LREC_FRAMES of them, leaf
+					   first, the rest 0; more: f[0] is
 					   their place in pool; not built: f[0]
 					   is its index in p->loc + 1 */
 };
@@ -47,6 +47,8 @@ struct pprof_build {
 	size_t nrec;			/* how many */
 	int direct;			/* ids run from 1 with few gaps (as
 					   nearly always): rec by id, no search */
+	size_t nfast;			/* ids below this are read from rec
+					   directly (nrec when direct, else 0) */
 	int lazy;			/* few keys: locations built as met */
 	uint32_t *pool;			/* the frames of the locations of more
 					   than LREC_FRAMES */
@@ -55,8 +57,6 @@ struct pprof_build {
 	size_t maxk;			/* keys longer make stacks of more
 					   frames than PPROF_MAX_STACK */
 	struct fname *fname;		/* each function's frame, by index */
-	uint32_t *stk;			/* a key's frames, built from its end */
-	size_t scap;			/* room */
 	char *name;			/* a name being tidied */
 	size_t ncap;			/* room */
 	uint64_t used, budget;		/* bytes as pprof_stack counts them; its limit */
@@ -100,9 +100,15 @@ static uint32_t name_id(struct pprof_build *r, const char *s, size_t n)
 	return pprof_set_name(r->set, r->name, n);
 }
 
+/* Inlined into each caller, for a constant argument to fold. */
+#define HOT static inline __attribute__((always_inline))
+/* Kept out of line: rare, and inlined it made its callers save more
+ * registers at every call. */
+#define COLD static __attribute__((noinline))
+
 /* Location l's frame when no function names it (pprof_where); its
  * length in *n. */
-static uint32_t where_id(struct pprof_build *r, const struct pprof_loc *l, size_t *n)
+COLD uint32_t where_id(struct pprof_build *r, const struct pprof_loc *l, size_t *n)
 {
 	struct pprof_where w;
 
@@ -119,53 +125,72 @@ static uint32_t where_id(struct pprof_build *r, const struct pprof_loc *l, size_
 	return name_id(r, r->name, *n);
 }
 
-/* Function fn's frame (its name, else its system name), named once;
- * the name's length in *n. */
-static uint32_t func_id(struct pprof_build *r, const struct pprof_func *fn, size_t *n)
+/* Names function fn's frame (its name, else its system name) into e. */
+COLD void name_func(struct pprof_build *r, const struct pprof_func *fn, struct fname *e)
+{
+	const char *s;
+	size_t n;
+
+	s = pprof_str(r->p, fn->name, &n);
+	if (!n)
+		s = pprof_str(r->p, fn->sysname, &n);
+	e->id = name_id(r, s, n);
+	e->len = n;
+}
+
+/* Function fn's frame, named once (inline: every line of every location
+ * asks, nearly always after the first time); the name's length in *n. */
+static inline uint32_t func_id(struct pprof_build *r, const struct pprof_func *fn, size_t *n)
 {
 	struct fname *e = &r->fname[fn - r->p->fn];
-	const char *s;
 
-	if (e->id != UINT32_MAX) {
-		*n = e->len;
-		return e->id;
-	}
-	s = pprof_str(r->p, fn->name, n);
-	if (!*n)
-		s = pprof_str(r->p, fn->sysname, n);
-	e->id = name_id(r, s, *n);
-	e->len = *n;
+	if (e->id == UINT32_MAX)
+		name_func(r, fn, e);
+	*n = e->len;
 	return e->id;
 }
 
-/* Location l's frames into e, root first (its last line first). */
+/* The function of id fid: by index when the ids are dense (as nearly
+ * always), else through pprof_func.  NULL for none. */
+static inline const struct pprof_func *func_of(const struct pprof_prof *p, uint64_t fid)
+{
+	if (fid - 1 < p->nfn && p->fn[fid - 1].id == fid)
+		return &p->fn[fid - 1];
+	return pprof_func(p, fid);
+}
+
+/* Line i's frame of location l (its where when it names no function, or
+ * l has no lines), its name's length in *n. */
+static inline uint32_t line_id(struct pprof_build *r, const struct pprof_loc *l, size_t i,
+			       size_t *n)
+{
+	const struct pprof_func *fn = l->nlines ? func_of(r->p, r->p->line_fn[l->line0 + i]) : NULL;
+
+	return fn ? func_id(r, fn, n) : where_id(r, l, n);
+}
+
+/* Location l's frames into e, leaf first (its first line first): into
+ * e itself when a few, else into the pool (its room grown once, not at
+ * each frame). */
 static void build_loc(struct pprof_build *r, const struct pprof_loc *l, struct lrec *e)
 {
-	const struct pprof_func *fn;
-	size_t i, n, first = r->npool;
-	uint64_t len = 0;
-	uint32_t id;
+	size_t k = l->nlines + !l->nlines, j, n;
+	uint64_t len = k - 1;
+	uint32_t *d;
 
-	for (i = l->nlines + !l->nlines; i-- > 0;) {
-		fn = l->nlines ? pprof_func(r->p, r->p->line_fn[l->line0 + i]) : NULL;
-		if (!fn)
-			id = where_id(r, l, &n);
-		else
-			id = func_id(r, fn, &n);
-		if (r->npool == r->poolcap)
-			xgrow(&r->pool, &r->poolcap, r->npool + 1, sizeof(*r->pool));
-		r->pool[r->npool++] = id;
-		len += n + (r->npool - first > 1);
+	if (k <= LREC_FRAMES)
+		d = e->f;
+	else {
+		xgrow(&r->pool, &r->poolcap, r->npool + k, sizeof(*r->pool));
+		d = r->pool + r->npool;
+		e->f[0] = (uint32_t)r->npool;
+		r->npool += k;
 	}
-	e->cnt = (uint32_t)(r->npool - first);
-	/* A few: into the record, the last frame last, the pool's room
-	 * given back. */
-	if (e->cnt <= LREC_FRAMES) {
-		for (i = 0; i < e->cnt; i++)
-			e->f[LREC_FRAMES - e->cnt + i] = r->pool[first + i];
-		r->npool = first;
-	} else
-		e->f[0] = (uint32_t)first;
+	for (j = 0; j < k; j++) {
+		d[j] = line_id(r, l, j, &n);
+		len += n;
+	}
+	e->cnt = (uint32_t)k;
 	e->tlen = len > PPROF_MAX_STACK ? (uint32_t)PPROF_MAX_STACK + 2 : (uint32_t)len + 1;
 	/* Every location is counted, used or not: more than pprof_stack
 	 * counts, so a profile it would stop is not taken here either (a
@@ -215,41 +240,84 @@ static const struct lrec *loc_of(struct pprof_build *r, uint64_t id)
 	return e;
 }
 
-/* Room in r->stk for the frames of a key of klen bytes, each location's
- * copied back from its end: LREC_FRAMES ids before (such a copy begins
- * up to that far below the room) and PPROF_SET_SLACK after (the room is
- * copied on in pieces of that many); returns the room's end.  No more
- * frames than a location has for each byte of the key, nor than a stack
- * of PPROF_MAX_STACK bytes holds (every frame a byte or a ';'). */
+/* Where the frames of a key of klen bytes are written, in the set: room
+ * for no more frames than a location has for each byte of the key, nor
+ * than a stack of PPROF_MAX_STACK bytes holds (every frame a byte or a
+ * ';'), and PPROF_SET_SLACK after (a location's record is copied whole:
+ * LREC_FRAMES ids). */
 static uint32_t *stk_room(struct pprof_build *r, size_t klen)
 {
-	size_t n = klen > r->maxk ? PPROF_MAX_STACK + 1 : klen * r->maxl;
+#if LREC_FRAMES > PPROF_SET_SLACK
+#error "a location's record is copied past what pprof_set leaves room for"
+#endif
+	return pprof_set_next(r->set, klen > r->maxk ? PPROF_MAX_STACK + 1 : klen * r->maxl);
+}
 
-	if (LREC_FRAMES + n + PPROF_SET_SLACK > r->scap) {
-		xgrow(&r->stk, &r->scap, LREC_FRAMES + n + PPROF_SET_SLACK, sizeof(*r->stk));
-		memset(r->stk, 0, r->scap * sizeof(*r->stk));
+
+/* The frames of the locations whose ids are packed at *sp, up to send,
+ * copied to *dp on (a key is leaf first, as the set keeps a stack), their text's
+ * bytes added to *tlen; *sp, *dp and *tlen moved on.  Returns -1 for an
+ * id that cannot be read or names no location, or for a location's
+ * frames too many to number or making *tlen pass PPROF_MAX_STACK; that
+ * last is tested at each location only when checked (else the caller
+ * tests the sum: a key that short cannot fill its room before it ends).
+ * Ids by pb_varint4, a longer one the long way, one that would end past
+ * send left for the caller to find (*sp past send).  The records and the
+ * sums are locals: through r, each copy made the compiler reload them;
+ * the bound on ids is read from r, so the records keep a register (the
+ * loop's values live across loc_of's call are one more than the
+ * registers a call keeps). */
+HOT int loc_run(struct pprof_build *r, const unsigned char **sp, const unsigned char *send,
+		uint32_t **dp, uint64_t *tlen, int checked)
+{
+	const struct lrec *rec = r->rec, *e;
+	const unsigned char *s = *sp;
+	size_t m, cnt;
+	uint32_t *d = *dp, id4;
+	uint64_t t = *tlen, id;
+
+	while (s < send) {
+		if ((m = pb_varint4(s, &id4)) != 0)
+			s += m, id = id4;
+		else if (m = 0, pb_short_varint(s, &m, (size_t)(send - s), &id) < 0)
+			return -1;
+		else
+			s += m;
+		/* A location built, of a few frames (nearly always): they are
+		 * one copy of a fixed size from its record, the ids after
+		 * them written over later (or past the stack), with no
+		 * branch on how many. */
+		if (id < r->nfast && (cnt = rec[id].cnt) - 1 < LREC_FRAMES) {
+			e = &rec[id];
+			t += e->tlen;
+			if (checked && t > PPROF_MAX_STACK)
+				return -1;
+			memcpy(d, e->f, sizeof(e->f));
+			d += cnt;
+			continue;
+		}
+		if (!(e = loc_of(r, id)) || (t += e->tlen) > PPROF_MAX_STACK)
+			return -1;
+		memcpy(d, e->cnt <= LREC_FRAMES ? e->f : r->pool + e->f[0], e->cnt * sizeof(*d));
+		d += e->cnt;
 	}
-	return r->stk + LREC_FRAMES + n;
+	*sp = s, *dp = d, *tlen = t;
+	return 0;
 }
 
 /* The stack of key (klen bytes: field 1 entries, packed runs or single
  * varints) weighing c into the set, or r->bad when the key cannot be
  * read, names a location not in the profile or makes a stack past
  * PPROF_MAX_STACK.  One pass: each location is looked up as its id is
- * read and its frames copied before those of the locations read before
- * it (a key is leaf first, a stack root first), then the whole stack
- * into the set.  A single id is read as a packed run of one; packed ids
- * by pb_varint4, a longer one the long way, one that would end past its
- * run found when the run is done.  The records, the pool and the sums
- * are locals: through r, each copy made the compiler reload them.  Reads
- * 4 bytes from each packed id on: kset keys have room past them. */
+ * read and its frames copied (loc_run) where the set takes them.  A single id is read as a packed run of one.  Reads 4 bytes from
+ * each packed id on: kset keys have room past them. */
 static void key_stack(struct pprof_build *r, const unsigned char *key, size_t klen, uint64_t c)
 {
-	const struct lrec *rec = r->rec, *e;
 	const unsigned char *s = key, *send;
-	size_t i, m, nrec = r->direct ? r->nrec : 0, cnt;
-	uint32_t *top = stk_room(r, klen), *d = top, *out, id4;
+	size_t i, m;
+	uint32_t *start = stk_room(r, klen), *d = start;
 	uint64_t tlen = 0, id;
+	int checked = klen > r->maxk;
 
 	for (; s < key + klen; s = send) {
 		i = (size_t)(s - key);
@@ -261,42 +329,15 @@ static void key_stack(struct pprof_build *r, const unsigned char *key, size_t kl
 			goto bad;
 		else
 			m += i;
-		for (s = key + i, send = key + m; s < send;) {
-			if ((m = pb_varint4(s, &id4)) != 0)
-				s += m, id = id4;
-			else if (m = 0, pb_short_varint(s, &m, (size_t)(send - s), &id) < 0)
-				goto bad;
-			else
-				s += m;
-			/* A location built, of a few frames (nearly always):
-			 * they are one copy of a fixed size from its record,
-			 * the ids below them written over later (or below
-			 * the stack), with no branch on how many. */
-			if (id < nrec && (cnt = rec[id].cnt) - 1 < LREC_FRAMES) {
-				e = &rec[id];
-				if ((tlen += e->tlen) > PPROF_MAX_STACK)
-					goto bad;
-				memcpy(d - LREC_FRAMES, e->f, sizeof(e->f));
-				d -= cnt;
-				continue;
-			}
-			if (!(e = loc_of(r, id)) || (tlen += e->tlen) > PPROF_MAX_STACK)
-				goto bad;
-			d -= e->cnt;
-			if (e->cnt <= LREC_FRAMES)
-				memcpy(d, e->f + LREC_FRAMES - e->cnt, e->cnt * sizeof(*d));
-			else
-				memcpy(d, r->pool + e->f[0], e->cnt * sizeof(*d));
-		}
-		if (s > send)
+		s = key + i, send = key + m;
+		if ((checked ? loc_run(r, &s, send, &d, &tlen, 1) : loc_run(r, &s, send, &d, &tlen, 0)) < 0 ||
+		    s > send)
 			goto bad;
 	}
-	if (!tlen)
+	if (!tlen || tlen > PPROF_MAX_STACK)
 		goto bad;
 	r->used += tlen - 1;
-	out = pprof_set_add(r->set, (size_t)(top - d), c);
-	for (i = 0; i < (size_t)(top - d); i += PPROF_SET_SLACK)
-		memcpy(out + i, d + i, PPROF_SET_SLACK * sizeof(*d));
+	pprof_set_add(r->set, (size_t)(d - start), c);
 	return;
 bad:
 	r->bad = 1;
@@ -341,6 +382,7 @@ static int res_init(struct pprof_build *r, const struct pprof_prof *p)
 			r->used += loc_len(r, &p->loc[i]);
 		}
 	}
+	r->nfast = r->direct ? r->nrec : 0;
 	/* A location of no lines has a frame (pprof_where's). */
 	r->maxl += !r->maxl;
 	r->maxk = PPROF_MAX_STACK / r->maxl;
@@ -396,6 +438,10 @@ static void *second_half(void *arg)
 	return NULL;
 }
 
+/* Frames a stack is guessed to have, for the room made for them (more
+ * are made room for as they come). */
+#define FRAMES_GUESS 16
+
 /* Keys from this many on are made stacks on two threads (when read on
  * more than one: their locations are all built first then). */
 #define HALVES 8192
@@ -410,12 +456,13 @@ static void all_stacks(struct pprof_build *r, const struct pprof_kset *seen, int
 	size_t n = pprof_kset_count(seen);
 	uint64_t total;
 
+	pprof_set_room(r->set, n, n < SIZE_MAX / FRAMES_GUESS ? n * FRAMES_GUESS : n);
 	if (!par || r->lazy || n < HALVES)
 		return (void)key_stacks(r, seen, 0, SIZE_MAX);
 	h.r = *r;
-	h.r.stk = NULL, h.r.scap = 0;
 	h.r.name = NULL, h.r.ncap = 0, h.r.used = 0;
 	h.r.set = pprof_set_new();
+	pprof_set_room(h.r.set, n - n / 2, (n - n / 2) * FRAMES_GUESS);
 	h.seen = seen;
 	h.skip = n / 2;
 	if (pthread_create(&th, NULL, second_half, &h) != 0) {
@@ -428,7 +475,7 @@ static void all_stacks(struct pprof_build *r, const struct pprof_kset *seen, int
 	r->used += h.r.used;
 	pprof_set_take(r->set, h.r.set);
 	pprof_set_free(h.r.set);
-	free(h.r.stk), free(h.r.name);
+	free(h.r.name);
 }
 
 struct pprof_build *pprof_build_new(const struct pprof_prof *p, struct pprof_set *set,
@@ -457,6 +504,6 @@ void pprof_build_free(struct pprof_build *b)
 	if (!b)
 		return;
 	free(b->rec), free(b->pool), free(b->fname);
-	free(b->stk), free(b->name);
+	free(b->name);
 	free(b);
 }

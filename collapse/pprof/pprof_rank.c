@@ -1,5 +1,5 @@
 /* pprof_rank: the ranks of frame names' keys for pprof_set's sort, and
- * the radix sort of packed ranks it and the names' sort share (see
+ * the radix sort of packed keys the names and pprof_keys sort by (see
  * pprof_rank.h). */
 #include "pprof_rank.h"
 #include "strsort.h"
@@ -49,7 +49,7 @@ static unsigned first_diff(const struct pprof_rkey *v, size_t n)
 
 void pprof_rkey_sort(struct pprof_rkey *v, struct pprof_rkey *tmp, size_t n)
 {
-	size_t cnt[256], i, at, c;
+	size_t cnt[256], i, at, c, b, lo = 255, hi = 0;
 	unsigned d;
 
 	if (n <= SMALL) {
@@ -59,18 +59,27 @@ void pprof_rkey_sort(struct pprof_rkey *v, struct pprof_rkey *tmp, size_t n)
 	if ((d = first_diff(v, n)) == 16)
 		return;
 	memset(cnt, 0, sizeof(cnt));
-	for (i = 0; i < n; i++)
-		cnt[BYTE(&v[i], d)]++;
-	for (at = 0, i = 0; i < 256; i++) {
+	for (i = 0; i < n; i++) {
+		cnt[b = BYTE(&v[i], d)]++;
+		lo = b < lo ? b : lo;
+		hi = b > hi ? b : hi;
+	}
+	/* Only the buckets from the lowest byte to the highest are walked:
+	 * names' bytes keep to a few (digits, letters), and walking all 256
+	 * twice was most of a small group's cost. */
+	for (at = 0, i = lo; i <= hi; i++) {
 		c = cnt[i];
 		cnt[i] = at;
 		at += c;
 	}
 	for (i = 0; i < n; i++)
 		tmp[cnt[BYTE(&v[i], d)]++] = v[i];
-	memcpy(v, tmp, n * sizeof(*v));
+	/* Back by a loop: memcpy's rep movsb of many keys is counted
+	 * (callgrind) a byte at a time. */
+	for (i = 0; i < n; i++)
+		v[i] = tmp[i];
 	/* cnt[i] is now where bucket i ends. */
-	for (at = 0, i = 0; i < 256; at = cnt[i++])
+	for (at = 0, i = lo; i <= hi; at = cnt[i++])
 		if (cnt[i] - at > 1)
 			pprof_rkey_sort(v + at, tmp, cnt[i] - at);
 }

@@ -1,7 +1,8 @@
 /* pprof_rank: where each frame name's two keys (the name followed by
  * ';', and the name at a stack's end, which sorts before any byte) fall
- * among all keys, bytewise, so that pprof_set sorts stacks by comparing
- * ranks, not text; and the radix sort both use. */
+ * among all keys, bytewise, so that pprof_set sorts stacks by their
+ * keys' ranks, not text; and the radix sort of packed keys the names
+ * (and pprof_keys' keys, by place) are sorted by. */
 #ifndef FLAME_PPROF_RANK_H
 #define FLAME_PPROF_RANK_H
 

@@ -1,15 +1,15 @@
-/* pprof_set: stacks as frame ids.  Sorting bytewise needs no text: a
- * stack's bytes are a list of keys, each frame's name followed by ';' or,
- * for the last frame, by the end (which sorts before any byte).  Names
- * hold no ';', so no key begins another, and stacks sort as the lists of
- * their keys' ranks: the keys (two per name) are ranked once, then
- * stacks are compared by ids while they agree and by the ranks of the
- * first keys that differ. */
+/* pprof_set: stacks as frame ids, kept leaf first (as a profile lists
+ * them: they are copied there as they are read), written root first.
+ * Sorting bytewise needs no text: a stack's bytes are a list of keys,
+ * each frame's name followed by ';' or, for the last frame, by the end
+ * (which sorts before any byte).  Names hold no ';', so no key begins
+ * another, and stacks sort as the lists of their keys' ranks: the keys
+ * (two per name) are ranked once, each stack spelled as its keys' ranks,
+ * and the spellings sorted (see struct order). */
 #include "pprof_set.h"
 #include "pprof_names.h"
 #include "pprof_rank.h"
 #include "blockout.h"
-#include "bytes.h"
 #include "folded.h"
 #include "numfmt.h"
 #include "outfile.h"
@@ -39,29 +39,14 @@ struct pprof_set {
 	int threads;		/* above 1: written on two threads */
 };
 
-/* A stack in the sort.  pre holds the ranks (from 1, 0 past its end) of
- * its first keys, packed from the top bits down, so most compares need
- * no more than pre. */
+/* A stack in output order. */
 struct skey {
-	uint64_t pre[2];	/* the ranks of its first 2 * per keys */
 	const uint32_t *id;	/* its frames */
 	size_t n;		/* how many */
 	uint64_t c;		/* its weight */
+	size_t same;		/* how many it shares with the one before
+				   (below n; fewer is no fault) */
 };
-
-/* The packing of ranks into pre. */
-struct pack {
-	const uint32_t *rank;	/* key ranks */
-	unsigned bits;		/* bits per rank */
-	size_t per;		/* ranks per word of pre */
-	size_t d;		/* the first key pre holds */
-	int whole;		/* stk_cmp goes on past pre (else: stacks
-				   that agree there compare equal) */
-};
-
-/* Levels of the sort (2 * per keys each) before stacks are sorted by
- * whole compares. */
-#define LEVELS 16
 
 struct pprof_set *pprof_set_new(void)
 {
@@ -90,6 +75,15 @@ void pprof_set_reserve(struct pprof_set *s, size_t n)
 	pprof_names_reserve(&s->fn, s->fn.n + (n < RESERVE_MAX ? n : RESERVE_MAX));
 }
 
+void pprof_set_room(struct pprof_set *s, size_t stacks, size_t frames)
+{
+	if (s->nstk + stacks > s->stkcap)
+		s->stk = xbig_hold(&s->stkmem, s->nstk + stacks, sizeof(*s->stk), &s->stkcap);
+	if (s->npool + frames + PPROF_SET_SLACK > s->poolcap)
+		s->pool = xbig_hold(&s->poolmem, s->npool + frames + PPROF_SET_SLACK, sizeof(*s->pool),
+				    &s->poolcap);
+}
+
 void pprof_set_threads(struct pprof_set *s, int threads)
 {
 	s->threads = threads;
@@ -112,6 +106,14 @@ static uint32_t *pool_add(struct pprof_set *s, size_t n)
 				    &s->poolcap);
 	s->npool += n;
 	return s->pool + s->npool - n;
+}
+
+uint32_t *pprof_set_next(struct pprof_set *s, size_t max)
+{
+	uint32_t *d = pool_add(s, max);
+
+	s->npool -= max;
+	return d;
 }
 
 uint32_t *pprof_set_add(struct pprof_set *s, size_t n, uint64_t c)
@@ -156,259 +158,510 @@ void pprof_set_undo(struct pprof_set *s, size_t mark)
 	s->nstk = mark;
 }
 
-/* Stacks that agree on their first pk->d keys, in bytewise order of
- * their text: by pre, then (pk->whole) by the keys after it; 0 only for
- * the same frames (or, not whole, the same pre). */
-static inline int stk_cmp(const struct pack *pk, const struct skey *a, const struct skey *b)
-{
-	size_t n = a->n < b->n ? a->n : b->n, k = pk->d + 2 * pk->per;
-	uint32_t ra, rb;
+/* A stack in the sort: eight bytes of its spelling (see struct order),
+ * so that most compares need no more.  Sixteen bytes: the sort moves
+ * these, not the stacks. */
+struct sel {
+	uint64_t w;		/* bytes d to d + 7 of its spelling, d the
+				   depth its group is sorted at, as a
+				   big-endian number (0 past its end) */
+	size_t i;		/* which stack (its index in stk) */
+};
 
-	if (a->pre[0] != b->pre[0])
-		return a->pre[0] < b->pre[0] ? -1 : 1;
-	if (a->pre[1] != b->pre[1])
-		return a->pre[1] < b->pre[1] ? -1 : 1;
-	/* The same keys in pre: the same stack when one ends among them,
-	 * else both go on. */
-	if (!pk->whole || n <= k)
-		return 0;
-	while (k + 1 < n && a->id[k] == b->id[k])
-		k++;
-	ra = pk->rank[(size_t)a->id[k] * 2 + (k + 1 == a->n)];
-	rb = pk->rank[(size_t)b->id[k] * 2 + (k + 1 == b->n)];
-	return (ra > rb) - (ra < rb);
+/* The stacks spelled for the sort: each key's rank (a frame's ';' key,
+ * the last frame's end key) as a big-endian number of width bytes, so
+ * that stacks sort as their spellings do bytewise, read 8 bytes at a
+ * time.  A rank is never 0 and an end key ends a stack, so no spelling
+ * begins another and two spellings are alike only for the same frames.
+ * Each is followed by 8 zero bytes: a word read from inside it is
+ * whole. */
+struct order {
+	const struct stk *stk;		/* the stacks */
+	const uint32_t *pool;		/* their frames */
+	const unsigned char *key;	/* each key's rank (pprof_key_ranks)
+					   spelled: key k's at k * width */
+	unsigned width;			/* bytes of a rank: 1, 2 or 4 */
+	unsigned char **at;		/* each stack's spelling */
+	struct sel *tmp;		/* room for a merge sort of every stack */
+	const struct sel *v0;		/* the whole array being sorted */
+	size_t *lcp;			/* by place in it: the bytes of
+					   spelling the stack there shares with
+					   the one before, once sorted */
+};
+
+/* Bytes of spelling a group is sorted by, a word at a time, before it
+ * is sorted by whole compares: bounds the recursion. */
+#define DEEP 256
+
+/* The 8 bytes at s as a big-endian word. */
+static inline uint64_t load_be64(const unsigned char *s)
+{
+	uint64_t x;
+
+	memcpy(&x, s, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	return x;
 }
 
-/* Runs of at most this many stacks are sorted by insertion (6, 12, 24
- * and 40 measured: 24 and 40 alike, the smaller ones slower). */
-#define STK_FEW 24
+/* Rank r as a big-endian number of w bytes at d. */
+static inline void put_rank(unsigned char *d, uint32_t r, unsigned w)
+{
+	uint16_t h = (uint16_t)r;
+	uint32_t x = r;
 
-static void stk_sort(const struct pack *pk, struct skey *v, struct skey *tmp, size_t n)
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	h = __builtin_bswap16(h);
+	x = __builtin_bswap32(x);
+#endif
+	if (w == 1)
+		*d = (unsigned char)r;
+	else if (w == 2)
+		memcpy(d, &h, 2);
+	else
+		memcpy(d, &x, 4);
+}
+
+/* The keys of rank (pprof_key_ranks: two for each of n names) spelled,
+ * w bytes each; the caller frees them. */
+static unsigned char *spell_keys(const uint32_t *rank, size_t n, unsigned w)
+{
+	unsigned char *key = xmalloc(2 * n * w + 1);
+	size_t k;
+
+	for (k = 0; k < 2 * n; k++)
+		put_rank(key + k * w, rank[k], w);
+	return key;
+}
+
+/* Spells the keys of n (above 0) frames at d, w bytes each, root first:
+ * from e, the frame after the root, back to id (the leaf), which is
+ * spelled last as its end key (a copy of the key's spelling: looking up
+ * its rank and turning it big-endian at each frame was twice the
+ * instructions): four a turn of the loop (one a turn was half loop). */
+static inline void spell_frames(unsigned char *d, const uint32_t *id, size_t n,
+				const unsigned char *key, unsigned w)
+{
+	const uint32_t *e = id + n;
+	size_t j;
+
+	n--;
+	memcpy(d + n * w, key + ((size_t)id[0] * 2 + 1) * w, w);
+	for (j = 0; j + 4 <= n; j += 4) {
+		memcpy(d + j * w, key + (size_t)e[-1 - (ptrdiff_t)j] * 2 * w, w);
+		memcpy(d + (j + 1) * w, key + (size_t)e[-2 - (ptrdiff_t)j] * 2 * w, w);
+		memcpy(d + (j + 2) * w, key + (size_t)e[-3 - (ptrdiff_t)j] * 2 * w, w);
+		memcpy(d + (j + 3) * w, key + (size_t)e[-4 - (ptrdiff_t)j] * 2 * w, w);
+	}
+	for (; j < n; j++)
+		memcpy(d + j * w, key + (size_t)e[-1 - (ptrdiff_t)j] * 2 * w, w);
+}
+
+/* Spells stack i at o->at[i]: its frames by a loop for each width (a
+ * test of the width at each frame was two thirds of the spelling), the
+ * last as its end key. */
+static void spell(const struct order *o, size_t i)
+{
+	const uint32_t *id = o->pool + o->stk[i].off;
+	size_t n = o->stk[i].n;
+	unsigned w = o->width;
+	unsigned char *d = o->at[i];
+
+	if (n && w == 1)
+		spell_frames(d, id, n, o->key, 1);
+	else if (n && w == 2)
+		spell_frames(d, id, n, o->key, 2);
+	else if (n)
+		spell_frames(d, id, n, o->key, 4);
+	memset(d + n * w, 0, 8);
+}
+
+/* Bytes in stack i's spelling. */
+static inline size_t spelled(const struct order *o, size_t i)
+{
+	return o->stk[i].n * o->width;
+}
+
+/* The first byte from k (a multiple of 8) on at which the spellings of
+ * stacks a and b differ (they agree before k), or the shorter's length. */
+static size_t tail_diff(const struct order *o, size_t a, size_t b, size_t k)
+{
+	size_t la = spelled(o, a), lb = spelled(o, b), n = la < lb ? la : lb;
+	uint64_t x;
+
+	for (; k < n; k += 8)
+		if ((x = load_be64(o->at[a] + k) ^ load_be64(o->at[b] + k)) != 0) {
+			k += (size_t)__builtin_clzll(x) / 8;
+			return k < n ? k : n;
+		}
+	return n;
+}
+
+/* Stacks a and b, alike in their spellings' first k bytes (k a multiple
+ * of 8), in bytewise order of their text: 0 only for the same frames. */
+static int tail_cmp(const struct order *o, size_t a, size_t b, size_t k)
+{
+	size_t m = tail_diff(o, a, b, k), la = spelled(o, a), lb = spelled(o, b);
+
+	if (m < la && m < lb)
+		return o->at[a][m] < o->at[b][m] ? -1 : 1;
+	return (la > lb) - (la < lb);
+}
+
+/* Where the sort records what the stack at v[0] shares with the one
+ * before it (and v[1] with v[0], ...). */
+static inline size_t *lcp_at(const struct order *o, const struct sel *v)
+{
+	return o->lcp + (v - o->v0);
+}
+
+/* The byte of the word at d where words x and y, not alike, differ. */
+static inline size_t word_diff(size_t d, uint64_t x, uint64_t y)
+{
+	return d + (size_t)__builtin_clzll(x ^ y) / 8;
+}
+
+/* Stacks a and b, alike in their spellings' first d bytes, words at d:
+ * by their words, then by the bytes after.  Words alike where one
+ * spelling ends are the same stack. */
+static inline int sel_cmp(const struct order *o, const struct sel *a, const struct sel *b,
+			  size_t d)
+{
+	if (a->w != b->w)
+		return a->w < b->w ? -1 : 1;
+	return tail_cmp(o, a->i, b->i, d + 8);
+}
+
+/* Groups of at most this many are sorted by insertion. */
+#define SEL_FEW 16
+
+/* Sorts v (n stacks alike in their first d bytes, words at d) by whole
+ * compares, o->tmp as room: for a group whose words tell too little
+ * (past DEEP, or splitting it by them went badly). */
+static void sel_merge(const struct order *o, struct sel *v, size_t n, size_t d)
 {
 	size_t h = n / 2, i = 0, j = h, k = 0;
-	struct skey x;
+	struct sel x;
 
-	if (n <= STK_FEW) {
-		/* Few: by insertion (no calls, no copying through tmp). */
+	if (n <= SEL_FEW) {
 		for (i = 1; i < n; i++) {
-			for (x = v[i], j = i; j > 0 && stk_cmp(pk, &x, &v[j - 1]) < 0; j--)
+			for (x = v[i], j = i; j > 0 && sel_cmp(o, &x, &v[j - 1], d) < 0; j--)
 				v[j] = v[j - 1];
 			v[j] = x;
 		}
 		return;
 	}
-	stk_sort(pk, v, tmp, h);
-	stk_sort(pk, v + h, tmp, n - h);
-	if (stk_cmp(pk, &v[h - 1], &v[h]) <= 0)
+	sel_merge(o, v, h, d);
+	sel_merge(o, v + h, n - h, d);
+	if (sel_cmp(o, &v[h - 1], &v[h], d) <= 0)
 		return;
 	while (i < h && j < n)
-		tmp[k++] = stk_cmp(pk, &v[j], &v[i]) < 0 ? v[j++] : v[i++];
+		o->tmp[k++] = sel_cmp(o, &v[j], &v[i], d) < 0 ? v[j++] : v[i++];
 	while (i < h)
-		tmp[k++] = v[i++];
-	memcpy(v, tmp, k * sizeof(*v));
+		o->tmp[k++] = v[i++];
+	memcpy(v, o->tmp, k * sizeof(*v));
 }
 
-/* How many stacks ahead their frames are fetched. */
-#define AHEAD 8
-
-/* Hints that k's frames will be read soon (the first of them). */
-static void prefetch_ids(const struct skey *k)
+/* sel_merge, then what each stack shares with the one before it
+ * recorded. */
+static void sel_merged(const struct order *o, struct sel *v, size_t n, size_t d)
 {
-	__builtin_prefetch(k->id);
-	__builtin_prefetch(k->id + 16);
+	size_t *lcp = lcp_at(o, v), j;
+
+	sel_merge(o, v, n, d);
+	for (j = 1; j < n; j++)
+		lcp[j] = tail_diff(o, v[j - 1].i, v[j].i, d);
 }
 
-/* k's pre: the ranks (from 1, 0 past its end) of its keys from d on.
- * The keys it has are packed in a register, then moved up past the room
- * of those it has not (a check of each against its end, and a store of
- * pre at each, were three quarters of the instructions).  Each frame is
- * packed as its ';' key, the last one's then made its end key: no test
- * of each frame for being the last. */
-static inline void pack_pre(const struct pack *pk, struct skey *k, size_t d)
+/* The median of the words of v's first, middle and last. */
+static uint64_t pivot(const struct sel *v, size_t n)
 {
-	const uint32_t *id = k->id, *rank = pk->rank;
-	size_t n = k->n, per = pk->per, j, end, w;
-	unsigned bits = pk->bits;
-	uint64_t x;
+	uint64_t a = v[0].w, b = v[n / 2].w, c = v[n - 1].w, t;
 
-	for (w = 0; w < 2; w++, d += per) {
-		end = d + per < n ? d + per : n;
-		for (x = 0, j = d; j < end; j++)
-			x = x << bits | rank[(size_t)id[j] * 2];
-		if (end == n && end > d)
-			x ^= rank[(size_t)id[n - 1] * 2] ^ rank[(size_t)id[n - 1] * 2 + 1];
-		/* Less than 64 bits up: per * bits is at most 64. */
-		k->pre[w] = end > d ? x << (bits * (per - (end - d))) : 0;
+	if (a > b)
+		t = a, a = b, b = t;
+	return c < a ? a : c > b ? b : c;
+}
+
+/* Splits v (n) by word around p: those below to [0, *lt), those equal
+ * to [*lt, *gt), those above after; the highest word below p in *lo,
+ * the lowest above in *hi (what the parts' ends share with p). */
+static void split3(struct sel *v, size_t n, uint64_t p, size_t *lt, size_t *gt, uint64_t *lo,
+		   uint64_t *hi)
+{
+	size_t a = 0, i = 0, b = n;
+	uint64_t l = 0, h = UINT64_MAX;
+	struct sel x;
+
+	while (i < b) {
+		x = v[i];
+		if (x.w < p) {
+			l = x.w > l ? x.w : l;
+			v[i++] = v[a], v[a++] = x;
+		} else if (x.w > p) {
+			h = x.w < h ? x.w : h;
+			v[i] = v[--b], v[b] = x;
+		} else
+			i++;
 	}
+	*lt = a, *gt = b, *lo = l, *hi = h;
 }
 
-/* Stack i of s as a key of the sort. */
-static void skey_of(const struct pprof_set *s, const struct pack *pk, size_t i, struct skey *k)
+/* How many splits by pivots a group of n may take before it is merge
+ * sorted: twice as many as good ones would. */
+static unsigned budget_of(size_t n)
 {
-	k->id = s->pool + s->stk[i].off;
-	k->n = s->stk[i].n;
-	k->c = s->stk[i].c;
-	pack_pre(pk, k, 0);
+	return 2 * (unsigned)(64 - __builtin_clzll((uint64_t)n | 1)) + 4;
 }
 
-static void sort_group(const struct pack *pk0, struct skey *v, struct skey *tmp, size_t n,
-		       size_t d, unsigned level);
+static void sel_sort(const struct order *o, struct sel *v, size_t n, size_t d, unsigned budget);
 
-/* v (n stacks, sorted by their keys d.. in pre): each run that agrees
- * there too sorted by the keys after. */
-static void sort_runs(const struct pack *pk, struct skey *v, struct skey *tmp, size_t n,
-		      size_t d, unsigned level)
+/* v (n stacks alike in their first d + 8 bytes, words at d) sorted by
+ * the bytes after: none to sort when one ends by then (all do, the same
+ * stack). */
+static void sort_equal(const struct order *o, struct sel *v, size_t n, size_t d)
 {
-	size_t a, i, j, w = 2 * pk->per;
+	size_t j, *lcp = lcp_at(o, v), len;
+	struct sel x;
 
-	for (a = 0; a < n; a = i) {
-		for (i = a + 1; i < n && v[i].pre[0] == v[a].pre[0] && v[i].pre[1] == v[a].pre[1]; i++)
-			;
-		/* One that ends among those keys: all do, the same stack. */
-		if (i - a < 2 || v[a].n <= d + w)
+	if (n < 2)
+		return;
+	if ((len = spelled(o, v[0].i)) <= d + 8) {
+		for (j = 1; j < n; j++)
+			lcp[j] = len;
+		return;
+	}
+	/* Two (the most common, leaves of a tree): one compare of what
+	 * follows, no deeper group. */
+	if (n == 2) {
+		if (tail_cmp(o, v[0].i, v[1].i, d + 8) > 0)
+			x = v[0], v[0] = v[1], v[1] = x;
+		lcp[1] = tail_diff(o, v[0].i, v[1].i, d + 8);
+		return;
+	}
+	if (d + 8 >= DEEP)
+		return sel_merged(o, v, n, d);
+	d += 8;
+	for (j = 0; j < n; j++)
+		v[j].w = load_be64(o->at[v[j].i] + d);
+	sel_sort(o, v, n, d, budget_of(n));
+}
+
+/* Groups of this many and more are split by a byte of their words at a
+ * time (the first in which they differ), not by pivots: a group of many
+ * words, as the first keys of a real profile's stacks are, takes a
+ * split for each bit by pivots. */
+#define RADIX_MIN 256
+
+/* Sorts v (n stacks alike in their first d bytes, words at d) by the
+ * first byte of the words in which they differ, o->tmp as room, then
+ * each part alike in it on. */
+static void radix(const struct order *o, struct sel *v, size_t n, size_t d)
+{
+	size_t cnt[256], i, at, c, *lcp = lcp_at(o, v), first = 1;
+	uint64_t x = 0;
+	unsigned shift;
+
+	for (i = 1; i < n; i++)
+		x |= v[i].w ^ v[0].w;
+	if (!x)
+		return sort_equal(o, v, n, d);
+	shift = 56 - (unsigned)__builtin_clzll(x) / 8 * 8;
+	memset(cnt, 0, sizeof(cnt));
+	for (i = 0; i < n; i++)
+		cnt[v[i].w >> shift & 0xff]++;
+	for (at = 0, i = 0; i < 256; i++) {
+		c = cnt[i];
+		cnt[i] = at;
+		at += c;
+	}
+	for (i = 0; i < n; i++)
+		o->tmp[cnt[v[i].w >> shift & 0xff]++] = v[i];
+	/* Back by a loop: memcpy's rep movsb of a large group is counted
+	 * (callgrind, the measure here) a byte at a time. */
+	for (i = 0; i < n; i++)
+		v[i] = o->tmp[i];
+	/* cnt[i] is now where part i ends; the parts after the first share
+	 * the bytes before that byte with the one before them. */
+	for (at = 0, i = 0; i < 256; at = cnt[i++]) {
+		if (cnt[i] == at)
 			continue;
-		for (j = a; j < i; j++) {
-			if (j + AHEAD < i)
-				prefetch_ids(&v[j + AHEAD]);
-			pack_pre(pk, &v[j], d + w);
-		}
-		sort_group(pk, v + a, tmp, i - a, d + w, level + 1);
+		if (!first)
+			lcp[at] = word_diff(d, 0, x);
+		first = 0;
+		if (cnt[i] - at > 1)
+			sel_sort(o, v + at, cnt[i] - at, d, budget_of(cnt[i] - at));
 	}
 }
 
-/* Sorts v (n stacks that agree on their first d keys, pre holding the
- * ranks of the next ones): by pre, then each run of the same pre a level
- * deeper, or by whole compares past LEVELS. */
-static void sort_group(const struct pack *pk0, struct skey *v, struct skey *tmp, size_t n,
-		       size_t d, unsigned level)
+/* Sorts v (n, few, stacks alike in their first d bytes, words at d) by
+ * word, by insertion, then each run of one word by the words after (a
+ * whole compare of two stacks of one word reads on through the frames
+ * they share, most of them in a real profile). */
+static void sel_few(const struct order *o, struct sel *v, size_t n, size_t d)
 {
-	struct pack pk = *pk0;
+	size_t i, j;
+	struct sel x;
 
-	pk.d = d;
-	pk.whole = level >= LEVELS;
-	stk_sort(&pk, v, tmp, n);
-	if (!pk.whole)
-		sort_runs(&pk, v, tmp, n, d, level);
+	for (i = 1; i < n; i++) {
+		for (x = v[i], j = i; j > 0 && x.w < v[j - 1].w; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && v[j].w == v[i].w; j++)
+			;
+		/* Before the run is sorted on: its words change. */
+		if (j < n)
+			lcp_at(o, v)[j] = word_diff(d, v[j - 1].w, v[j].w);
+		if (j - i > 1)
+			sort_equal(o, v + i, j - i, d);
+	}
 }
 
-/* The longest run of the same pre in v (n, sorted by it). */
-static size_t longest_run(const struct pprof_rkey *v, size_t n)
+/* Sorts v (n stacks alike in their first d bytes, words at d): many by
+ * radix; else split three ways by word, those of the pivot's word then
+ * sorted by the next word, the smaller of the other two parts by
+ * recursion (the stack stays shallow) and the larger in this loop.
+ * After budget splits a part is merge sorted: a bad pivot every time
+ * costs no more than that. */
+static void sel_sort(const struct order *o, struct sel *v, size_t n, size_t d, unsigned budget)
 {
-	size_t a = 0, i, run = 1;
+	size_t lt, gt;
+	uint64_t p, lo, hi;
 
-	for (i = 1; i <= n; i++)
-		if (i == n || v[i].pre[0] != v[a].pre[0] || v[i].pre[1] != v[a].pre[1]) {
-			run = i - a > run ? i - a : run;
-			a = i;
+	while (n > SEL_FEW) {
+		if (n >= RADIX_MIN)
+			return radix(o, v, n, d);
+		if (!budget--)
+			return sel_merged(o, v, n, d);
+		split3(v, n, p = pivot(v, n), &lt, &gt, &lo, &hi);
+		if (lt)
+			lcp_at(o, v)[lt] = word_diff(d, lo, p);
+		if (gt < n)
+			lcp_at(o, v)[gt] = word_diff(d, p, hi);
+		sort_equal(o, v + lt, gt - lt, d);
+		if (lt < n - gt) {
+			sel_sort(o, v, lt, d, budget);
+			v += gt, n -= gt;
+		} else {
+			sel_sort(o, v + gt, n - gt, d, budget);
+			n = lt;
 		}
-	return run;
+	}
+	sel_few(o, v, n, d);
 }
 
-/* Stacks q[a, b) (sorted by their packed first ranks) into out[a, b),
- * each run of the same ranks sorted by the rest (merge sort, with room
- * for the longest run only).  A run does not cross a or b. */
-struct range {
-	const struct pprof_set *s;	/* the set */
-	const struct pack *pk;		/* the first ranks' packing */
-	const struct pprof_rkey *q;	/* the stacks by those */
-	struct skey *out;		/* where they go */
-	size_t a, b;			/* which */
+/* A part of the stacks sorted on a thread. */
+struct part {
+	struct order o;		/* what it reads, its own room */
+	struct sel *v;		/* the part */
+	size_t n;		/* how many */
 };
 
-static void *sort_range(void *arg)
+static void *sort_part(void *arg)
 {
-	const struct range *g = arg;
-	const struct pprof_rkey *q = g->q;
-	struct skey *out = g->out, *tmp;
-	const struct stk *t;
+	const struct part *p = arg;
 	size_t i;
 
-	for (i = g->a; i < g->b; i++) {
-		if (i + AHEAD < g->b)
-			__builtin_prefetch(&g->s->stk[q[i + AHEAD].i]);
-		t = &g->s->stk[q[i].i];
-		out[i].pre[0] = q[i].pre[0];
-		out[i].pre[1] = q[i].pre[1];
-		out[i].id = g->s->pool + t->off;
-		out[i].n = t->n;
-		out[i].c = t->c;
+	for (i = 0; i < p->n; i++) {
+		spell(&p->o, p->v[i].i);
+		p->v[i].w = load_be64(p->o.at[p->v[i].i]);
 	}
-	tmp = xmalloc((longest_run(q + g->a, g->b - g->a) + 1) * sizeof(*tmp));
-	sort_runs(g->pk, out + g->a, tmp, g->b - g->a, 0, 0);
-	free(tmp);
+	sel_sort(&p->o, p->v, p->n, 0, budget_of(p->n));
 	return NULL;
 }
 
 /* Stacks from this many on are sorted on two threads (when s->threads
- * allows). */
+ * allows): each half on its own, then the two merged. */
 #define PAR_SORT 8192
 
-/* s's n stacks sorted into out: by their packed first ranks (radix),
- * then each run of the same ranks by the rest; the runs from about the
- * middle on by a second thread when there are many. */
-static void sort_all(const struct pprof_set *s, const struct pack *pk, struct skey *out, size_t n)
+/* v (n stacks, v[i].i set, o->at too) spelled and sorted: the halves on
+ * two threads when par is set, merged through o->tmp. */
+static void sort_all(const struct order *o, struct sel *v, size_t n, int par)
 {
-	struct xbig rmem = { NULL, 0, 0 }, tmem = { NULL, 0, 0 };
-	struct pprof_rkey *r = xbig_hold(&rmem, n + 1, sizeof(*r), NULL);
-	struct pprof_rkey *rt = xbig_hold(&tmem, n + 1, sizeof(*rt), NULL);
-	struct range lo = { s, pk, r, out, 0, n }, hi;
-	struct skey k;
+	struct part lo = { *o, v, n }, hi = lo;
 	pthread_t th;
-	size_t i, mid;
+	size_t i = 0, j, k = 0;
 
-	for (i = 0; i < n; i++) {
-		skey_of(s, pk, i, &k);
-		r[i].pre[0] = k.pre[0];
-		r[i].pre[1] = k.pre[1];
-		r[i].i = i;
+	if (!par || n < PAR_SORT)
+		return (void)sort_part(&lo);
+	lo.n = j = n / 2;
+	hi.v = v + j, hi.n = n - j;
+	hi.o.tmp = o->tmp + j;
+	if (pthread_create(&th, NULL, sort_part, &hi) != 0) {
+		lo.n = n;
+		return (void)sort_part(&lo);
 	}
-	pprof_rkey_sort(r, rt, n);
-	/* The second half begins where a run does. */
-	for (mid = n / 2; mid > 0 && mid < n && r[mid].pre[0] == r[mid - 1].pre[0] &&
-			  r[mid].pre[1] == r[mid - 1].pre[1];
-	     mid++)
-		;
-	hi = lo;
-	hi.a = lo.b = mid;
-	if (s->threads > 1 && n >= PAR_SORT && mid < n &&
-	    pthread_create(&th, NULL, sort_range, &hi) == 0) {
-		sort_range(&lo);
-		pthread_join(th, NULL);
-	} else {
-		lo.b = n;
-		sort_range(&lo);
-	}
-	xbig_free(&rmem);
-	xbig_free(&tmem);
+	sort_part(&lo);
+	pthread_join(th, NULL);
+	while (i < n / 2 && j < n)
+		o->tmp[k++] = tail_cmp(o, v[j].i, v[i].i, 0) < 0 ? v[j++] : v[i++];
+	while (i < n / 2)
+		o->tmp[k++] = v[i++];
+	memcpy(v, o->tmp, k * sizeof(*v));
+	/* Merged: what each shares with the one before it is found again. */
+	for (i = 1; i < n; i++)
+		o->lcp[i] = tail_diff(o, v[i - 1].i, v[i].i, 0);
+}
+
+/* Bytes of a rank of n names' keys (ranks 1 to 2n). */
+static unsigned rank_width(size_t n)
+{
+	return n * 2 < 0x100 ? 1 : n * 2 < 0x10000 ? 2 : 4;
 }
 
 /* The stacks in output order, the same ones merged into one (weights
- * summed as the table would), in *mem (xbig's, as sort_all's arrays:
+ * summed as the table would), in *mem (xbig's, as the sort's arrays:
  * once large they reuse the pages the keys' records gave back); their
  * number in *n.  The caller frees mem. */
 static struct skey *sorted(const struct pprof_set *s, struct xbig *mem, size_t *n)
 {
+	struct xbig vmem = { NULL, 0, 0 }, tmem = { NULL, 0, 0 }, amem = { NULL, 0, 0 };
+	struct xbig smem = { NULL, 0, 0 }, lmem = { NULL, 0, 0 };
+	struct order o;
+	struct sel *v;
 	struct skey *out;
-	struct pack pk;
-	size_t i, k = 0, nk = s->fn.n * 2;
+	const struct stk *t;
+	size_t i, k = 0, len = 0;
+	unsigned char *sp;
+	uint32_t *rank;
 
-	pk.rank = pprof_key_ranks(&s->fn);
-	for (pk.bits = 1; pk.bits < 32 && ((uint64_t)1 << pk.bits) <= nk; pk.bits++)
-		;
-	pk.per = 64 / pk.bits;
-	pk.d = 0;
-	pk.whole = 0;
-	out = xbig_hold(mem, s->nstk + 1, sizeof(*out), NULL);
-	sort_all(s, &pk, out, s->nstk);
-	free((void *)(uintptr_t)pk.rank);
+	o.stk = s->stk, o.pool = s->pool;
+	rank = pprof_key_ranks(&s->fn);
+	o.width = rank_width(s->fn.n);
+	o.key = spell_keys(rank, s->fn.n, o.width);
+	free(rank);
+	v = xbig_hold(&vmem, s->nstk + 1, sizeof(*v), NULL);
+	o.tmp = xbig_hold(&tmem, s->nstk + 1, sizeof(*o.tmp), NULL);
+	o.at = xbig_hold(&amem, s->nstk + 1, sizeof(*o.at), NULL);
+	o.lcp = xbig_hold(&lmem, s->nstk + 1, sizeof(*o.lcp), NULL);
+	o.v0 = v;
+	o.lcp[0] = 0;
+	for (i = 0; i < s->nstk; i++)
+		len += s->stk[i].n * o.width + 8;
+	sp = xbig_hold(&smem, len + 1, 1, NULL);
 	for (i = 0; i < s->nstk; i++) {
-		if (k && out[k - 1].n == out[i].n && out[k - 1].pre[0] == out[i].pre[0] &&
-		    out[k - 1].pre[1] == out[i].pre[1] &&
-		    memcmp(out[k - 1].id, out[i].id, out[i].n * sizeof(*out[i].id)) == 0)
-			out[k - 1].c += out[i].c;
-		else if (k++ != i)
-			out[k - 1] = out[i];
+		v[i].i = i;
+		o.at[i] = sp;
+		sp += s->stk[i].n * o.width + 8;
 	}
+	sort_all(&o, v, s->nstk, s->threads > 1);
+	free((void *)(uintptr_t)o.key);
+	xbig_free(&tmem);
+	out = xbig_hold(mem, s->nstk + 1, sizeof(*out), NULL);
+	for (i = 0; i < s->nstk; i++) {
+		t = &s->stk[v[i].i];
+		/* Spelled alike to the end: the same frames. */
+		if (i && o.lcp[i] == t->n * o.width && o.lcp[i] == spelled(&o, v[i - 1].i)) {
+			out[k - 1].c += t->c;
+			continue;
+		}
+		out[k].id = s->pool + t->off, out[k].n = t->n, out[k].c = t->c;
+		out[k++].same = o.lcp[i] / o.width;
+	}
+	xbig_free(&vmem), xbig_free(&amem), xbig_free(&smem), xbig_free(&lmem);
 	*n = k;
 	return out;
 }
@@ -423,6 +676,8 @@ struct out {
 	size_t *fend;		/* the ends of its frames */
 	size_t fcap;		/* room */
 	const struct skey *prev;	/* its stack, NULL: none yet */
+	size_t most;		/* room made for each name not shared (the
+				   longest's bytes), 0: their own bytes */
 };
 
 /* Names are copied CHUNK bytes at a time, not by a call of memcpy each
@@ -444,21 +699,19 @@ static void room(struct out *o, size_t need)
 /* Appends the line of stack k. */
 static void put_line(struct out *o, const struct pprof_names *f, const struct skey *k)
 {
-	size_t j = 0, at, need = 24 + k->n, m = o->prev ? o->prev->n : 0, off, nf, *fend;
+	size_t j = o->prev ? k->same : 0, at, need = 24 + k->n, off, nf, *fend;
 	const size_t *len;
 	const uint32_t *id;
 	const char *const *name;
 	char *d;
 
-	m = m < k->n ? m : k->n;
-	/* The frames it shares with the last line, two ids at a time (one
-	 * at a time was a tenth of the writing: sorted stacks share most of
-	 * theirs). */
-	if (m)
-		j = bytes_mismatch((const char *)o->prev->id, m * sizeof(*k->id),
-				   (const char *)k->id, m * sizeof(*k->id)) / sizeof(*k->id);
-	for (at = j; at < k->n; at++)
-		need += f->len[k->id[at]];
+	/* The frames it shares with the last line (sorted stacks share most
+	 * of theirs) are copied from it in one piece. */
+	if (o->most)
+		need += (k->n - j) * (o->most + 1);
+	else
+		for (at = j; at < k->n; at++)
+			need += f->len[k->id[k->n - 1 - at]];
 	need += (j ? o->fend[j - 1] : 0) + CHUNK;
 	room(o, need);
 	if (k->n > o->fcap)
@@ -473,8 +726,8 @@ static void put_line(struct out *o, const struct pprof_names *f, const struct sk
 	 * anything). */
 	fend = o->fend, id = k->id, name = f->name, len = f->len, nf = k->n;
 	for (at = j, off = j ? fend[j - 1] + 1 : 0; at < nf; at++) {
-		size_t n = len[id[at]], c;
-		const char *src = name[id[at]];
+		size_t n = len[id[nf - 1 - at]], c;
+		const char *src = name[id[nf - 1 - at]];
 
 		/* The name and its ';' (the last's is written over). */
 		for (c = 0; c <= n; c += CHUNK)
@@ -488,6 +741,16 @@ static void put_line(struct out *o, const struct pprof_names *f, const struct sk
 	*d++ = '\n';
 	o->len = (size_t)(d - o->buf);
 	o->prev = k;
+}
+
+/* How many stacks ahead their frames are fetched. */
+#define AHEAD 8
+
+/* Hints that k's frames will be read soon (the first of them). */
+static void prefetch_ids(const struct skey *k)
+{
+	__builtin_prefetch(k->id);
+	__builtin_prefetch(k->id + 16);
 }
 
 /* Stacks in a block of the output (a line each, the first spelled out
@@ -507,13 +770,14 @@ struct lines {
 	const struct skey *v;		/* its stacks in order */
 	size_t n;			/* how many */
 	size_t block;			/* in a block */
+	size_t most;			/* struct out's */
 };
 
 /* Block k of the lines into b (blockout's). */
 static void format_block(void *ctx, size_t k, struct blockbuf *b)
 {
 	const struct lines *l = ctx;
-	struct out o = { b->buf, 0, b->cap, 0, NULL, 0, NULL };
+	struct out o = { b->buf, 0, b->cap, 0, NULL, 0, NULL, l->most };
 	size_t i, end = (k + 1) * l->block < l->n ? (k + 1) * l->block : l->n;
 
 	for (i = k * l->block; i < end; i++) {
@@ -536,8 +800,8 @@ void pprof_set_spell(const struct pprof_set *s, struct strtab *t)
 		const uint32_t *id = s->pool + s->stk[i].off;
 		struct fcount c = { s->stk[i].c, 0 };
 
-		for (len = 0, j = 0; j < s->stk[i].n; j++) {
-			if (j)
+		for (len = 0, j = s->stk[i].n; j-- > 0;) {
+			if (j + 1 < s->stk[i].n)
 				xappend(&buf, &len, &cap, ";", 1);
 			xappend(&buf, &len, &cap, s->fn.name[id[j]], s->fn.len[id[j]]);
 		}
@@ -567,7 +831,8 @@ int pprof_set_emit(struct pprof_set *s, const struct stack_sink *sink)
 	struct skey *v;
 	struct fcount c = { 0, 0 };
 	struct xbig mem = { NULL, 0, 0 };
-	size_t n, i, names = s->fn.n;
+	size_t n, i, j, names = s->fn.n, cap = 0;
+	uint32_t *root = NULL;
 
 	if (sums_may_wrap(s))
 		return -1;
@@ -575,14 +840,35 @@ int pprof_set_emit(struct pprof_set *s, const struct stack_sink *sink)
 	for (i = 0; i < names; i++)
 		sink->frame(sink->ctx, (uint32_t)i, s->fn.name[i], s->fn.len[i]);
 	for (i = 0; i < n; i++) {
+		/* The sink takes a stack root first. */
+		xgrow(&root, &cap, v[i].n + 1, sizeof(*root));
+		for (j = 0; j < v[i].n; j++)
+			root[j] = v[i].id[v[i].n - 1 - j];
 		c.n = v[i].c;
-		sink->stack(sink->ctx, v[i].id, v[i].n, &c);
+		sink->stack(sink->ctx, root, v[i].n, &c);
 	}
+	free(root);
 	xbig_free(&mem);
 	/* The sink draws from here: what the sort and the keys left is of
 	 * no more use. */
 	xbig_trim();
 	return 0;
+}
+
+/* Names up to this long make room for a line by the longest. */
+#define MOST 256
+
+/* The longest of f's names, 0 when one passes MOST: a line's room is
+ * then made for the longest name for each frame it does not share with
+ * the line before, not by summing their lengths (a thirtieth of the
+ * writing), with few bytes unused. */
+static size_t longest_name(const struct pprof_names *f)
+{
+	size_t i, most = 0;
+
+	for (i = 0; i < f->n; i++)
+		most = f->len[i] > most ? f->len[i] : most;
+	return most > MOST ? 0 : most;
 }
 
 static int save_lines(FILE *f, void *ctx)
@@ -597,6 +883,7 @@ static int save_lines(FILE *f, void *ctx)
 	v = sorted(s, &mem, &n);
 	par = s->threads > 1 && n >= 2 * PAR_BLOCK;
 	l.s = s, l.v = v, l.n = n, l.block = par ? PAR_BLOCK : BLOCK;
+	l.most = longest_name(&s->fn);
 	rc = blockout_write(f, (n + l.block - 1) / l.block, format_block, &l, par);
 	xbig_free(&mem);
 	return rc;

@@ -24,6 +24,11 @@ void pprof_set_threads(struct pprof_set *s, int threads);
 /* Readies s for about n more frame names (no more than a hint). */
 void pprof_set_reserve(struct pprof_set *s, size_t n);
 
+/* Readies s for about this many more stacks and frames (no more than a
+ * hint): room made at once, not grown by doubling, each doubling below
+ * the size xbig maps copying what came before. */
+void pprof_set_room(struct pprof_set *s, size_t stacks, size_t frames);
+
 /* The id of the frame called name (len bytes, no ';': collapsed stacks
  * split there, so ranks of whole names sort the stacks), added when new. */
 uint32_t pprof_set_name(struct pprof_set *s, const char *name, size_t len);
@@ -33,10 +38,15 @@ uint32_t pprof_set_name(struct pprof_set *s, const char *name, size_t len);
 #define PPROF_SET_SLACK 4
 
 /* Adds a stack of n frames weighing c; returns the room for its frame
- * ids (root first), to be filled before the next call, and
- * PPROF_SET_SLACK more after it that may be written over.  One call a
- * stack, not one to grow and one to end it. */
+ * ids (leaf first: the order a profile lists them), to be filled before
+ * the next call, and PPROF_SET_SLACK more after it that may be written
+ * over.  One call a stack, not one to grow and one to end it. */
 uint32_t *pprof_set_add(struct pprof_set *s, size_t n, uint64_t c);
+
+/* The room the next pprof_set_add of up to max frames returns (it does
+ * not move till then), with PPROF_SET_SLACK more after: frames can be
+ * written there before their number is known. */
+uint32_t *pprof_set_next(struct pprof_set *s, size_t max);
 
 /* Moves every stack of src (of frames named in dst: src's own names are
  * not looked at) to the end of dst, leaving src with none. */
