@@ -3,6 +3,7 @@
 #define FLAME_BYTES_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Non-zero when the n bytes at s end with the NUL-terminated suffix. */
@@ -47,6 +48,19 @@ static inline size_t bytes_mismatch(const char *a, size_t na, const char *b, siz
 	while (i < n && a[i] == b[i])
 		i++;
 	return i;
+}
+
+/* The 8 bytes at s as a big-endian number: words of byte strings that
+ * compare as the strings do (the sorts of pprof's names and stacks). */
+static inline uint64_t bytes_be64(const void *s)
+{
+	uint64_t x;
+
+	__builtin_memcpy(&x, s, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	return x;
 }
 
 #endif

@@ -2,6 +2,7 @@
  * the radix sort of packed keys the names and pprof_keys sort by (see
  * pprof_rank.h). */
 #include "pprof_rank.h"
+#include "bytes.h"
 #include "strsort.h"
 #include "xalloc.h"
 
@@ -84,18 +85,6 @@ void pprof_rkey_sort(struct pprof_rkey *v, struct pprof_rkey *tmp, size_t n)
 			pprof_rkey_sort(v + at, tmp, cnt[i] - at);
 }
 
-/* The 8 bytes at s as a big-endian word. */
-static uint64_t load_be64(const char *s)
-{
-	uint64_t x;
-
-	memcpy(&x, s, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	x = __builtin_bswap64(x);
-#endif
-	return x;
-}
-
 /* The 16 bytes of name id from byte d, big-endian, 0 past its end.  Read
  * as two words, the bytes past the end masked off: pprof_names keeps 16
  * and more readable after every name (a byte at a time into a zeroed
@@ -107,8 +96,8 @@ static void name_words(const struct pprof_names *f, uint32_t id, size_t d, uint6
 	w[0] = w[1] = 0;
 	if (!k)
 		return;
-	w[0] = load_be64(f->name[id] + d);
-	w[1] = load_be64(f->name[id] + d + 8);
+	w[0] = bytes_be64(f->name[id] + d);
+	w[1] = bytes_be64(f->name[id] + d + 8);
 	if (k < 8) {
 		w[0] &= ~(~(uint64_t)0 >> (8 * k));
 		w[1] = 0;

@@ -10,6 +10,7 @@
 #include "pprof_names.h"
 #include "pprof_rank.h"
 #include "blockout.h"
+#include "bytes.h"
 #include "folded.h"
 #include "numfmt.h"
 #include "outfile.h"
@@ -193,18 +194,6 @@ struct order {
  * is sorted by whole compares: bounds the recursion. */
 #define DEEP 256
 
-/* The 8 bytes at s as a big-endian word. */
-static inline uint64_t load_be64(const unsigned char *s)
-{
-	uint64_t x;
-
-	memcpy(&x, s, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	x = __builtin_bswap64(x);
-#endif
-	return x;
-}
-
 /* Rank r as a big-endian number of w bytes at d. */
 static inline void put_rank(unsigned char *d, uint32_t r, unsigned w)
 {
@@ -291,7 +280,7 @@ static size_t tail_diff(const struct order *o, size_t a, size_t b, size_t k)
 	uint64_t x;
 
 	for (; k < n; k += 8)
-		if ((x = load_be64(o->at[a] + k) ^ load_be64(o->at[b] + k)) != 0) {
+		if ((x = bytes_be64(o->at[a] + k) ^ bytes_be64(o->at[b] + k)) != 0) {
 			k += (size_t)__builtin_clzll(x) / 8;
 			return k < n ? k : n;
 		}
@@ -444,7 +433,7 @@ static void sort_equal(const struct order *o, struct sel *v, size_t n, size_t d)
 		return sel_merged(o, v, n, d);
 	d += 8;
 	for (j = 0; j < n; j++)
-		v[j].w = load_be64(o->at[v[j].i] + d);
+		v[j].w = bytes_be64(o->at[v[j].i] + d);
 	sel_sort(o, v, n, d, budget_of(n));
 }
 
@@ -567,7 +556,7 @@ static void *sort_part(void *arg)
 
 	for (i = 0; i < p->n; i++) {
 		spell(&p->o, p->v[i].i);
-		p->v[i].w = load_be64(p->o.at[p->v[i].i]);
+		p->v[i].w = bytes_be64(p->o.at[p->v[i].i]);
 	}
 	sel_sort(&p->o, p->v, p->n, 0, budget_of(p->n));
 	return NULL;
