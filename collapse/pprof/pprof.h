@@ -10,6 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* For the loops over samples and keys: a function inlined into each
+ * caller (where GCC, left to itself, kept parts of the per-sample path
+ * out of line, a call costing some 40 instructions with its prologue, or
+ * for a constant argument to fold), and one kept out of line (rare:
+ * inlined, it made its callers save more registers at every call). */
+#define PPROF_HOT static inline __attribute__((always_inline))
+#define PPROF_COLD static __attribute__((noinline))
+
 /* The largest profile read, inflated. */
 #define PPROF_MAX_INPUT ((uint64_t)4 << 30)
 

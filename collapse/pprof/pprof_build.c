@@ -100,15 +100,9 @@ static uint32_t name_id(struct pprof_build *r, const char *s, size_t n)
 	return pprof_set_name(r->set, r->name, n);
 }
 
-/* Inlined into each caller, for a constant argument to fold. */
-#define HOT static inline __attribute__((always_inline))
-/* Kept out of line: rare, and inlined it made its callers save more
- * registers at every call. */
-#define COLD static __attribute__((noinline))
-
 /* Location l's frame when no function names it (pprof_where); its
  * length in *n. */
-COLD uint32_t where_id(struct pprof_build *r, const struct pprof_loc *l, size_t *n)
+PPROF_COLD uint32_t where_id(struct pprof_build *r, const struct pprof_loc *l, size_t *n)
 {
 	struct pprof_where w;
 
@@ -126,7 +120,7 @@ COLD uint32_t where_id(struct pprof_build *r, const struct pprof_loc *l, size_t 
 }
 
 /* Names function fn's frame (its name, else its system name) into e. */
-COLD void name_func(struct pprof_build *r, const struct pprof_func *fn, struct fname *e)
+PPROF_COLD void name_func(struct pprof_build *r, const struct pprof_func *fn, struct fname *e)
 {
 	const char *s;
 	size_t n;
@@ -267,7 +261,7 @@ static uint32_t *stk_room(struct pprof_build *r, size_t klen)
  * the bound on ids is read from r, so the records keep a register (the
  * loop's values live across loc_of's call are one more than the
  * registers a call keeps). */
-HOT int loc_run(struct pprof_build *r, const unsigned char **sp, const unsigned char *send,
+PPROF_HOT int loc_run(struct pprof_build *r, const unsigned char **sp, const unsigned char *send,
 		uint32_t **dp, uint64_t *tlen, int checked)
 {
 	const struct lrec *rec = r->rec, *e;
@@ -309,8 +303,9 @@ HOT int loc_run(struct pprof_build *r, const unsigned char **sp, const unsigned 
  * varints) weighing c into the set, or r->bad when the key cannot be
  * read, names a location not in the profile or makes a stack past
  * PPROF_MAX_STACK.  One pass: each location is looked up as its id is
- * read and its frames copied (loc_run) where the set takes them.  A single id is read as a packed run of one.  Reads 4 bytes from
- * each packed id on: kset keys have room past them. */
+ * read and its frames copied (loc_run) where the set takes them.  A
+ * single id is read as a packed run of one.  Reads 4 bytes from each
+ * packed id on: kset keys have room past them. */
 static void key_stack(struct pprof_build *r, const unsigned char *key, size_t klen, uint64_t c)
 {
 	const unsigned char *s = key, *send;

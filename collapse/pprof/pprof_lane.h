@@ -16,12 +16,6 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The per-sample path is inline in the loops over samples (GCC, left
- * to itself, kept parts of it out of line there: a call cost some 40
- * instructions a sample with its prologue); the rare shapes are not. */
-#define HOT static inline __attribute__((always_inline))
-#define COLD static __attribute__((noinline))
-
 /* Value types a sample may have here: more go to pprof_stack_add. */
 #define TYPES 4
 /* How far ahead (in samples) the slots, and the keys in them, are
@@ -102,7 +96,7 @@ static int key_part(const unsigned char *s, size_t at, size_t end, struct pend *
 
 /* Sample s (n bytes) into e's key and values (*cnt) when it is a packed
  * run of locations then a packed run of values ending it; else 0. */
-COLD int quick(const unsigned char *s, size_t n, struct pend *e, size_t *cnt)
+PPROF_COLD int quick(const unsigned char *s, size_t n, struct pend *e, size_t *cnt)
 {
 	size_t i = pprof_packed_locs(s, n);
 
@@ -173,7 +167,7 @@ static inline int values8(const unsigned char *p, size_t v, uint64_t *a, uint64_
  * ends inside it (a second that would end past it then makes this 0),
  * any other the long way; in the x86-64-v3 build two of 8 bytes in all
  * by values8 first. */
-HOT int quick_values(const unsigned char *s, size_t i, size_t n, const unsigned char *lim,
+PPROF_HOT int quick_values(const unsigned char *s, size_t i, size_t n, const unsigned char *lim,
 		     uint64_t *a, uint64_t *b)
 {
 	const unsigned char *p;
@@ -192,7 +186,7 @@ HOT int quick_values(const unsigned char *s, size_t i, size_t n, const unsigned 
 /* Sample s (n bytes, the input ending at lim) into e as quick reads it
  * when it has two values (most profiles: pprofgen's, perf's): no loop
  * over the values, no count; else 0, for quick and fields to read it. */
-HOT int quick2(const unsigned char *s, size_t n, const unsigned char *lim, struct pend *e)
+PPROF_HOT int quick2(const unsigned char *s, size_t n, const unsigned char *lim, struct pend *e)
 {
 	size_t i = pprof_packed_locs(s, n);
 	uint64_t a, b;
@@ -209,7 +203,7 @@ HOT int quick2(const unsigned char *s, size_t n, const unsigned char *lim, struc
 /* Sample s (n bytes) into e's key and values (*cnt) when its fields are
  * locations (field 1) and values (field 2), each packed or not, the
  * locations side by side, and labels (field 3, passed over); else 0. */
-COLD int fields(const unsigned char *s, size_t n, struct pend *e, size_t *cnt)
+PPROF_COLD int fields(const unsigned char *s, size_t n, struct pend *e, size_t *cnt)
 {
 	size_t i = 0, at, len = 0;
 	uint64_t x;
@@ -249,7 +243,7 @@ COLD int fields(const unsigned char *s, size_t n, struct pend *e, size_t *cnt)
 /* Sample s (n bytes) into e (the packed shape looked for first, as
  * pprofgen and writers of more than two values write it, then any),
  * with values as many as the first sample's and none negative; else 0. */
-HOT int parse(struct lane *l, const unsigned char *s, size_t n, const unsigned char *lim,
+PPROF_HOT int parse(struct lane *l, const unsigned char *s, size_t n, const unsigned char *lim,
 	      struct pend *e)
 {
 	size_t cnt;
@@ -266,7 +260,7 @@ HOT int parse(struct lane *l, const unsigned char *s, size_t n, const unsigned c
 }
 
 /* Looks sample e up and adds its values to its key's sums. */
-HOT void take(struct lane *l, const struct pend *e)
+PPROF_HOT void take(struct lane *l, const struct pend *e)
 {
 	/* A table out of the cache had the record looked for ahead (far
 	 * only grows; where it was not, at is 0, or a place of an earlier
@@ -293,7 +287,7 @@ static void drain(struct lane *l)
 
 /* The sample [at, end) (input ending at lim) read ahead into l; the one
  * AHEAD before it looked up. */
-HOT void lane_sample(struct lane *l, const unsigned char *at, const unsigned char *end,
+PPROF_HOT void lane_sample(struct lane *l, const unsigned char *at, const unsigned char *end,
 		     const unsigned char *lim)
 {
 	const size_t place = l->head % AHEAD;
