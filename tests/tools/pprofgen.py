@@ -163,6 +163,23 @@ def kinds():
     vsamples = [([1 + i % 3, 7], [a, b], []) for i, (a, b) in
                 enumerate((a, b) for a in vs for b in vs)]
     out["values"] = dict(base, samples=vsamples)
+    # Samples of the usual shape (pprof_lane's lane_usual: lengths of one
+    # byte, two values of 8 bytes at most) with others among them, far
+    # enough from the end that the fast loop reads them: samples of 124
+    # to 131 bytes (a length of two bytes from 128 on), labels,
+    # values of 9 and 11 bytes, a zero; then a sum of the first value
+    # type passing 2^64 (three of 2^63 - 1), which sends the profile to
+    # pprof_stack while the sums of the second stay exact.
+    urnd = random.Random(5)
+    short = [([urnd.choice([1, 2, 6]), 7], [urnd.randrange(1, 9), urnd.randrange(1, 999)], [])
+             for _ in range(300)]
+    odd = [([2] * n + [7], [1, n - 100], []) for n in range(117, 125)]
+    odd += [([1, 7], [2, 20], [("thread", "u")]), ([2, 7], [2**35, 2**14], []),
+            ([6, 7], [2**40, 2**30], []), ([2, 7], [0, 0], []), ([1, 7], [3, 0], [])]
+    usual = short[:40] + odd + short[40:80] + odd + short[80:]
+    out["usual"] = dict(base, samples=usual)
+    wrap2 = [([2, 7], [2**63 - 1, 7], [])] * 3
+    out["usualwrap"] = dict(base, samples=short[:30] + wrap2 + short[30:])
     # Names that begin one another, going on with bytes below and above
     # ';' (and a ';' tidied to ':'): bytewise order puts "a b;x" before
     # "a;x" before "a<;x", so a stack's order is not its names' order.
