@@ -248,12 +248,9 @@ static inline uint64_t pprof_kset_aes_hash(const uint64_t *mix, const unsigned c
  * the keys of one set are hashed with one mix. */
 const uint64_t *pprof_kset_mix(int rounds);
 
-/* The hash of the len bytes at s, with mix (pprof_kset_mix's), which
- * the caller keeps at hand. */
-PPROF_KSET_INLINE uint64_t pprof_kset_hash(const uint64_t *mix, const void *s, size_t len)
+/* pprof_kset_hash of a key of at most WIDE bytes. */
+PPROF_KSET_INLINE uint64_t pprof_kset_hash_short(const uint64_t *mix, const void *s, size_t len)
 {
-	if (len > PPROF_KSET_WIDE)
-		return pprof_kset_hash_long(s, len);
 #ifdef PPROF_KSET_AES
 	if (mix[PPROF_KSET_MIX_ROUNDS]) {
 		if (len <= PPROF_KSET_WIDE / 2)
@@ -265,6 +262,15 @@ PPROF_KSET_INLINE uint64_t pprof_kset_hash(const uint64_t *mix, const void *s, s
 	if (len <= PPROF_KSET_WIDE / 2)
 		return pprof_kset_folds(mix, s, len, PPROF_KSET_WORDS / 2);
 	return pprof_kset_folds(mix, s, len, PPROF_KSET_WORDS);
+}
+
+/* The hash of the len bytes at s, with mix (pprof_kset_mix's), which
+ * the caller keeps at hand. */
+PPROF_KSET_INLINE uint64_t pprof_kset_hash(const uint64_t *mix, const void *s, size_t len)
+{
+	if (len > PPROF_KSET_WIDE)
+		return pprof_kset_hash_long(s, len);
+	return pprof_kset_hash_short(mix, s, len);
 }
 
 /* A slot's low bits: its record's place + 1 (in words); the high, the
@@ -400,6 +406,18 @@ PPROF_KSET_INLINE int pprof_kset_add_at(struct pprof_kset *k, uint64_t at, const
 	const struct pprof_kset_head *x = (const void *)k;
 
 	if (!at || x->nv != 2 || len > PPROF_KSET_WIDE)
+		return pprof_kset_add_any(k, s, len, h, v);
+	return pprof_kset_add_rec(k, x->rec + at - 1, s, len, h, v);
+}
+
+/* pprof_kset_add_at for a key of at most WIDE bytes where the set has
+ * two sums, as the caller knows: two tests fewer a sample. */
+PPROF_KSET_INLINE int pprof_kset_add2_at(struct pprof_kset *k, uint64_t at, const void *s,
+					 size_t len, uint64_t h, const uint64_t *v)
+{
+	const struct pprof_kset_head *x = (const void *)k;
+
+	if (!at)
 		return pprof_kset_add_any(k, s, len, h, v);
 	return pprof_kset_add_rec(k, x->rec + at - 1, s, len, h, v);
 }

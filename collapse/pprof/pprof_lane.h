@@ -364,6 +364,8 @@ PPROF_HOT const unsigned char *lane_usual(struct lane *l, const unsigned char *q
 			break;
 		klen = (size_t)(w >> 24) + 2;
 		v = (size_t)(w >> 8 & 0xff) - klen - 2;
+		/* From here the key has at most 123 bytes (of the 127 with
+		 * the values' tag, length and two bytes), under WIDE. */
 		if (v - 2 > vmax - 2)
 			break;
 		vals = q + 4 + klen;
@@ -383,7 +385,7 @@ PPROF_HOT const unsigned char *lane_usual(struct lane *l, const unsigned char *q
 		e->v[1] = b;
 		q = vals + v;
 		pprof_read_ahead(q);
-		e->h = pprof_kset_hash(mix, e->key, klen);
+		e->h = pprof_kset_hash_short(mix, e->key, klen);
 		if ((head & (FAR_EVERY - 1)) == 0) {
 			far = l->far = pprof_kset_bytes(seen) > FAR;
 			pprof_kset_tune(seen, tail);
@@ -397,7 +399,7 @@ PPROF_HOT const unsigned char *lane_usual(struct lane *l, const unsigned char *q
 			f->at = pprof_kset_prefetch_rec(seen, f->h, f->klen);
 		}
 		e = &l->ring[tail++ % AHEAD];
-		rc = far ? pprof_kset_add_at(seen, e->at, e->key, e->klen, e->h, e->v) :
+		rc = far ? pprof_kset_add2_at(seen, e->at, e->key, e->klen, e->h, e->v) :
 			   pprof_kset_add(seen, e->key, e->klen, e->h, e->v);
 		if (rc < 0) {
 			l->bad = 1;
