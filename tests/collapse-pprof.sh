@@ -35,7 +35,7 @@ else
 	grep -qw avx2 /proc/cpuinfo 2> /dev/null && grep -qw bmi2 /proc/cpuinfo ||
 		skip "pprof: the x86-64-v3 loop" "no AVX2 and BMI2 here: the baseline's loop reads both ways"
 	for k in basic shuffled unpacked default baddefault heap notypes huge deep long wrap prefixes \
-		bigids values usual usualwrap; do
+		bigids values usual usualwrap inlined inlinedlazy; do
 		$PG make $k "$P/$k.pb"
 		$PG make $k "$P/$k.pb.gz" --gzip
 		for o in "" "--labels"; do
@@ -105,7 +105,7 @@ if have_python; then
 	$PG big "$P/big1.pb" 1 --stacks 3000
 	_ins="$P/big1.pb"
 	for _f in "$SHP"/*.pb.gz; do [ -f "$_f" ] && _ins="$_ins $_f"; done
-	for k in basic shuffled unpacked default heap notypes huge usual usualwrap; do _ins="$_ins $P/$k.pb"; done
+	for k in basic shuffled unpacked default heap notypes huge usual usualwrap inlined inlinedlazy; do _ins="$_ins $P/$k.pb"; done
 	for _f in $_ins; do
 		for _t in "" samples cpu alloc_space; do
 			# The same messages, but for the program's name.

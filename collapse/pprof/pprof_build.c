@@ -13,21 +13,42 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Frames a location's record holds: one 16-byte copy, with no pool to
- * look in (one line of cache, not two, for each location of a key). */
-#define LREC_FRAMES 4
+/* Frames a location's record holds: a few, copied with no pool to look
+ * in.  Three, so that a record is 16 bytes: those of the 60k locations
+ * of the 100k-stack profile (1 MB) then stay in the cache next to the
+ * stacks being made; with four (24 bytes) making the stacks waited on
+ * them for half its time. */
+#define LREC_FRAMES 3
 
 /* A location's frames, once built. */
 struct lrec {
-	uint32_t cnt;		/* how many (0: not built, or with f[0] 0 no
-				   such location) */
-	uint32_t tlen;		/* their text's bytes and a ';' (PPROF_MAX_STACK
-				   + 2: more) */
+	uint32_t ct;		/* its text's bytes and a ';' (PPROF_MAX_STACK
+				   + 2: more) << 8 | how many frames: up to
+				   LREC_FRAMES, LREC_POOL for more (their
+				   count in f[1]), 0 not built (with f[0] 0:
+				   no such location) */
 	uint32_t f[LREC_FRAMES];	/* up to LREC_FRAMES of them, leaf
 					   first, the rest 0; more: f[0] is
 					   their place in pool; not built: f[0]
 					   is its index in p->loc + 1 */
 };
+
+#define LREC_POOL (LREC_FRAMES + 1)
+
+_Static_assert(sizeof(struct lrec) == 16, "a location's record is not 16 bytes");
+
+/* Record e's frames: how many (0: not built), and their text's bytes. */
+static inline size_t lrec_cnt(const struct lrec *e)
+{
+	size_t c = e->ct & 0xff;
+
+	return c == LREC_POOL ? e->f[1] : c;
+}
+
+static inline uint32_t lrec_tlen(const struct lrec *e)
+{
+	return e->ct >> 8;
+}
 
 /* A function's frame, once named. */
 struct fname {
@@ -178,14 +199,15 @@ static void build_loc(struct pprof_build *r, const struct pprof_loc *l, struct l
 		xgrow(&r->pool, &r->poolcap, r->npool + k, sizeof(*r->pool));
 		d = r->pool + r->npool;
 		e->f[0] = (uint32_t)r->npool;
+		e->f[1] = (uint32_t)k;
 		r->npool += k;
 	}
 	for (j = 0; j < k; j++) {
 		d[j] = line_id(r, l, j, &n);
 		len += n;
 	}
-	e->cnt = (uint32_t)k;
-	e->tlen = len > PPROF_MAX_STACK ? (uint32_t)PPROF_MAX_STACK + 2 : (uint32_t)len + 1;
+	e->ct = (len > PPROF_MAX_STACK ? (uint32_t)PPROF_MAX_STACK + 2 : (uint32_t)len + 1) << 8 |
+		(k <= LREC_FRAMES ? (uint32_t)k : LREC_POOL);
 	/* Every location is counted, used or not: more than pprof_stack
 	 * counts, so a profile it would stop is not taken here either (a
 	 * lazy one's were counted by loc_len). */
@@ -226,7 +248,7 @@ static const struct lrec *loc_of(struct pprof_build *r, uint64_t id)
 		e = id < r->nrec ? &r->rec[id] : NULL;
 	else
 		e = (l = pprof_loc(r->p, id)) ? &r->rec[l - r->p->loc] : NULL;
-	if (e && e->cnt)
+	if (e && lrec_cnt(e))
 		return e;
 	if (!e || !e->f[0] || r->npool >= UINT32_MAX - 1)
 		return NULL;
@@ -237,11 +259,11 @@ static const struct lrec *loc_of(struct pprof_build *r, uint64_t id)
 /* Where the frames of a key of klen bytes are written, in the set: room
  * for no more frames than a location has for each byte of the key, nor
  * than a stack of PPROF_MAX_STACK bytes holds (every frame a byte or a
- * ';'), and PPROF_SET_SLACK after (a location's record is copied whole:
- * LREC_FRAMES ids). */
+ * ';'), and PPROF_SET_SLACK after (a location's frames are copied as
+ * LREC_FRAMES + 1 ids). */
 static uint32_t *stk_room(struct pprof_build *r, size_t klen)
 {
-#if LREC_FRAMES > PPROF_SET_SLACK
+#if LREC_FRAMES + 1 > PPROF_SET_SLACK
 #error "a location's record is copied past what pprof_set leaves room for"
 #endif
 	return pprof_set_next(r->set, klen > r->maxk ? PPROF_MAX_STACK + 1 : klen * r->maxl);
@@ -281,19 +303,22 @@ PPROF_HOT int loc_run(struct pprof_build *r, const unsigned char **sp, const uns
 		 * one copy of a fixed size from its record, the ids after
 		 * them written over later (or past the stack), with no
 		 * branch on how many. */
-		if (id < r->nfast && (cnt = rec[id].cnt) - 1 < LREC_FRAMES) {
+		if (id < r->nfast && (cnt = rec[id].ct & 0xff) - 1 < LREC_FRAMES) {
 			e = &rec[id];
-			t += e->tlen;
+			t += lrec_tlen(e);
 			if (checked && t > PPROF_MAX_STACK)
 				return -1;
-			memcpy(d, e->f, sizeof(e->f));
+			/* 16 bytes: its frames and the next record's first
+			 * word (rec has one past the last location). */
+			memcpy(d, e->f, (LREC_FRAMES + 1) * sizeof(*d));
 			d += cnt;
 			continue;
 		}
-		if (!(e = loc_of(r, id)) || (t += e->tlen) > PPROF_MAX_STACK)
+		if (!(e = loc_of(r, id)) || (t += lrec_tlen(e)) > PPROF_MAX_STACK)
 			return -1;
-		memcpy(d, e->cnt <= LREC_FRAMES ? e->f : r->pool + e->f[0], e->cnt * sizeof(*d));
-		d += e->cnt;
+		cnt = lrec_cnt(e);
+		memcpy(d, cnt <= LREC_FRAMES ? e->f : r->pool + e->f[0], cnt * sizeof(*d));
+		d += cnt;
 	}
 	*sp = s, *dp = d, *tlen = t;
 	return 0;

@@ -180,6 +180,22 @@ def kinds():
     out["usual"] = dict(base, samples=usual)
     wrap2 = [([2, 7], [2**63 - 1, 7], [])] * 3
     out["usualwrap"] = dict(base, samples=short[:30] + wrap2 + short[30:])
+    # Locations of one to six lines (inlined frames): a location's record
+    # holds three frames, more go to a pool (pprof_build).  Read with
+    # every location built first, and (with many locations no sample
+    # names) each built as a key first names it.
+    ilocs = dict(locs)
+    chain = [2, 5, 3, 6, 4, 1]
+    for n in range(1, 7):
+        ilocs[10 + n] = (0, 0x3000 + 16 * n, chain[:n])
+    irnd = random.Random(3)
+    isamples = [([irnd.randrange(11, 17) for _ in range(irnd.randrange(1, 4))] + [7],
+                 [irnd.randrange(1, 9), irnd.randrange(1, 999)], []) for _ in range(200)]
+    out["inlined"] = dict(base, samples=isamples, locations=ilocs)
+    lazylocs = dict(ilocs)
+    for n in range(100, 2100):
+        lazylocs[n] = (0, 0x8000 + 16 * n, [n % 6 + 1])
+    out["inlinedlazy"] = dict(base, samples=isamples[:20], locations=lazylocs)
     # Names that begin one another, going on with bytes below and above
     # ';' (and a ';' tidied to ':'): bytewise order puts "a b;x" before
     # "a;x" before "a<;x", so a stack's order is not its names' order.
