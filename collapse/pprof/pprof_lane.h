@@ -337,8 +337,9 @@ PPROF_HOT void lane_sample(struct lane *l, const unsigned char *at, const unsign
  * one byte), the values of 8 bytes at most (10 in the baseline build).
  * The input runs USUAL_MARGIN bytes past stop.  l has its set, for two
  * values a sample, and is not bad.  Returns where it stopped (a sample
- * for lane_sample, or stop), how many it read in *k.  Reading every
- * sample by lane_sample took 50 instructions more each. */
+ * for lane_sample, stop, or the next sample once l went bad), how many
+ * it read in *k.  Reading every sample by lane_sample took 50
+ * instructions more each. */
 PPROF_HOT const unsigned char *lane_usual(struct lane *l, const unsigned char *q,
 					const unsigned char *stop, size_t *k)
 {
@@ -412,9 +413,9 @@ PPROF_HOT const unsigned char *lane_usual(struct lane *l, const unsigned char *q
 	return q;
 }
 
-/* Where lane_usual may read samples up to, from q (before end, the input
- * ending at lim past it): stop, or less by USUAL_MARGIN; q where there
- * is not that much. */
+/* Where lane_usual may read samples from q up to, what may be read
+ * ending at end: stop, or before it so that USUAL_MARGIN bytes follow;
+ * q when fewer follow q. */
 static inline const unsigned char *usual_stop(const unsigned char *q, const unsigned char *stop,
 					    const unsigned char *end)
 {
@@ -428,7 +429,7 @@ static inline const unsigned char *usual_stop(const unsigned char *q, const unsi
 static inline void lane_job(struct lane *l, const struct job *j)
 {
 	const unsigned char *q = j->at, *body, *lim = j->p->buf + j->p->len;
-	size_t n;
+	size_t n, m;
 
 	/* The fields were read and checked: a tag, a length of one or two
 	 * bytes, the sample.  None is read once a lane went bad. */
@@ -436,7 +437,7 @@ static inline void lane_job(struct lane *l, const struct job *j)
 		l->bad = 1;
 	while (q < j->end && !l->bad) {
 		if (l->nv == 2) {
-			q = lane_usual(l, q, usual_stop(q, j->end, lim), &n);
+			q = lane_usual(l, q, usual_stop(q, j->end, lim), &m);
 			if (q >= j->end || l->bad)
 				break;
 		}
@@ -459,9 +460,7 @@ static inline const unsigned char *lane_streak(struct lane *l, const unsigned ch
 					       const unsigned char *lim, size_t *n)
 {
 	const unsigned char *body, *next;
-	size_t k = 0;
-
-	size_t m;
+	size_t k = 0, m;
 
 	while (q < stop && *q == PPROF_SAMPLE_TAG && (next = pprof_quick_sample(q, end, &body))) {
 		if (l->nv == 2 && !l->bad) {
