@@ -37,7 +37,7 @@ struct lrec {
 
 _Static_assert(sizeof(struct lrec) == 16, "a location's record is not 16 bytes");
 
-/* Record e's frames: how many (0: not built), and their text's bytes. */
+/* How many frames record e has (0: not built). */
 static inline size_t lrec_cnt(const struct lrec *e)
 {
 	size_t c = e->ct & 0xff;
@@ -45,6 +45,7 @@ static inline size_t lrec_cnt(const struct lrec *e)
 	return c == LREC_POOL ? e->f[1] : c;
 }
 
+/* The bytes of record e's text and a ';'. */
 static inline uint32_t lrec_tlen(const struct lrec *e)
 {
 	return e->ct >> 8;
@@ -269,10 +270,9 @@ static uint32_t *stk_room(struct pprof_build *r, size_t klen)
 	return pprof_set_next(r->set, klen > r->maxk ? PPROF_MAX_STACK + 1 : klen * r->maxl);
 }
 
-
 /* The frames of the locations whose ids are packed at *sp, up to send,
- * copied to *dp on (a key is leaf first, as the set keeps a stack), their text's
- * bytes added to *tlen; *sp, *dp and *tlen moved on.  Returns -1 for an
+ * copied to *dp on (a key is leaf first, as the set keeps a stack),
+ * their text's bytes added to *tlen; *sp, *dp and *tlen moved on.  Returns -1 for an
  * id that cannot be read or names no location, or for a location's
  * frames too many to number or making *tlen pass PPROF_MAX_STACK; that
  * last is tested at each location only when checked (else the caller

@@ -194,17 +194,19 @@ static inline __m128i pprof_kset_round(__m128i st, __m128i k)
 /* The hash of len bytes at s (at most WIDE) as pprof_kset_hash's, by
  * rounds of AES on a state that starts as the secret and the length:
  * each 16 bytes (those past len masked off) the round key of one round,
- * then a round with a secret key; two more after the last block.  With
- * one, every bit of the state depended on every bit of the key, but
- * keys that differ only in their last block's bytes came out as a sum
- * of one function of each changed byte: two bytes' 65,536 values then
- * filled 38,912 to 44,288 first slots of as many, by the secret, where
- * random ones fill 41,427 give or take 80 (test_kset's spread failed on
- * one secret in a few hundred).  Half the instructions of the folds.  With one round a block, keys
- * could be made to collide without the secret: a byte's change comes
- * out of one round as a change of four bytes that depends on one byte
- * of the state, which 255 tries cover, and the next 16 bytes can undo
- * it (test_kset's apart); after two it depends on four bytes. */
+ * then a round with a secret key; two more after the last block.  Half
+ * the instructions of the folds.  With one after the last block, every
+ * bit of the state depended on every bit of the key, but keys that
+ * differ only in their last block's bytes came out as a sum of one
+ * function of each changed byte: two bytes' 65,536 values then filled
+ * 38,912 to 44,288 first slots of as many, by the secret, where random
+ * ones fill 41,427 give or take 80 (test_kset's spread failed on one
+ * secret in a few hundred; its mixed finds the sum).  With one round a
+ * block, keys could be made to collide without the secret: a byte's
+ * change comes out of one round as a change of four bytes that depends
+ * on one byte of the state, which 255 tries cover, and the next 16
+ * bytes can undo it (test_kset's apart); after two it depends on four
+ * bytes. */
 static inline uint64_t pprof_kset_aes_hash(const uint64_t *mix, const unsigned char *s,
 					   size_t len, size_t blocks)
 {
@@ -396,22 +398,11 @@ PPROF_KSET_INLINE int pprof_kset_add(struct pprof_kset *k, const void *s, size_t
 	return pprof_kset_add_rec(k, x->rec + (e & PPROF_KSET_PLACE_MASK) - 1, s, len, h, v);
 }
 
-/* pprof_kset_add where the record was looked for ahead: at is where
+/* pprof_kset_add for a key of at most WIDE bytes where the set has two
+ * sums, as the caller knows, its record looked for ahead: at is where
  * the key may be (pprof_kset_prefetch_rec's, or the place + 1 of any
  * record of k's: the compare of the key decides) or 0, and the slot is
  * not read again. */
-PPROF_KSET_INLINE int pprof_kset_add_at(struct pprof_kset *k, uint64_t at, const void *s,
-					size_t len, uint64_t h, const uint64_t *v)
-{
-	const struct pprof_kset_head *x = (const void *)k;
-
-	if (!at || x->nv != 2 || len > PPROF_KSET_WIDE)
-		return pprof_kset_add_any(k, s, len, h, v);
-	return pprof_kset_add_rec(k, x->rec + at - 1, s, len, h, v);
-}
-
-/* pprof_kset_add_at for a key of at most WIDE bytes where the set has
- * two sums, as the caller knows: two tests fewer a sample. */
 PPROF_KSET_INLINE int pprof_kset_add2_at(struct pprof_kset *k, uint64_t at, const void *s,
 					 size_t len, uint64_t h, const uint64_t *v)
 {
@@ -420,6 +411,17 @@ PPROF_KSET_INLINE int pprof_kset_add2_at(struct pprof_kset *k, uint64_t at, cons
 	if (!at)
 		return pprof_kset_add_any(k, s, len, h, v);
 	return pprof_kset_add_rec(k, x->rec + at - 1, s, len, h, v);
+}
+
+/* pprof_kset_add2_at for any key and set. */
+PPROF_KSET_INLINE int pprof_kset_add_at(struct pprof_kset *k, uint64_t at, const void *s,
+					size_t len, uint64_t h, const uint64_t *v)
+{
+	const struct pprof_kset_head *x = (const void *)k;
+
+	if (x->nv != 2 || len > PPROF_KSET_WIDE)
+		return pprof_kset_add_any(k, s, len, h, v);
+	return pprof_kset_add2_at(k, at, s, len, h, v);
 }
 
 /* Told that adds keys have been added so far: when at least half of

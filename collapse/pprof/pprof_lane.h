@@ -259,30 +259,63 @@ PPROF_HOT int parse(struct lane *l, const unsigned char *s, size_t n, const unsi
 	return cnt == l->nv;
 }
 
-/* Looks sample e up and adds its values to its key's sums. */
-PPROF_HOT void take(struct lane *l, const struct pend *e)
+/* l gone bad: its samples are of no use, nor are the other lanes'. */
+static void went_bad(struct lane *l)
+{
+	l->bad = 1;
+	atomic_store_explicit(l->quit, 1, memory_order_relaxed);
+}
+
+/* Looks sample e up and adds its values to its key's sums; -1 when l
+ * went bad.  usual: the key has at most 123 bytes and the set two sums
+ * (lane_usual's samples), so the add tests neither. */
+PPROF_HOT int take(struct lane *l, int far, const struct pend *e, int usual)
 {
 	/* A table out of the cache had the record looked for ahead (far
 	 * only grows; where it was not, at is 0, or a place of an earlier
 	 * sample's: a hint, which the key's compare takes or not); in one
 	 * in the cache, the first slot is read here. */
-	const int rc = l->far ? pprof_kset_add_at(l->seen, e->at, e->key, e->klen, e->h, e->v) :
-				pprof_kset_add(l->seen, e->key, e->klen, e->h, e->v);
+	const int rc = !far ? pprof_kset_add(l->seen, e->key, e->klen, e->h, e->v) :
+		       usual ? pprof_kset_add2_at(l->seen, e->at, e->key, e->klen, e->h, e->v) :
+			       pprof_kset_add_at(l->seen, e->at, e->key, e->klen, e->h, e->v);
 
 	/* A sum that would wrap (the table's count would too, but whether
 	 * it wrapped to 0 is not followed here), or keys made to share a
 	 * hash: pprof_stack reads the profile. */
-	if (rc < 0) {
-		l->bad = 1;
-		atomic_store_explicit(l->quit, 1, memory_order_relaxed);
-	}
+	if (rc < 0)
+		went_bad(l);
+	return rc;
 }
 
 /* The lookups still pending in l's ring, done. */
 static void drain(struct lane *l)
 {
 	while (l->tail < l->head && !l->bad)
-		take(l, &l->ring[l->tail++ % AHEAD]);
+		take(l, l->far, &l->ring[l->tail++ % AHEAD], 0);
+}
+
+/* Sample e, read and hashed into the ring at *head: its slot fetched,
+ * and the sample AHEAD before it looked up (its record fetched at
+ * AHEAD_KEY before, from a table out of the cache).  The ring's counters
+ * and far are l's (lane_sample) or copies in registers (lane_usual, as
+ * take's usual).  Returns -1 when l went bad. */
+PPROF_HOT int lane_step(struct lane *l, const struct pend *e, size_t *head, size_t *tail,
+			int *far, int usual)
+{
+	/* Whether the keys outgrew the cache is looked at now and then. */
+	if ((*head & (FAR_EVERY - 1)) == 0) {
+		*far = pprof_kset_bytes(l->seen) > FAR;
+		pprof_kset_tune(l->seen, *tail);
+	}
+	pprof_kset_prefetch(l->seen, e->h);
+	if (++*head - *tail < AHEAD)
+		return 0;
+	if (*far) {
+		struct pend *f = &l->ring[(*tail + AHEAD_KEY) % AHEAD];
+
+		f->at = pprof_kset_prefetch_rec(l->seen, f->h, f->klen);
+	}
+	return take(l, *far, &l->ring[(*tail)++ % AHEAD], usual);
 }
 
 /* The sample [at, end) (input ending at lim) read ahead into l; the one
@@ -296,29 +329,13 @@ PPROF_HOT void lane_sample(struct lane *l, const unsigned char *at, const unsign
 	if (l->bad)
 		return;
 	pprof_read_ahead(end);
-	if (!parse(l, at, (size_t)(end - at), lim, e)) {
-		l->bad = 1;
-		atomic_store_explicit(l->quit, 1, memory_order_relaxed);
-		return;
-	}
+	if (!parse(l, at, (size_t)(end - at), lim, e))
+		return went_bad(l);
 	/* pprof_kset reads a short key as WIDE bytes: here, not past lim. */
 	if (e->klen <= PPROF_KSET_WIDE && (size_t)(lim - e->key) < PPROF_KSET_WIDE)
 		e->key = memcpy(memset(l->own[place], 0, PPROF_KSET_WIDE), e->key, e->klen);
 	e->h = pprof_kset_hash(l->mix, e->key, e->klen);
-	/* Whether the keys outgrew the cache is looked at now and then. */
-	if ((l->head & (FAR_EVERY - 1)) == 0) {
-		l->far = pprof_kset_bytes(l->seen) > FAR;
-		pprof_kset_tune(l->seen, l->tail);
-	}
-	pprof_kset_prefetch(l->seen, e->h);
-	if (++l->head - l->tail < AHEAD)
-		return;
-	if (l->far) {
-		struct pend *f = &l->ring[(l->tail + AHEAD_KEY) % AHEAD];
-
-		f->at = pprof_kset_prefetch_rec(l->seen, f->h, f->klen);
-	}
-	take(l, &l->ring[l->tail++ % AHEAD]);
+	lane_step(l, e, &l->head, &l->tail, &l->far, 0);
 }
 
 /* How far before the end of what may be read lane_usual stops: a sample
@@ -349,14 +366,13 @@ PPROF_HOT const unsigned char *lane_usual(struct lane *l, const unsigned char *q
 	const size_t vmax = 10;
 	const unsigned char *p;
 #endif
-	struct pprof_kset *seen = l->seen;
 	const uint64_t *mix = l->mix;
 	size_t head = l->head, tail = l->tail, klen, v;
 	const unsigned char *vals;
 	struct pend *e;
 	uint64_t a, b;
 	uint32_t w;
-	int far = l->far, rc;
+	int far = l->far;
 
 	while (q < stop) {
 		/* Tags 0x12 and 0x0a, the lengths below 0x80 (one load). */
@@ -387,29 +403,11 @@ PPROF_HOT const unsigned char *lane_usual(struct lane *l, const unsigned char *q
 		q = vals + v;
 		pprof_read_ahead(q);
 		e->h = pprof_kset_hash_short(mix, e->key, klen);
-		if ((head & (FAR_EVERY - 1)) == 0) {
-			far = l->far = pprof_kset_bytes(seen) > FAR;
-			pprof_kset_tune(seen, tail);
-		}
-		pprof_kset_prefetch(seen, e->h);
-		if (++head - tail < AHEAD)
-			continue;
-		if (far) {
-			struct pend *f = &l->ring[(tail + AHEAD_KEY) % AHEAD];
-
-			f->at = pprof_kset_prefetch_rec(seen, f->h, f->klen);
-		}
-		e = &l->ring[tail++ % AHEAD];
-		rc = far ? pprof_kset_add2_at(seen, e->at, e->key, e->klen, e->h, e->v) :
-			   pprof_kset_add(seen, e->key, e->klen, e->h, e->v);
-		if (rc < 0) {
-			l->bad = 1;
-			atomic_store_explicit(l->quit, 1, memory_order_relaxed);
+		if (lane_step(l, e, &head, &tail, &far, 1) < 0)
 			break;
-		}
 	}
 	*k = (size_t)(head - l->head);
-	l->head = head, l->tail = tail;
+	l->head = head, l->tail = tail, l->far = far;
 	return q;
 }
 
