@@ -175,8 +175,7 @@ static int map_grow(struct xbig *b, size_t n)
 		p = q;
 	}
 #ifdef MADV_HUGEPAGE
-	if (b->huge)
-		(void)madvise(p, n, MADV_HUGEPAGE);
+	(void)madvise(p, n, MADV_HUGEPAGE);
 #endif
 	b->p = p;
 	b->n = n;

@@ -8,8 +8,7 @@
  * fewer), else as WIDE, those past it masked off (branches on its exact
  * length were mispredicted nearly every sample), so the arena keeps
  * WIDE bytes of room past the last record.  The index, once
- * large, is in blocks asked to be huge pages (table), the records too
- * when they are read more than written (room). */
+ * large, and the records are asked to be huge pages (table, xbig). */
 #include "pprof_kset.h"
 #include "hkey.h"
 #include "xalloc.h"
@@ -199,16 +198,11 @@ static void grow(struct pprof_kset *k)
 }
 
 /* Room for need words of records: the arena doubled (xbig's, which
- * moves the pages, not the bytes).  When samples mostly find their keys,
- * a record is read at random at every sample: on huge pages (fewer
- * misses of the TLB); when most bring a new key (a profile of distinct
- * stacks), the records are written in order and seldom read, and fresh
- * huge pages cost more than they save (1.17M keys: 297 -> 225 ms). */
+ * moves the pages, not the bytes, and asks for huge ones). */
 static void room(struct pprof_kset *k, size_t need)
 {
 	if (need <= k->cap)
 		return;
-	k->arena.huge = k->adds / 2 >= k->n;
 	k->ix.rec = xbig_hold(&k->arena, need, sizeof(*k->ix.rec), &k->cap);
 }
 

@@ -432,8 +432,7 @@ PPROF_KSET_INLINE int pprof_kset_add_at(struct pprof_kset *k, uint64_t at, const
  * a key (real profiles: a sample a stack) the room would cost more than
  * it saves (always a quarter full: perf100.pb 17.6 -> 18.9 ms).  The
  * index then takes up to 64 bytes a key, not 32 (600k keys, 3 adds
- * each: peak RSS 114.6 -> 122.9 MB).  The same count decides whether
- * the records' next room is asked to be huge pages. */
+ * each: peak RSS 114.6 -> 122.9 MB). */
 void pprof_kset_tune(struct pprof_kset *k, size_t adds);
 
 /* Adds every key of src with its sums to dst (as pprof_kset_add would

@@ -458,8 +458,8 @@ static unsigned rank_width(size_t n)
 size_t *pprof_order(const struct pprof_stk *stk, size_t n, const uint32_t *pool,
 		    const uint32_t *rank, size_t nnames, int par, struct xbig *mem, size_t *same)
 {
-	struct xbig vmem = { NULL, 0, 0 }, tmem = { NULL, 0, 0 }, amem = { NULL, 0, 0 };
-	struct xbig smem = { NULL, 0, 0 };
+	struct xbig vmem = { NULL, 0 }, tmem = { NULL, 0 }, amem = { NULL, 0 };
+	struct xbig smem = { NULL, 0 };
 	struct order o;
 	struct sel *v;
 	size_t i, len = 0, *at;

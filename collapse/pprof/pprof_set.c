@@ -87,8 +87,7 @@ uint32_t pprof_set_name(struct pprof_set *s, const char *name, size_t len)
 /* Room for n more ids at the pool's end (and PPROF_SET_SLACK past
  * them), counted as used.  The pool and the stacks are xbig's (the pool
  * of a million stacks is 100 MB, which realloc copied at each doubling
- * while glibc kept it on its heap), on small pages (filled and read in
- * order). */
+ * while glibc kept it on its heap). */
 static uint32_t *pool_add(struct pprof_set *s, size_t n)
 {
 	if (s->npool + n + PPROF_SET_SLACK > s->poolcap)
@@ -154,7 +153,7 @@ void pprof_set_undo(struct pprof_set *s, size_t mark)
  * number in *n.  The caller frees mem. */
 static struct skey *sorted(const struct pprof_set *s, struct xbig *mem, size_t *n)
 {
-	struct xbig imem = { NULL, 0, 0 }, lmem = { NULL, 0, 0 };
+	struct xbig imem = { NULL, 0 }, lmem = { NULL, 0 };
 	const struct pprof_stk *t, *prev = NULL;
 	struct skey *out;
 	size_t i, k = 0, *at, *same;
@@ -343,7 +342,7 @@ int pprof_set_emit(struct pprof_set *s, const struct stack_sink *sink)
 {
 	struct skey *v;
 	struct fcount c = { 0, 0 };
-	struct xbig mem = { NULL, 0, 0 };
+	struct xbig mem = { NULL, 0 };
 	size_t n, i, j, names = s->fn.n, cap = 0;
 	uint32_t *root = NULL;
 
@@ -388,7 +387,7 @@ static int save_lines(FILE *f, void *ctx)
 {
 	struct pprof_set *s = ctx;
 	struct lines l;
-	struct xbig mem = { NULL, 0, 0 };
+	struct xbig mem = { NULL, 0 };
 	struct skey *v;
 	size_t n;
 	int rc, par;

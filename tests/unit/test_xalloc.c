@@ -1,7 +1,6 @@
 /* Unit tests for xalloc's growing arrays: xbig keeps every byte written
  * as it grows from a few bytes past the size where it becomes a mapping
- * of its own (2 MB) and on, doubling or in one leap, on huge pages or
- * not; on Linux a large one begins at a 2 MB boundary, and freed, its
+ * of its own (2 MB) and on, doubling or in one leap; on Linux a large one begins at a 2 MB boundary, and freed, its
  * pages go to the next ones to start; freed, it is empty and can grow
  * again; xgrow keeps its elements and capacity as documented. */
 #include "check.h"
@@ -41,7 +40,7 @@ static int holds(const struct xbig *b, size_t to, unsigned s)
 
 int main(void)
 {
-	struct xbig b = { NULL, 0, 1 };
+	struct xbig b = { NULL, 0 };
 	size_t want, used = 0, *a = NULL, cap = 0, i;
 	int ok = 1, aligned = 1;
 
@@ -70,8 +69,7 @@ int main(void)
 	}
 	xbig_free(&b);
 	CHECK(b.p == NULL && b.n == 0);
-	/* From empty straight to 9 MB, then 3 MB more, on small pages. */
-	b.huge = 0;
+	/* From empty straight to 9 MB, then 3 MB more. */
 	xbig_grow(&b, 9 * MB);
 	CHECK(b.n >= 9 * MB);
 	fill(&b, 0, 9 * MB, 3);
@@ -84,7 +82,7 @@ int main(void)
 	/* A large one freed is kept: the next ones to start take its pages,
 	 * the first of them first; xbig_trim gives back what is left. */
 	{
-		struct xbig e = { NULL, 0, 0 }, c = { NULL, 0, 0 }, d = { NULL, 0, 0 };
+		struct xbig e = { NULL, 0 }, c = { NULL, 0 }, d = { NULL, 0 };
 		char *at;
 
 		xbig_trim();
@@ -110,7 +108,7 @@ int main(void)
 #endif
 	/* xbig_hold: room for n elements, and how many there is room for. */
 	{
-		struct xbig h = { NULL, 0, 0 };
+		struct xbig h = { NULL, 0 };
 		size_t room = 0;
 		char *p = xbig_hold(&h, 100000, 24, &room);
 
