@@ -61,9 +61,21 @@ done
 
 use_perf=0
 perf stat -e task-clock -x, -o "$OUT/pb.cpu" true 2> /dev/null && use_perf=1
+# warm CMD... INPUT: INPUT read into the page cache, untimed, just before
+# its run.  This host trims its cache as it goes (fincore: big.pprof
+# went from 99 to 82 MB cached, perf100.txt from 95 to 81, in 50 s with
+# nothing else running), so a run could read some MB from the disk,
+# more the longer since the input's last run: 7.6% of a pprof run's
+# profile was readahead then.
+warm() {
+	for _last; do :; done
+	cat "$_last" > /dev/null
+}
+
 # cpu_ms CMD...: the CPU milliseconds of one run, output thrown away;
 # a run that fails stops the benchmark (its time would mean nothing).
 cpu_ms() {
+	warm "$@"
 	if [ $use_perf = 1 ]; then
 		perf stat -e task-clock -x, -o "$OUT/pb.cpu" -- "$@" < /dev/null > /dev/null 2> "$OUT/pb.err" || return 1
 		awk -F, '/task-clock/ { printf "%.1f\n", $1 }' "$OUT/pb.cpu"
@@ -186,6 +198,7 @@ awk '{ n[$1]++; v[$1, n[$1]] = ($5 / $3) / ($4 / $2); if (!($1 in seen)) { seen[
 
 # Wall-clock milliseconds of one run (GNU date's nanoseconds).
 wall_ms() {
+	warm "$@"
 	_t0=$(date +%s%N)
 	"$@" < /dev/null > /dev/null 2> "$OUT/pb.err" || return 1
 	_t1=$(date +%s%N)
