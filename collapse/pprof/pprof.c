@@ -105,7 +105,8 @@ static int read_loc(struct pprof_prof *p, struct caps *c, const struct pb *in,
 	struct pb_field g;
 	int rc;
 
-	xgrow(&p->loc, &c->loc, p->nloc + 1, sizeof(*p->loc));
+	if (p->nloc + 1 > c->loc)
+		p->loc = xbig_hold(&p->locmem, p->nloc + 1, sizeof(*p->loc), &c->loc);
 	l = &p->loc[p->nloc];
 	/* A Line is 2 bytes at least: f->len / 2 of them at most. */
 	xgrow(&p->line_fn, &c->line, p->nline + f->len / 2 + 1, sizeof(*p->line_fn));
@@ -381,7 +382,7 @@ void pprof_free(struct pprof_prof *p)
 	free(p->types);
 	free(p->fn);
 	free(p->map);
-	free(p->loc);
+	xbig_free(&p->locmem);
 	free(p->line_fn);
 	free(p->run);
 	free(p);
