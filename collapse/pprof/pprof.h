@@ -114,10 +114,9 @@ struct pprof_prof {
 	size_t nmap;			/* how many */
 	struct pprof_loc *loc;		/* locations, by id */
 	size_t nloc;			/* how many */
-	struct xbig locmem;		/* loc's bytes: 40 a location, 2.4 MB
-					   for the 100k-stack profile's 60k,
-					   where realloc's copies into fresh
-					   small pages took 600 faults */
+	struct xbig locmem;		/* loc's bytes (2.4 MB for 60k
+					   locations: grown by moving pages,
+					   on huge ones) */
 	uint64_t *line_fn;		/* every location's lines' function ids */
 	size_t nline;			/* how many */
 	struct pprof_span *run;		/* the samples: runs of consecutive

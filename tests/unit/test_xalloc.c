@@ -1,14 +1,20 @@
 /* Unit tests for xalloc's growing arrays: xbig keeps every byte written
  * as it grows from a few bytes past the size where it becomes a mapping
- * of its own (2 MB) and on, doubling or in one leap; on Linux a large one begins at a 2 MB boundary, and freed, its
- * pages go to the next ones to start; freed, it is empty and can grow
- * again; xgrow keeps its elements and capacity as documented. */
+ * of its own (2 MB) and on, doubling or in one leap; on Linux a large
+ * one begins at a 2 MB boundary, is asked to be huge pages (copied into
+ * or moved), and freed, its pages go to the next ones to start; freed,
+ * it is empty and can grow again; xgrow keeps its elements and capacity
+ * as documented. */
 #include "check.h"
 #include "xalloc.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #define MB ((size_t)1 << 20)
 
@@ -37,6 +43,34 @@ static int holds(const struct xbig *b, size_t to, unsigned s)
 			return 0;
 	return 1;
 }
+
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+/* Whether the mapping that holds p was asked to be huge pages (its
+ * VmFlags in /proc/self/smaps have "hg"): 1 or 0, -1 when that cannot
+ * be read. */
+static int asked_huge(const void *p)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	unsigned long lo, hi;
+	int in = 0, r = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		/* A mapping's first line is "lo-hi ...", its fields' are
+		 * "Name: ..." (no name is hex digits and a '-'). */
+		if (sscanf(line, "%lx-%lx", &lo, &hi) == 2)
+			in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+		else if (in && strncmp(line, "VmFlags:", 8) == 0) {
+			r = strstr(line, " hg") != NULL;
+			break;
+		}
+	}
+	fclose(f);
+	return r;
+}
+#endif
 
 int main(void)
 {
@@ -105,6 +139,28 @@ int main(void)
 		xbig_free(&c);
 		xbig_trim();
 	}
+#ifdef MADV_HUGEPAGE
+	/* Every large one is asked to be huge pages: copied from a small
+	 * one into its first mapping, and moved onto a larger one. */
+	{
+		struct xbig g = { NULL, 0 };
+		int huge;
+
+		xbig_trim();
+		xbig_grow(&g, MB);
+		fill(&g, 0, MB, 9);
+		xbig_grow(&g, 3 * MB);
+		if ((huge = asked_huge(g.p)) >= 0)
+			CHECK(huge == 1);
+		fill(&g, MB, 3 * MB, 9);
+		xbig_grow(&g, 9 * MB);
+		if ((huge = asked_huge(g.p)) >= 0)
+			CHECK(huge == 1 && asked_huge((char *)g.p + 8 * MB) == 1);
+		CHECK(holds(&g, 3 * MB, 9));
+		xbig_free(&g);
+		xbig_trim();
+	}
+#endif
 #endif
 	/* xbig_hold: room for n elements, and how many there is room for. */
 	{
