@@ -102,6 +102,7 @@ cpu_ms() {
 		echo "inferno-sample-repeated rep.sample $IBIN/inferno-collapse-sample"
 	fi
 	if [ -n "${BEFORE:-}" ]; then
+		echo "before-dtrace big.dtrace $BEFORE/stackcollapse-dtrace"
 		echo "before-sample big.sample $BEFORE/stackcollapse-sample"
 		echo "before-pprof big.pprof $BEFORE/stackcollapse-pprof --threads 1"
 		echo "before-pprof-distinct distinct.pprof $BEFORE/stackcollapse-pprof --threads 1"

@@ -64,6 +64,40 @@ expect_exit 0 "dtrace: a count past 64 bits is a frame" "$SDT" "$DX/big.txt"
 [ "$(cat "$TMP/out")" = '18446744073709551616;a`f 1' ] && pass "dtrace: ... as in inferno" \
 	|| fail "dtrace: ... as in inferno" "$(cat "$TMP/out")"
 
+# Plain frames are read 16 bytes at a time and copied in 16-byte moves:
+# every length from 1 to 48 bytes, led by 0 to 20 blanks (a tab among
+# them), with an offset or none, blanks after or none.  The stacks are
+# collapsed here too, by awk, to compare.
+awk -v IN="$DX/lens.txt" -v WANT="$DX/lens.want" 'BEGIN {
+	print "CPU     ID                    FUNCTION:NAME" > IN
+	print "" > IN
+	for (len = 1; len <= 48; len++) {
+		st = ""
+		for (b = 0; b <= 20; b++) {
+			name = sprintf("%c", 97 + b)
+			if (len >= 3)
+				name = name "`"
+			while (length(name) < len)
+				name = name sprintf("%c", 65 + (length(name) + len) % 26)
+			pad = ""
+			for (i = 0; i < b; i++)
+				pad = pad (i == 3 ? "\t" : " ")
+			print pad name (b % 3 == 0 ? "" : b % 3 == 1 ? "+0x" b : "+0x1f  ") > IN
+			st = b == 0 ? name : name ";" st
+		}
+		print "  " len > IN
+		print "" > IN
+		print st " " len > WANT
+	}
+}'
+LC_ALL=C sort "$DX/lens.want" > "$DX/lens.sorted"
+"$SDT" "$DX/lens.txt" | LC_ALL=C sort | cmp -s - "$DX/lens.sorted" \
+	&& pass "dtrace: frames of 1 to 48 bytes, 0 to 20 blanks before" \
+	|| fail "dtrace: frames of 1 to 48 bytes, 0 to 20 blanks before" \
+		"$("$SDT" "$DX/lens.txt" | LC_ALL=C sort | diff "$DX/lens.sorted" - | head -4)"
+cat "$DX/lens.txt" | "$SDT" | LC_ALL=C sort | cmp -s - "$DX/lens.sorted" \
+	&& pass "dtrace: ... read from a pipe" || fail "dtrace: ... read from a pipe"
+
 # flame tells DTrace output from its content.
 "$B/flame" --format dtrace "$DD/own.txt" -o "$DX/a.svg" 2> "$DX/err1"
 "$B/flame" "$DD/own.txt" -o "$DX/b.svg" 2> "$DX/err2"

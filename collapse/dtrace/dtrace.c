@@ -72,9 +72,12 @@ const struct dtrace_stats *dtrace_stats(const struct dtrace *d)
 	return &d->st;
 }
 
+/* ' ', '\t', '\n', '\v', '\f' or '\r': a bit each in one word. */
 static int is_ws(char c)
 {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+	unsigned char u = (unsigned char)c;
+
+	return u <= ' ' && ((0x100003e00ULL >> u) & 1);
 }
 
 /* Room for n bytes before the stack, a ';' between them and it: fill it. */
@@ -321,6 +324,107 @@ static void frame(struct dtrace *d, const char *s, size_t n, const struct scanne
 		piece(d, s, n, 0, 0, (f & HAS_SEMI) != 0);
 }
 
+#ifdef __SSE2__
+/* Which of the 16 bytes at s are c, a bit each. */
+static inline unsigned eq16(__m128i v, char c)
+{
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
+}
+
+/* The plain frame line at s ("module`function+0x1f", nothing to tidy
+ * but the offset), read 16 bytes at a time: 1 with sc filled, or 0 when
+ * it holds a byte needing more (':', ';', '>', '(' or '<') or its '\n'
+ * is not in the whole blocks before end. */
+static inline int quick_scan(const char *s, const char *end, struct scanned *sc)
+{
+	size_t i;
+
+	sc->plus = sc->bt = sc->scope = sc->cut = SIZE_MAX;
+	sc->f = 0;
+	for (i = 0; (size_t)(end - s) - i >= 16; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i)), o;
+		unsigned nl = eq16(v, '\n'), plus = eq16(v, '+'), bt = eq16(v, '`'), more;
+
+		o = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(':')), _mm_cmpeq_epi8(v, _mm_set1_epi8(';')));
+		o = _mm_or_si128(o, _mm_cmpeq_epi8(v, _mm_set1_epi8('>')));
+		o = _mm_or_si128(o, _mm_cmpeq_epi8(v, _mm_set1_epi8('(')));
+		o = _mm_or_si128(o, _mm_cmpeq_epi8(v, _mm_set1_epi8('<')));
+		more = (unsigned)_mm_movemask_epi8(o);
+		if (nl) {
+			unsigned before = (nl & -nl) - 1;
+
+			plus &= before, bt &= before, more &= before;
+		}
+		if (more)
+			return 0;
+		if (bt && sc->bt == SIZE_MAX)
+			sc->bt = i + (size_t)__builtin_ctz(bt);
+		if (plus)
+			sc->plus = i + 31 - (size_t)__builtin_clz(plus);
+		if (nl) {
+			sc->n = i + (size_t)__builtin_ctz(nl);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Puts s[0, n) before the stack as room and memcpy would, where lo <= s
+ * and n <= 32: by two 16-byte moves, the first of a short frame from
+ * before s (at least lo) to the free room before the stack. */
+static inline void put_short(struct dtrace *d, const char *lo, const char *s, size_t n)
+{
+	size_t sep = d->nframes > 0;
+	char *p;
+
+	if (n > 32 || d->at < 16 + 1 + n || (size_t)(s - lo) + n < 16) {
+		memcpy(room(d, n), s, n);
+		return;
+	}
+	d->at -= sep + n;
+	p = d->buf + d->at;
+	if (sep)
+		p[n] = ';';
+	_mm_storeu_si128((__m128i *)(void *)(p + n - 16),
+			 _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16)));
+	if (n > 16)
+		_mm_storeu_si128((__m128i *)(void *)p, _mm_loadu_si128((const __m128i *)(const void *)s));
+	d->nframes++;
+}
+
+/* The frame line at s, which starts with neither a blank nor a count:
+ * where the next line starts when it was plain (put here, most of them)
+ * or read by frame, or NULL when scan must read it. */
+static inline const char *plain(struct dtrace *d, const char *lo, const char *s, const char *end)
+{
+	struct scanned sc;
+	const char *fn;
+	size_t n, len;
+
+	if (!quick_scan(s, end, &sc))
+		return NULL;
+	for (n = sc.n; n > 0 && is_ws(s[n - 1]); n--)
+		;
+	if (sc.plus > n)
+		sc.plus = n;
+	if (sc.bt < sc.plus) {
+		fn = s + sc.bt + 1;
+		for (len = sc.plus - sc.bt - 1; len > 0 && is_ws(fn[len - 1]); len--)
+			;
+		if (len >= 17 && fn[len - 17] == 'h') {
+			frame(d, s, n, &sc);	/* perhaps Rust's, to finish */
+			return s + sc.n + 1;
+		}
+	}
+	if (sc.plus == 0) {
+		frame(d, s, n, &sc);
+		return s + sc.n + 1;
+	}
+	put_short(d, lo, s, sc.plus);
+	return s + sc.n + 1;
+}
+#endif
+
 /* A count line: digits (an optional '+' first), fitting 64 bits. */
 static int count_of(const char *s, size_t n, uint64_t *v)
 {
@@ -356,15 +460,21 @@ static void end_stack(struct dtrace *d, uint64_t count, unsigned long lineno)
 	d->nframes = 0;
 }
 
-/* Where a line's text starts: spaces 8 at a time, then any blank but '\n'. */
+/* Where a line's text starts: spaces 8 at a time (the first other byte
+ * of a word found by its lowest bit differing), then any blank but '\n'. */
 static const char *skip_ws(const char *p, const char *end)
 {
 	uint64_t w;
 
 	while (end - p >= 8) {
 		memcpy(&w, p, 8);
-		if (w != 0x2020202020202020ULL)
+		w ^= 0x2020202020202020ULL;
+		if (w != 0) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			p += __builtin_ctzll(w) / 8;	/* the first byte is the lowest */
+#endif
 			break;
+		}
 		p += 8;
 	}
 	while (p < end && *p != '\n' && is_ws(*p))
@@ -397,8 +507,9 @@ static void other_line(struct dtrace *d, const char *s, size_t n, unsigned long 
 
 /* The line at p, up to its '\n' or end; returns where the next starts.
  * A frame line (most lines) is read in one pass, its end found as its
- * bytes are looked at. */
-static const char *one(struct dtrace *d, const char *p, const char *end, unsigned long lineno)
+ * bytes are looked at.  lo: where the text read starts, at or before p. */
+static const char *one(struct dtrace *d, const char *lo, const char *p, const char *end,
+		       unsigned long lineno)
 {
 	const char *s = skip_ws(p, end), *nl;
 	struct scanned sc;
@@ -406,14 +517,20 @@ static const char *one(struct dtrace *d, const char *p, const char *end, unsigne
 
 	if (s < end && *s != '\n' && *s != '+' && (*s < '0' || *s > '9') && !d->in_header &&
 	    !d->o.includeoffset) {
+		if (d->nframes == 0)
+			d->first = lineno;
+#ifdef __SSE2__
+		if ((nl = plain(d, lo, s, end)) != NULL)
+			return nl;
+#else
+		(void)lo;
+#endif
 		scan(s, (size_t)(end - s), &sc);
 		nl = s + sc.n;
 		for (n = sc.n; n > 0 && is_ws(s[n - 1]); n--)
 			;
 		if (sc.plus > n)
 			sc.plus = n;
-		if (d->nframes == 0)
-			d->first = lineno;
 		frame(d, s, n, &sc);
 		return nl < end ? nl + 1 : end;
 	}
@@ -424,7 +541,7 @@ static const char *one(struct dtrace *d, const char *p, const char *end, unsigne
 
 int dtrace_line(struct dtrace *d, const char *s, size_t n, unsigned long lineno)
 {
-	one(d, s, s + n, lineno);
+	one(d, s, s, s + n, lineno);
 	return 0;
 }
 
@@ -433,7 +550,7 @@ int dtrace_text(struct dtrace *d, const char *text, size_t len, unsigned long *l
 	const char *p = text, *end = text + len;
 
 	while (p < end)
-		p = one(d, p, end, ++*lineno);
+		p = one(d, text, p, end, ++*lineno);
 	return 0;
 }
 
