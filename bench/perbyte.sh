@@ -9,8 +9,11 @@
 #
 # Inputs (made by make bench's collapsers and pprof sections, which this
 # runs first when one is missing), in OUT (default bench/out):
-#   big.dtrace, big.sample  real inputs repeated with names changed, so
-#                           nearly every stack is new (78,812 in sample's)
+#   big.sample, many.dtrace real inputs repeated with names changed, so
+#                           nearly every stack is new (78,812 in sample's,
+#                           31,682 in DTrace's; perf100.txt has 31,124)
+#   big.dtrace              DTrace's repeated with offsets changed only:
+#                           434 stacks once they are dropped
 #   rep.sample              the same report repeated as it is
 #   big.pprof, few.pprof    generated profiles: 100k and 1k distinct stacks
 #   distinct.pprof          and one of 1.17M: nearly a stack a sample
@@ -38,10 +41,10 @@ IBIN=${INFERNO_BIN:-$(dirname "$(command -v inferno-collapse-dtrace || echo ./x)
 mkdir -p "$OUT"
 
 # make bench's collapsers section writes to bench/out whatever OUT says.
-for f in big.dtrace big.sample rep.sample perf106.txt; do
+for f in big.dtrace many.dtrace big.sample rep.sample perf106.txt; do
 	[ -s "$OUT/$f" ] && continue
 	BENCH_ONLY=collapsers CROUNDS=1 B=$B sh bench/run.sh > /dev/null
-	for g in big.dtrace big.sample rep.sample perf106.txt; do
+	for g in big.dtrace many.dtrace big.sample rep.sample perf106.txt; do
 		[ "$OUT" = bench/out ] || [ -s "$OUT/$g" ] || cp "bench/out/$g" "$OUT/$g"
 	done
 	break
@@ -54,8 +57,8 @@ if [ ! -s "$OUT/perf100.pb" ]; then
 		gzip -dc "$OUT/perf100.pb.gz" > "$OUT/perf100.pb"
 	rm -f "$OUT/perf100.pb.gz"
 fi
-for f in big.dtrace big.sample rep.sample perf106.txt big.pprof few.pprof distinct.pprof perf100.txt \
-	perf100.pb; do
+for f in big.dtrace many.dtrace big.sample rep.sample perf106.txt big.pprof few.pprof distinct.pprof \
+	perf100.txt perf100.pb; do
 	[ -s "$OUT/$f" ] || { echo "perbyte: $OUT/$f could not be made" >&2; exit 1; }
 done
 
@@ -90,6 +93,7 @@ cpu_ms() {
 	echo "perf-real perf100.txt $B/stackcollapse-perf --threads 1"
 	echo "perf-tests perf106.txt $B/stackcollapse-perf --threads 1"
 	echo "dtrace big.dtrace $B/stackcollapse-dtrace"
+	echo "dtrace-many many.dtrace $B/stackcollapse-dtrace"
 	echo "sample big.sample $B/stackcollapse-sample"
 	echo "sample-repeated rep.sample $B/stackcollapse-sample"
 	echo "pprof big.pprof $B/stackcollapse-pprof --threads 1"
@@ -98,11 +102,13 @@ cpu_ms() {
 	echo "pprof-of-perf-real perf100.pb $B/stackcollapse-pprof --threads 1"
 	if [ -x "$IBIN/inferno-collapse-dtrace" ]; then
 		echo "inferno-dtrace big.dtrace $IBIN/inferno-collapse-dtrace --nthreads 1"
+		echo "inferno-dtrace-many many.dtrace $IBIN/inferno-collapse-dtrace --nthreads 1"
 		echo "inferno-sample big.sample $IBIN/inferno-collapse-sample"
 		echo "inferno-sample-repeated rep.sample $IBIN/inferno-collapse-sample"
 	fi
 	if [ -n "${BEFORE:-}" ]; then
 		echo "before-dtrace big.dtrace $BEFORE/stackcollapse-dtrace"
+		echo "before-dtrace-many many.dtrace $BEFORE/stackcollapse-dtrace"
 		echo "before-sample big.sample $BEFORE/stackcollapse-sample"
 		echo "before-pprof big.pprof $BEFORE/stackcollapse-pprof --threads 1"
 		echo "before-pprof-distinct distinct.pprof $BEFORE/stackcollapse-pprof --threads 1"
@@ -110,7 +116,7 @@ cpu_ms() {
 	fi
 } > "$OUT/pb.runs"
 
-cat "$OUT"/big.dtrace "$OUT"/big.sample "$OUT"/rep.sample "$OUT"/big.pprof "$OUT"/few.pprof \
+cat "$OUT"/big.dtrace "$OUT"/many.dtrace "$OUT"/big.sample "$OUT"/rep.sample "$OUT"/big.pprof "$OUT"/few.pprof \
 	"$OUT"/distinct.pprof "$OUT"/perf100.txt "$OUT"/perf106.txt > /dev/null
 # The memory's answer to loads at random, before and after the rounds:
 # the pprof rows read a table of keys at random, the perf rows text in
@@ -163,7 +169,8 @@ echo "a load at random: $lat0 before the rounds, $(lat) after (tests/tools/memla
 # moves with the drift, and a pair's much less.
 PAIRS=${PAIRS:-$((ROUNDS * 3))}
 : > "$OUT/pb.p"
-for run in "dtrace big.dtrace $B/stackcollapse-dtrace" "sample big.sample $B/stackcollapse-sample" \
+for run in "dtrace big.dtrace $B/stackcollapse-dtrace" "dtrace-many many.dtrace $B/stackcollapse-dtrace" \
+	"sample big.sample $B/stackcollapse-sample" \
 	"pprof big.pprof $B/stackcollapse-pprof --threads 1"; do
 	set -- $run
 	name=$1 in=$2

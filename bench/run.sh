@@ -281,19 +281,25 @@ rsrc=$CC_DIR/dtrace/rust-names.txt
 ssrc=$CC_DIR/sample/sample.txt
 [ -f "$ssrc" ] || ssrc=tests/data/sample/own.txt
 din=$OUT/big.dtrace
+# The same with each copy's modules renamed: 31,682 stacks once offsets
+# are dropped (big.dtrace keeps 434), about perf100.txt's 31,124.
+dmin=$OUT/many.dtrace
 rin=$OUT/big-rust.dtrace
 sin=$OUT/big.sample
 # The same report repeated as it is (its stacks sum up, as the perf
 # input's below do): the two collapsers per byte on inputs of one shape.
 srin=$OUT/rep.sample
-# repeat_dtrace SRC OUT: SRC's header once, then its stacks to >= 100 MB,
-# "+0x" becoming "+0x<copy>" in each copy.
+# repeat_dtrace SRC OUT [names]: SRC's header once, then its stacks to
+# >= 100 MB, "+0x" becoming "+0x<copy>" in each copy; with names,
+# "module`" becoming "module<copy>`" too.
 repeat_dtrace() {
 	n=$((100000000 / $(wc -c < "$1") + 1))
-	{ head -n 3 "$1"; tail -n +4 "$1" | awk -v n=$n '{ l[NR] = $0 }
-		END { for (i = 1; i <= n; i++) for (j = 1; j <= NR; j++) { s = l[j]; sub(/\+0x/, "+0x" i, s); print s } }'; } > "$2"
+	{ head -n 3 "$1"; tail -n +4 "$1" | awk -v n=$n -v names="${3:-}" '{ l[NR] = $0 }
+		END { for (i = 1; i <= n; i++) for (j = 1; j <= NR; j++) {
+			s = l[j]; sub(/\+0x/, "+0x" i, s); if (names != "") sub(/`/, i "`", s); print s } }'; } > "$2"
 }
 [ -s "$din" ] || repeat_dtrace "$dsrc" "$din"
+[ -s "$dmin" ] || repeat_dtrace "$dsrc" "$dmin" names
 [ -s "$rin" ] || [ ! -f "$rsrc" ] || repeat_dtrace "$rsrc" "$rin"
 if [ ! -s "$sin" ]; then
 	sn=$((100000000 / $(wc -c < "$ssrc") + 1))
@@ -318,9 +324,10 @@ cmeasure() {
 	echo "$c $w"
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-for kind in dtrace rust-dtrace sample repeated-sample; do
+for kind in dtrace many-dtrace rust-dtrace sample repeated-sample; do
 	case $kind in
 	dtrace) in=$din tool=dtrace ;;
+	many-dtrace) in=$dmin tool=dtrace ;;
 	rust-dtrace) in=$rin tool=dtrace ;;
 	sample) in=$sin tool=sample ;;
 	*) in=$srin tool=sample ;;

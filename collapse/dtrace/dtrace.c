@@ -369,9 +369,10 @@ static inline int quick_scan(const char *s, const char *end, struct scanned *sc)
 	return 0;
 }
 
-/* Puts s[0, n) before the stack as room and memcpy would, where lo <= s
- * and n <= 32: by two 16-byte moves, the first of a short frame from
- * before s (at least lo) to the free room before the stack. */
+/* Puts s[0, n) before the stack as a memcpy into room would.  Up to 32
+ * bytes go in two 16-byte moves, or one for 16 or less: that one reads
+ * back from s (no further than lo) and writes into the free room before
+ * the frame, so buf must have 16 bytes to spare. */
 static inline void put_short(struct dtrace *d, const char *lo, const char *s, size_t n)
 {
 	size_t sep = d->nframes > 0;
