@@ -332,9 +332,10 @@ static inline unsigned eq16(__m128i v, char c)
 }
 
 /* The plain frame line at s ("module`function+0x1f", nothing to tidy
- * but the offset), read 16 bytes at a time: 1 with sc filled, or 0 when
- * it holds a byte needing more (':', ';', '>', '(' or '<') or its '\n'
- * is not in the whole blocks before end. */
+ * but the offset), read 16 bytes at a time: 1 with sc filled (plus and
+ * bt SIZE_MAX when there is none), or 0 when it holds a byte needing
+ * more (':', ';', '>', '(' or '<') or its '\n' is not in the whole
+ * blocks before end. */
 static inline int quick_scan(const char *s, const char *end, struct scanned *sc)
 {
 	size_t i;
@@ -393,9 +394,10 @@ static inline void put_short(struct dtrace *d, const char *lo, const char *s, si
 	d->nframes++;
 }
 
-/* The frame line at s, which starts with neither a blank nor a count:
- * where the next line starts when it was plain (put here, most of them)
- * or read by frame, or NULL when scan must read it. */
+/* The frame line at s, which starts with neither a blank nor a count
+ * (so its name is never empty): where the next line starts when it was
+ * plain (put here, most of them) or read by frame, or NULL when scan
+ * must read it. */
 static inline const char *plain(struct dtrace *d, const char *lo, const char *s, const char *end)
 {
 	struct scanned sc;
@@ -416,10 +418,6 @@ static inline const char *plain(struct dtrace *d, const char *lo, const char *s,
 			frame(d, s, n, &sc);	/* perhaps Rust's, to finish */
 			return s + sc.n + 1;
 		}
-	}
-	if (sc.plus == 0) {
-		frame(d, s, n, &sc);
-		return s + sc.n + 1;
 	}
 	put_short(d, lo, s, sc.plus);
 	return s + sc.n + 1;
@@ -461,8 +459,9 @@ static void end_stack(struct dtrace *d, uint64_t count, unsigned long lineno)
 	d->nframes = 0;
 }
 
-/* Where a line's text starts: spaces 8 at a time (the first other byte
- * of a word found by its lowest bit differing), then any blank but '\n'. */
+/* Where a line's text starts: spaces 8 at a time (on a little-endian
+ * machine the first other byte of a word found by its lowest bit
+ * differing, elsewhere by the byte loop), then any blank but '\n'. */
 static const char *skip_ws(const char *p, const char *end)
 {
 	uint64_t w;
