@@ -325,7 +325,7 @@ static void frame(struct dtrace *d, const char *s, size_t n, const struct scanne
 }
 
 #ifdef __SSE2__
-/* Which of the 16 bytes at s are c, a bit each. */
+/* Which of the 16 bytes in v are c, a bit each. */
 static inline unsigned eq16(__m128i v, char c)
 {
 	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
