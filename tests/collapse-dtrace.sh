@@ -67,12 +67,13 @@ expect_exit 0 "dtrace: a count past 64 bits is a frame" "$SDT" "$DX/big.txt"
 # Plain frames are read 16 bytes at a time and copied in 16-byte moves:
 # every length from 1 to 48 bytes, led by 0 to 20 blanks (a tab among
 # them), with an offset or none, blanks after or none.  The stacks are
-# collapsed here too, by awk, to compare.
-awk -v IN="$DX/lens.txt" -v WANT="$DX/lens.want" 'BEGIN {
+# collapsed here too, by awk, to compare: with --includeoffset every
+# frame keeps its offset but the leaf.
+awk -v IN="$DX/lens.txt" -v WANT="$DX/lens.want" -v WANTO="$DX/lens.wanto" 'BEGIN {
 	print "CPU     ID                    FUNCTION:NAME" > IN
 	print "" > IN
 	for (len = 1; len <= 48; len++) {
-		st = ""
+		st = sto = ""
 		for (b = 0; b <= 20; b++) {
 			name = sprintf("%c", 97 + b)
 			if (len >= 3)
@@ -82,21 +83,28 @@ awk -v IN="$DX/lens.txt" -v WANT="$DX/lens.want" 'BEGIN {
 			pad = ""
 			for (i = 0; i < b; i++)
 				pad = pad (i == 3 ? "\t" : " ")
-			print pad name (b % 3 == 0 ? "" : b % 3 == 1 ? "+0x" b : "+0x1f  ") > IN
+			off = b % 3 == 2 ? "" : "+0x" b
+			print pad name off (b % 3 == 1 ? "  " : "") > IN
 			st = b == 0 ? name : name ";" st
+			sto = b == 0 ? name : name off ";" sto
 		}
 		print "  " len > IN
 		print "" > IN
 		print st " " len > WANT
+		print sto " " len > WANTO
 	}
 }'
-LC_ALL=C sort "$DX/lens.want" > "$DX/lens.sorted"
-"$SDT" "$DX/lens.txt" | LC_ALL=C sort | cmp -s - "$DX/lens.sorted" \
-	&& pass "dtrace: frames of 1 to 48 bytes, 0 to 20 blanks before" \
-	|| fail "dtrace: frames of 1 to 48 bytes, 0 to 20 blanks before" \
-		"$("$SDT" "$DX/lens.txt" | LC_ALL=C sort | diff "$DX/lens.sorted" - | head -4)"
-cat "$DX/lens.txt" | "$SDT" | LC_ALL=C sort | cmp -s - "$DX/lens.sorted" \
-	&& pass "dtrace: ... read from a pipe" || fail "dtrace: ... read from a pipe"
+for _o in "" --includeoffset; do
+	_w=$DX/lens.want
+	[ -n "$_o" ] && _w=$DX/lens.wanto
+	LC_ALL=C sort "$_w" > "$DX/lens.sorted"
+	"$SDT" $_o "$DX/lens.txt" | LC_ALL=C sort | cmp -s - "$DX/lens.sorted" \
+		&& pass "dtrace: frames of 1 to 48 bytes, 0 to 20 blanks before ${_o:-(default)}" \
+		|| fail "dtrace: frames of 1 to 48 bytes, 0 to 20 blanks before ${_o:-(default)}" \
+			"$("$SDT" $_o "$DX/lens.txt" | LC_ALL=C sort | diff "$DX/lens.sorted" - | head -4)"
+	cat "$DX/lens.txt" | "$SDT" $_o | LC_ALL=C sort | cmp -s - "$DX/lens.sorted" \
+		&& pass "dtrace: ... read from a pipe ${_o:-(default)}" || fail "dtrace: ... read from a pipe ${_o:-(default)}"
+done
 
 # flame tells DTrace output from its content.
 "$B/flame" --format dtrace "$DD/own.txt" -o "$DX/a.svg" 2> "$DX/err1"

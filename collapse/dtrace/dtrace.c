@@ -402,7 +402,7 @@ static inline const char *plain(struct dtrace *d, const char *lo, const char *s,
 {
 	struct scanned sc;
 	const char *fn;
-	size_t n, len;
+	size_t n, len, cut, rend;
 
 	if (!quick_scan(s, end, &sc))
 		return NULL;
@@ -410,16 +410,26 @@ static inline const char *plain(struct dtrace *d, const char *lo, const char *s,
 		;
 	if (sc.plus > n)
 		sc.plus = n;
-	if (sc.bt < sc.plus) {
+	cut = rend = sc.plus;	/* the name ends at its offset, as a Rust symbol would */
+	if (d->o.includeoffset) {
+		if (*s == 'L') {
+			frame(d, s, n, NULL);	/* a Java descriptor's 'L' to strip */
+			return s + sc.n + 1;
+		}
+		cut = d->nframes == 0 ? sc.plus : n;	/* only the leaf loses its offset */
+		rend = sc.bt < sc.plus ? sc.plus : n;
+	}
+	if (sc.bt < rend) {
 		fn = s + sc.bt + 1;
-		for (len = sc.plus - sc.bt - 1; len > 0 && is_ws(fn[len - 1]); len--)
+		for (len = rend - sc.bt - 1; len > 0 && is_ws(fn[len - 1]); len--)
 			;
 		if (len >= 17 && fn[len - 17] == 'h') {
-			frame(d, s, n, &sc);	/* perhaps Rust's, to finish */
+			/* perhaps Rust's, to finish */
+			frame(d, s, n, d->o.includeoffset ? NULL : &sc);
 			return s + sc.n + 1;
 		}
 	}
-	put_short(d, lo, s, sc.plus);
+	put_short(d, lo, s, cut);
 	return s + sc.n + 1;
 }
 #endif
@@ -515,8 +525,7 @@ static const char *one(struct dtrace *d, const char *lo, const char *p, const ch
 	struct scanned sc;
 	size_t n;
 
-	if (s < end && *s != '\n' && *s != '+' && (*s < '0' || *s > '9') && !d->in_header &&
-	    !d->o.includeoffset) {
+	if (s < end && *s != '\n' && *s != '+' && (*s < '0' || *s > '9') && !d->in_header) {
 		if (d->nframes == 0)
 			d->first = lineno;
 #ifdef __SSE2__
@@ -525,14 +534,16 @@ static const char *one(struct dtrace *d, const char *lo, const char *p, const ch
 #else
 		(void)lo;
 #endif
-		scan(s, (size_t)(end - s), &sc);
-		nl = s + sc.n;
-		for (n = sc.n; n > 0 && is_ws(s[n - 1]); n--)
-			;
-		if (sc.plus > n)
-			sc.plus = n;
-		frame(d, s, n, &sc);
-		return nl < end ? nl + 1 : end;
+		if (!d->o.includeoffset) {
+			scan(s, (size_t)(end - s), &sc);
+			nl = s + sc.n;
+			for (n = sc.n; n > 0 && is_ws(s[n - 1]); n--)
+				;
+			if (sc.plus > n)
+				sc.plus = n;
+			frame(d, s, n, &sc);
+			return nl < end ? nl + 1 : end;
+		}
 	}
 	nl = memchr(s, '\n', (size_t)(end - s));
 	other_line(d, s, (size_t)((nl ? nl : end) - s), lineno);
