@@ -40,16 +40,19 @@ ROUNDS=${ROUNDS:-7}
 IBIN=${INFERNO_BIN:-$(dirname "$(command -v inferno-collapse-dtrace || echo ./x)")}
 mkdir -p "$OUT"
 
-# make bench's collapsers section writes to bench/out whatever OUT says.
-for f in big.dtrace many.dtrace big.sample rep.sample perf106.txt; do
+# The inputs the collapsers section makes (in bench/out whatever OUT
+# says), and those the pprof section makes.
+CIN="big.dtrace many.dtrace big.sample rep.sample perf106.txt"
+PIN="big.pprof few.pprof distinct.pprof perf100.txt"
+for f in $CIN; do
 	[ -s "$OUT/$f" ] && continue
 	BENCH_ONLY=collapsers CROUNDS=1 B=$B sh bench/run.sh > /dev/null
-	for g in big.dtrace many.dtrace big.sample rep.sample perf106.txt; do
+	for g in $CIN; do
 		[ "$OUT" = bench/out ] || [ -s "$OUT/$g" ] || cp "bench/out/$g" "$OUT/$g"
 	done
 	break
 done
-for f in big.pprof few.pprof distinct.pprof perf100.txt; do
+for f in $PIN; do
 	[ -s "$OUT/$f" ] || { B=$B OUT=$OUT sh bench/pprof.sh > /dev/null; break; }
 done
 if [ ! -s "$OUT/perf100.pb" ]; then
@@ -57,8 +60,7 @@ if [ ! -s "$OUT/perf100.pb" ]; then
 		gzip -dc "$OUT/perf100.pb.gz" > "$OUT/perf100.pb"
 	rm -f "$OUT/perf100.pb.gz"
 fi
-for f in big.dtrace many.dtrace big.sample rep.sample perf106.txt big.pprof few.pprof distinct.pprof \
-	perf100.txt perf100.pb; do
+for f in $CIN $PIN perf100.pb; do
 	[ -s "$OUT/$f" ] || { echo "perbyte: $OUT/$f could not be made" >&2; exit 1; }
 done
 
@@ -116,8 +118,7 @@ cpu_ms() {
 	fi
 } > "$OUT/pb.runs"
 
-cat "$OUT"/big.dtrace "$OUT"/many.dtrace "$OUT"/big.sample "$OUT"/rep.sample "$OUT"/big.pprof "$OUT"/few.pprof \
-	"$OUT"/distinct.pprof "$OUT"/perf100.txt "$OUT"/perf106.txt > /dev/null
+for f in $CIN $PIN; do cat "$OUT/$f"; done > /dev/null
 # The memory's answer to loads at random, before and after the rounds:
 # the pprof rows read a table of keys at random, the perf rows text in
 # order, so their ratio moves with it from one machine (or hour) to the

@@ -31,7 +31,6 @@ struct pprof_kset {
 	struct pprof_kset_head ix;	/* the index (first: see the header) */
 	size_t n;		/* keys */
 	size_t len, cap;	/* words used, room */
-	size_t adds;		/* adds so far, as pprof_kset_tune last heard */
 	struct xbig arena;	/* the records' bytes (ix.rec) */
 };
 
@@ -214,7 +213,6 @@ void pprof_kset_tune(struct pprof_kset *k, size_t adds)
 {
 	size_t slots = k->ix.mask + 1;
 
-	k->adds = adds;
 	if (slots >= SPARSE && adds / 2 >= k->n && k->n > slots / 4)
 		grow(k);
 }
